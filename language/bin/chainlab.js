@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { main } from '../out/cli/main.js';
+
+await main(process.argv);

@@ -1,0 +1,77 @@
+/** The language-side commands of the chainlab CLI: check and export. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { exportIr, IrExportError } from '../ir/ir-export.js';
+import type { IrModel } from '../ir/ir-types.js';
+import { assertValidIr } from '../ir/ir-schema.js';
+import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
+
+export interface Output {
+    out(text: string): void;
+    err(text: string): void;
+}
+
+export const processOutput: Output = {
+    out: text => process.stdout.write(text + '\n'),
+    err: text => process.stderr.write(text + '\n'),
+};
+
+/** Prints every diagnostic; returns the number of errors. */
+export function reportDiagnostics(files: readonly LoadedFile[], output: Output): number {
+    let errors = 0;
+    for (const file of files) {
+        const sorted = [...file.diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+        for (const diagnostic of sorted) {
+            output.err(formatDiagnostic(file.path, diagnostic));
+            if (isError(diagnostic)) errors++;
+        }
+    }
+    return errors;
+}
+
+export async function checkCommand(paths: string[], output: Output = processOutput): Promise<number> {
+    const files = await loadFiles(paths);
+    const errors = reportDiagnostics(files, output);
+    const warnings = files.reduce((n, f) => n + f.diagnostics.length, 0) - errors;
+    output.err(`${files.length} file(s) checked: ${errors} error(s), ${warnings} warning(s)`);
+    return errors > 0 ? 1 : 0;
+}
+
+/** Loads one file, refuses it if it has errors, and returns its IR. */
+export async function loadIr(path: string, output: Output = processOutput): Promise<IrModel | undefined> {
+    const [file] = await loadFiles([path]);
+    if (reportDiagnostics([file], output) > 0) {
+        output.err(`${path}: not exported: fix the errors above first`);
+        return undefined;
+    }
+    const modelFile = resolve(path);
+    try {
+        const ir = exportIr(file.document.parseResult.value, {
+            file: path,
+            readFile: p => readFileSync(p, 'utf-8'),
+            resolvePath: p => resolve(dirname(modelFile), p),
+        });
+        assertValidIr(ir);
+        return ir;
+    } catch (error) {
+        if (error instanceof IrExportError) {
+            const start = error.node.$cstNode?.range.start;
+            output.err(`${path}:${(start?.line ?? 0) + 1}:${(start?.character ?? 0) + 1}: error: ${error.message}`);
+            return undefined;
+        }
+        throw error;
+    }
+}
+
+export async function exportCommand(path: string, options: { output?: string }, output: Output = processOutput): Promise<number> {
+    const ir = await loadIr(path, output);
+    if (!ir) return 1;
+    const text = JSON.stringify(ir, null, 2);
+    if (options.output) {
+        writeFileSync(options.output, text + '\n');
+        output.err(`IR written to ${options.output}`);
+    } else {
+        output.out(text);
+    }
+    return 0;
+}

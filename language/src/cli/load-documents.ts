@@ -1,0 +1,49 @@
+/** Loads .chain files into one workspace of the language services and validates them. */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { URI, type LangiumDocument } from 'langium';
+import { NodeFileSystem } from 'langium/node';
+import type { Diagnostic } from 'vscode-languageserver';
+import { createChainServices, type ChainServices } from '../language/chain-module.js';
+import type { Model } from '../generated/ast.js';
+
+export class UsageError extends Error {}
+
+let cached: ChainServices | undefined;
+
+export function chainServices(): ChainServices {
+    return (cached ??= createChainServices(NodeFileSystem).Chain);
+}
+
+export interface LoadedFile {
+    readonly path: string;
+    readonly document: LangiumDocument<Model>;
+    readonly diagnostics: Diagnostic[];
+}
+
+export async function loadFiles(paths: readonly string[], services = chainServices()): Promise<LoadedFile[]> {
+    const documents: Array<{ path: string; document: LangiumDocument<Model> }> = [];
+    for (const path of paths) {
+        if (!path.endsWith('.chain')) throw new UsageError(`${path}: not a .chain file`);
+        const absolute = resolve(path);
+        if (!existsSync(absolute)) throw new UsageError(`${path}: no such file`);
+        const uri = URI.file(absolute);
+        const text = readFileSync(absolute, 'utf-8');
+        const document = services.shared.workspace.LangiumDocumentFactory.fromString<Model>(text, uri);
+        services.shared.workspace.LangiumDocuments.addDocument(document);
+        documents.push({ path, document });
+    }
+    await services.shared.workspace.DocumentBuilder.build(documents.map(d => d.document), { validation: true });
+    return documents.map(({ path, document }) => ({ path, document, diagnostics: document.diagnostics ?? [] }));
+}
+
+const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
+
+/** gcc-style `file:line:col: error: message [code]`. */
+export function formatDiagnostic(path: string, diagnostic: Diagnostic): string {
+    const { line, character } = diagnostic.range.start;
+    const code = (diagnostic.data as { code?: string } | undefined)?.code ?? diagnostic.code;
+    return `${path}:${line + 1}:${character + 1}: ${SEVERITY[diagnostic.severity ?? 1]}: ${diagnostic.message}${code ? ` [${code}]` : ''}`;
+}
+
+export const isError = (d: Diagnostic) => (d.severity ?? 1) === 1;

@@ -1,0 +1,55 @@
+/**
+ * Dependency injection for the .chain language: the generated services plus
+ * scoping, validation, hover, formatting and quick fixes.
+ */
+import {
+    inject, type Module,
+} from 'langium';
+import {
+    createDefaultModule, createDefaultSharedModule,
+    type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices,
+} from 'langium/lsp';
+import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/module.js';
+import { ChainScopeComputation, ChainScopeProvider } from './chain-scope.js';
+import { ChainValidator, registerValidationChecks } from './validation/chain-validator.js';
+import { ChainHoverProvider } from './lsp/chain-hover.js';
+import { ChainFormatter } from './lsp/chain-formatter.js';
+import { ChainCodeActionProvider } from './lsp/chain-code-actions.js';
+
+export type ChainAddedServices = {
+    validation: {
+        ChainValidator: ChainValidator;
+    };
+};
+
+export type ChainServices = LangiumServices & ChainAddedServices;
+
+export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAddedServices> = {
+    references: {
+        ScopeComputation: services => new ChainScopeComputation(services),
+        ScopeProvider: services => new ChainScopeProvider(services),
+    },
+    validation: {
+        ChainValidator: () => new ChainValidator(),
+    },
+    lsp: {
+        HoverProvider: services => new ChainHoverProvider(services),
+        Formatter: () => new ChainFormatter(),
+        CodeActionProvider: () => new ChainCodeActionProvider(),
+    },
+};
+
+export function createChainServices(context: DefaultSharedModuleContext): {
+    shared: LangiumSharedServices;
+    Chain: ChainServices;
+} {
+    const shared = inject(createDefaultSharedModule(context), ChainGeneratedSharedModule);
+    const Chain = inject(createDefaultModule({ shared }), ChainGeneratedModule, ChainModule);
+    shared.ServiceRegistry.register(Chain);
+    registerValidationChecks(Chain);
+    if (!context.connection) {
+        // Without a language client nobody sends the configuration: build with defaults.
+        shared.workspace.ConfigurationProvider.initialized({});
+    }
+    return { shared, Chain };
+}

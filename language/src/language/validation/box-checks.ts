@@ -1,0 +1,135 @@
+/** Boxes: a known kernel with valid parameters, ports that fit it, a consistent dependency, and exact quantities. */
+import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import type { Box, ChainAstType, Kernel } from '../../generated/ast.js';
+import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
+import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxSource, boxSplit } from '../model-util.js';
+import { durationNs, parseDecimal, sizeBytes } from '../units.js';
+import { Codes } from './diagnostic-codes.js';
+
+function checkKernelArguments(kernel: Kernel, spec: KernelSpec, accept: ValidationAcceptor): void {
+    const args = kernel.args;
+    const required = spec.params.length - (spec.optional ?? 0);
+    if (args.length < required || args.length > spec.params.length) {
+        const expected = required === spec.params.length ? `${required}` : `${required} to ${spec.params.length}`;
+        const signature = `${spec.name}(${spec.params.map(p => p.name).join(', ')})`;
+        accept('error', `Kernel '${spec.name}' takes ${expected} parameter(s), ${args.length} given: ${signature}.`, {
+            node: kernel, property: 'name', data: { code: Codes.kernelParameters },
+        });
+        return;
+    }
+    args.forEach((arg, index) => {
+        const param = spec.params[index];
+        const value = Number(arg);
+        const problems: string[] = [];
+        if (!Number.isFinite(value)) problems.push('a number');
+        if (param.integer && !Number.isInteger(value)) problems.push('a whole number');
+        if (param.min !== undefined && value < param.min) problems.push(`at least ${param.min}`);
+        if (param.odd && Number.isInteger(value) && value % 2 === 0) problems.push('odd');
+        if (problems.length > 0) {
+            accept('error', `Parameter '${param.name}' of kernel '${spec.name}' must be ${problems.join(' and ')} (got ${arg}).`, {
+                node: kernel, property: 'args', index, data: { code: Codes.kernelParameters },
+            });
+        }
+    });
+}
+
+function checkKernelPorts(box: Box, spec: KernelSpec, accept: ValidationAcceptor): void {
+    const describe = ([min, max]: readonly [number, number], what: string) =>
+        min === max ? `${min} ${what}` : max > 1000 ? `at least ${min} ${what}` : `${min} to ${max} ${what}`;
+    const inputs = boxInputs(box).length;
+    const outputs = boxOutputs(box).length;
+    const [inMin, inMax] = spec.inputs;
+    const [outMin, outMax] = spec.outputs;
+    if (inputs < inMin || inputs > inMax || outputs < outMin || outputs > outMax) {
+        accept('error', `Kernel '${spec.name}' needs ${describe(spec.inputs, 'input(s)')} and ${describe(spec.outputs, 'output(s)')}; box '${box.name}' has ${inputs} and ${outputs}.`, {
+            node: box, property: 'name', data: { code: Codes.kernelPorts },
+        });
+    }
+}
+
+function checkDependency(box: Box, spec: KernelSpec | undefined, accept: ValidationAcceptor): void {
+    const depends = boxDepends(box);
+    const split = boxSplit(box) ?? 'none';
+    if (split === 'rows' && !depends) {
+        accept('error', `Box '${box.name}' splits into row slices but does not say what a slice depends on (depends pointwise | halo N | whole).`, {
+            node: box, property: 'name', data: { code: Codes.kernelDependency },
+        });
+        return;
+    }
+    if (!depends) return;
+    if (split === 'rows' && depends.dependency === 'none') {
+        accept('error', `'depends none' means the box is not splittable; use 'split none' or give its dependency.`, {
+            node: depends, data: { code: Codes.kernelDependency },
+        });
+    }
+    const needed = spec?.halo?.(boxKernel(box)?.args.map(Number) ?? []) ?? 0;
+    const given = depends.dependency === 'halo' ? depends.halo ?? 0 : depends.dependency === 'whole' ? Infinity : 0;
+    if (split === 'rows' && needed > given) {
+        accept('error', `Kernel '${spec!.name}' reads ${needed} row(s) around each output row: use 'depends halo ${needed}' or more.`, {
+            node: depends, data: { code: Codes.kernelDependency },
+        });
+    }
+}
+
+export const boxChecks: ValidationChecks<ChainAstType> = {
+    Box: (box, accept) => {
+        const name = boxKernelName(box);
+        if (!name) {
+            accept('error', `Box '${box.name}' has no kernel (one of ${[...KERNELS.keys()].join(', ')}).`, {
+                node: box, property: 'name', data: { code: Codes.missingKernel },
+            });
+            return;
+        }
+        const spec = KERNELS.get(name);
+        const kernel = boxKernel(box);
+        if (!spec) {
+            accept('error', `Unknown kernel '${name}'; known kernels: ${[...KERNELS.keys()].join(', ')}.`, {
+                node: kernel ?? box, property: 'name', data: { code: Codes.unknownKernel },
+            });
+        } else {
+            if (kernel) checkKernelArguments(kernel, spec, accept);
+            checkKernelPorts(box, spec, accept);
+        }
+        if (kernel && boxSource(box) && name !== 'source') {
+            accept('error', `Box '${box.name}' is a periodic source but its kernel is '${name}'.`, {
+                node: boxSource(box)!, data: { code: Codes.unknownKernel },
+            });
+        }
+        checkDependency(box, spec, accept);
+        const cost = boxCost(box);
+        const costNs = durationNs(cost);
+        if (cost && costNs.ok && costNs.value <= 0n) {
+            accept('error', 'A cost must be positive.', { node: cost, data: { code: Codes.nonPositiveCost } });
+        }
+        const source = boxSource(box);
+        if (source?.period) {
+            const period = durationNs(source.period);
+            if (period.ok && period.value <= 0n) {
+                accept('error', 'A source period must be positive.', { node: source.period, data: { code: Codes.nonPositivePeriod } });
+            }
+        }
+    },
+    Duration: (duration, accept) => {
+        const ns = durationNs(duration);
+        if (!ns.ok) accept('error', ns.reason + '.', { node: duration, data: { code: Codes.badQuantity } });
+    },
+    Size: (size, accept) => {
+        const bytes = sizeBytes(size);
+        if (!bytes.ok) accept('error', bytes.reason + '.', { node: size, data: { code: Codes.badQuantity } });
+        else if (bytes.value <= 0n) accept('error', 'A size must be positive.', { node: size, data: { code: Codes.badQuantity } });
+    },
+    ImageType: (image, accept) => {
+        if (!(image.width > 0)) accept('error', 'Image width must be positive.', { node: image, property: 'width', data: { code: Codes.imageSize } });
+        if (!(image.height > 0)) accept('error', 'Image height must be positive.', { node: image, property: 'height', data: { code: Codes.imageSize } });
+        if (image.pixel && !PIXEL_TYPES.has(image.pixel)) {
+            accept('error', `Unknown pixel type '${image.pixel}'; known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
+                node: image, property: 'pixel', data: { code: Codes.unknownPixelType },
+            });
+        }
+    },
+    Kernel: (kernel, accept) => {
+        for (const [index, arg] of kernel.args.entries()) {
+            if (!parseDecimal(arg)) accept('error', `'${arg}' is not a number.`, { node: kernel, property: 'args', index, data: { code: Codes.kernelParameters } });
+        }
+    },
+};

@@ -1,0 +1,175 @@
+/**
+ * Box chains: connections go from an output to an input of the same image
+ * type, every input has exactly one writer, the graph is acyclic and fed by a
+ * source, and the schedule fits the platform.
+ */
+import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import type { Chain, ChainAstType, Connection, Instance, Port } from '../../generated/ast.js';
+import {
+    boxDepends, boxInputs, boxKernelName, boxOutputs, boxSplit, chainConnections, chainInstances, chainRequirements,
+    chainSchedule, expandCoreSet, platformCores, scheduleCores, scheduleThreads,
+} from '../model-util.js';
+import { Codes } from './diagnostic-codes.js';
+
+const portKey = (instance: Instance, port: Port) => `${instance.name}.${port.name}`;
+
+function checkConnection(connection: Connection, accept: ValidationAcceptor): void {
+    const from = connection.from.port?.ref;
+    const to = connection.to.port?.ref;
+    if (from && from.direction !== 'out') {
+        accept('error', `'${connection.from.$cstNode?.text}' is an input; a connection starts at an output port.`, {
+            node: connection, property: 'from', data: { code: Codes.connectionDirection },
+        });
+    }
+    if (to && to.direction !== 'in') {
+        accept('error', `'${connection.to.$cstNode?.text}' is an output; a connection ends at an input port.`, {
+            node: connection, property: 'to', data: { code: Codes.connectionDirection },
+        });
+    }
+    const fromType = from?.type?.ref;
+    const toType = to?.type?.ref;
+    if (fromType && toType && fromType !== toType) {
+        const same = fromType.width === toType.width && fromType.height === toType.height && fromType.pixel === toType.pixel;
+        if (!same) {
+            const show = (t: typeof fromType) => `${t.name} (${t.width} x ${t.height} of ${t.pixel})`;
+            accept('error', `Port type mismatch: ${show(fromType)} does not fit ${show(toType)}.`, {
+                node: connection, data: { code: Codes.portTypeMismatch },
+            });
+        }
+    }
+}
+
+function checkWriters(chain: Chain, accept: ValidationAcceptor): Map<string, Connection> {
+    const writers = new Map<string, Connection>();
+    for (const connection of chainConnections(chain)) {
+        const instance = connection.to.instance?.ref;
+        const port = connection.to.port?.ref;
+        if (!instance || !port) continue;
+        const key = portKey(instance, port);
+        const earlier = writers.get(key);
+        if (earlier) {
+            accept('error', `Input '${key}' already has a writer ('${earlier.from.$cstNode?.text}'); an input takes one connection (use a dup box to fan out).`, {
+                node: connection, property: 'to', data: { code: Codes.twoWriters },
+            });
+        } else {
+            writers.set(key, connection);
+        }
+    }
+    return writers;
+}
+
+function checkUnconnected(chain: Chain, writers: Map<string, Connection>, accept: ValidationAcceptor): void {
+    const read = new Set<string>();
+    for (const connection of chainConnections(chain)) {
+        const instance = connection.from.instance?.ref;
+        const port = connection.from.port?.ref;
+        if (instance && port) read.add(portKey(instance, port));
+    }
+    for (const instance of chainInstances(chain)) {
+        const box = instance.box?.ref;
+        if (!box) continue;
+        for (const port of boxInputs(box)) {
+            if (!writers.has(portKey(instance, port))) {
+                accept('error', `Input '${portKey(instance, port)}' is not connected.`, { node: instance, property: 'name', data: { code: Codes.unconnectedInput } });
+            }
+        }
+        for (const port of boxOutputs(box)) {
+            if (!read.has(portKey(instance, port))) {
+                accept('warning', `Output '${portKey(instance, port)}' is not connected; its frames are discarded.`, { node: instance, property: 'name', data: { code: Codes.unconnectedOutput } });
+            }
+        }
+    }
+}
+
+/** Reports each cycle once, at the connection that closes it. */
+function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
+    const successors = new Map<Instance, Connection[]>();
+    for (const connection of chainConnections(chain)) {
+        const from = connection.from.instance?.ref;
+        if (from && connection.to.instance?.ref) (successors.get(from) ?? successors.set(from, []).get(from)!).push(connection);
+    }
+    const state = new Map<Instance, 'active' | 'done'>();
+    const path: Instance[] = [];
+    const visit = (instance: Instance): void => {
+        state.set(instance, 'active');
+        path.push(instance);
+        for (const connection of successors.get(instance) ?? []) {
+            const next = connection.to.instance!.ref!;
+            if (state.get(next) === 'active') {
+                const cycle = [...path.slice(path.indexOf(next)), next].map(i => i.name).join(' -> ');
+                accept('error', `Cycle without delay: ${cycle}.`, { node: connection, data: { code: Codes.cycle } });
+            } else if (!state.has(next)) {
+                visit(next);
+            }
+        }
+        path.pop();
+        state.set(instance, 'done');
+    };
+    for (const instance of chainInstances(chain)) if (!state.has(instance)) visit(instance);
+}
+
+function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
+    const schedule = chainSchedule(chain);
+    const platform = chain.platform?.ref;
+    const cores = platform ? platformCores(platform) : undefined;
+    const threads = scheduleThreads(schedule);
+    const coreSet = scheduleCores(schedule);
+    const chosen = expandCoreSet(coreSet);
+    if (cores !== undefined && coreSet) {
+        const outside = chosen.filter(c => c >= cores);
+        if (outside.length > 0) {
+            accept('error', `Core(s) ${outside.join(', ')} do not exist on platform '${platform!.name}' (cores 0..${cores - 1}).`, {
+                node: coreSet, data: { code: Codes.coreOutOfRange },
+            });
+        }
+    }
+    const available = coreSet ? Math.min(new Set(chosen).size, cores ?? Infinity) : cores;
+    if (threads !== undefined && available !== undefined && threads > available) {
+        const where = coreSet && new Set(chosen).size === available ? 'the chosen cores' : `platform '${platform!.name}'`;
+        accept('error', `${threads} threads exceed the ${available} core(s) of ${where}; pinned threads need a core each.`, {
+            node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.threadsExceedCores },
+        });
+    }
+    if (threads !== undefined && threads < 1) {
+        accept('error', 'A schedule needs at least one thread.', { node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.threadsExceedCores } });
+    }
+    // A halo wider than a slice would make a sub-box depend on slices beyond its neighbours.
+    const slices = threads ?? available ?? 1;
+    for (const instance of chainInstances(chain)) {
+        const box = instance.box?.ref;
+        const depends = box ? boxDepends(box) : undefined;
+        if (!box || boxSplit(box) !== 'rows' || depends?.dependency !== 'halo') continue;
+        const image = [...boxInputs(box), ...boxOutputs(box)][0]?.type?.ref;
+        if (!image || slices <= 1) continue;
+        const sliceRows = Math.floor(image.height / slices);
+        if ((depends.halo ?? 0) > sliceRows) {
+            accept('error', `Halo of ${depends.halo} rows is larger than a slice (${image.height} rows / ${slices} threads = ${sliceRows} rows).`, {
+                node: instance, property: 'box', data: { code: Codes.haloExceedsSlice },
+            });
+        }
+    }
+}
+
+export const chainChecks: ValidationChecks<ChainAstType> = {
+    Connection: checkConnection,
+    Chain: (chain, accept) => {
+        const writers = checkWriters(chain, accept);
+        checkUnconnected(chain, writers, accept);
+        checkCycles(chain, accept);
+        checkSchedule(chain, accept);
+        const instances = chainInstances(chain);
+        if (instances.length > 0 && !instances.some(i => i.box?.ref && boxKernelName(i.box.ref) === 'source')) {
+            accept('error', `Chain '${chain.name}' has no source box; nothing feeds it.`, { node: chain, property: 'name', data: { code: Codes.noSource } });
+        }
+        if (!chain.platform) {
+            accept('warning', `Chain '${chain.name}' names no platform ('chain ${chain.name} on P'); the planner then assumes one core per thread.`, {
+                node: chain, property: 'name', data: { code: Codes.missingPlatform },
+            });
+        }
+        for (const requirement of chainRequirements(chain)) {
+            if (requirement.kind === 'loss') {
+                accept('error', 'A box chain does not lose frames; loss requirements belong to a ptts.', { node: requirement, data: { code: Codes.requirementKind } });
+            }
+        }
+    },
+};

@@ -1,0 +1,47 @@
+/** Unique names in every scope, and settings given at most once. */
+import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
+import type { ChainAstType, Model } from '../../generated/ast.js';
+import { boxPorts, chainInstances, pttsComponents, repeated } from '../model-util.js';
+import { Codes } from './diagnostic-codes.js';
+
+function reportDuplicates(nodes: ReadonlyArray<AstNode & { name: string }>, what: string, accept: ValidationAcceptor): void {
+    const seen = new Map<string, AstNode>();
+    for (const node of nodes) {
+        if (!node.name) continue;
+        if (seen.has(node.name)) {
+            accept('error', `Duplicate ${what} '${node.name}'.`, { node, property: 'name', data: { code: Codes.duplicateName } });
+        } else {
+            seen.set(node.name, node);
+        }
+    }
+}
+
+function reportRepeats(settings: ReadonlyArray<AstNode & { kind?: string }>, owner: string, accept: ValidationAcceptor): void {
+    for (const node of repeated(settings)) {
+        accept('error', `'${node.kind}' is given more than once in ${owner}; only the first counts.`, {
+            node, data: { code: Codes.repeatedSetting },
+        });
+    }
+}
+
+export const nameChecks: ValidationChecks<ChainAstType> = {
+    Model: (model: Model, accept) => reportDuplicates(model.elements, 'element name', accept),
+    Box: (box, accept) => {
+        reportDuplicates(boxPorts(box), `port in box '${box.name}'`, accept);
+        reportRepeats(box.members.filter(m => m.$type !== 'Port'), `box '${box.name}'`, accept);
+    },
+    Chain: (chain, accept) => {
+        reportDuplicates(chainInstances(chain), `instance in chain '${chain.name}'`, accept);
+        reportRepeats(chain.members.filter(m => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(m.$type)), `chain '${chain.name}'`, accept);
+    },
+    Schedule: (schedule, accept) => reportRepeats(schedule.options, 'the schedule', accept),
+    Ptts: (ptts, accept) => {
+        reportDuplicates(pttsComponents(ptts), `component in ptts '${ptts.name}'`, accept);
+        reportRepeats(ptts.members.filter(m => m.$type === 'ResolutionSetting' || m.$type === 'OrderSetting'), `ptts '${ptts.name}'`, accept);
+    },
+    Component: (component, accept) => reportRepeats(component.settings, `component '${component.name}'`, accept),
+    Platform: (platform, accept) => reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), `platform '${platform.name}'`, accept),
+    DutyCycle: (mode, accept) => reportRepeats(mode.settings, 'the duty-cycle throttle', accept),
+    Budget: (mode, accept) => reportRepeats(mode.settings, 'the budget throttle', accept),
+    Target: (target, accept) => reportRepeats(target.settings, `target '${target.name}'`, accept),
+};
