@@ -242,7 +242,11 @@ function exportRequirement(requirement: Requirement, ctx: ExportContext): IrRequ
     if (requirement.percentile !== undefined) {
         return { kind: 'percentile', percentile: Number(requirement.percentile.slice(1)), op: requirement.op as '<' | '<=', bound_ns: bound, loc: where };
     }
-    const probability = decimal(requirement.probability!.value, requirement) / (requirement.probability!.percent ? 100 : 1);
+    const exact = parseDecimal(requirement.probability!.value);
+    if (!exact) throw new IrExportError(`'${requirement.probability!.value}' is not a number`, requirement);
+    // 99.9 % is 999/1000 exactly: shift the decimal point instead of dividing a float.
+    const scale = exact.scale + (requirement.probability!.percent ? 2 : 0);
+    const probability = Number(exact.numerator) / 10 ** scale;
     return { kind: 'deadline', op: requirement.op as '<' | '<=', bound_ns: bound, probability, loc: where };
 }
 

@@ -10,7 +10,7 @@ import {
     isPort, isRequirement, isResolutionSetting, isSchedule, isSmtSetting, isSourceSpec, isSplitSetting,
     isThreadsOption,
     type Box, type Cache, type Chain, type Component, type Connection, type CoreSet, type Depends, type Etp,
-    type Instance, type Kernel, type Platform, type Port, type Ptts, type Requirement, type Schedule, type SourceSpec,
+    type Instance, type IterationsSetting, type Kernel, type Platform, type Port, type Ptts, type Requirement, type Schedule, type SourceSpec,
     type Target, type TargetSetting, type Duration,
 } from '../generated/ast.js';
 
@@ -59,6 +59,7 @@ export const chainConnections = (c: Chain): Connection[] => c.members.filter(isC
 export const chainSchedule = (c: Chain): Schedule | undefined => first(c.members, isSchedule);
 export const chainMemory = (c: Chain): string | undefined => first(c.members, isMemorySetting)?.memory;
 export const chainIterations = (c: Chain): number | undefined => first(c.members, isIterationsSetting)?.iterations;
+export const chainIterationsSetting = (c: Chain): IterationsSetting | undefined => first(c.members, isIterationsSetting);
 export const chainRequirements = (c: Chain): Requirement[] => c.members.filter(isRequirement);
 export const scheduleThreads = (s: Schedule | undefined): number | undefined =>
     s ? first(s.options, isThreadsOption)?.threads : undefined;

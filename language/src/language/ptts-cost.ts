@@ -42,7 +42,7 @@ export function etpSpan(etp: Etp | undefined): EtpSpan | undefined {
 
 /** `uniform 30 ms .. 60 ms` steps by one unit of the unit `min` is written in. */
 export function uniformDefaultStep(etp: Extract<Etp, { kind: 'uniform' }>): ReturnType<typeof durationNs> {
-    return durationNs({ $type: 'Duration', value: '1', unit: etp.min.unit } as never);
+    return durationNs({ $type: 'Duration', value: '1', unit: etp.min?.unit } as never);
 }
 
 export interface PttsTiming {

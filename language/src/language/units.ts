@@ -25,12 +25,17 @@ export interface ExactDecimal {
     readonly scale: number;
 }
 
+/** Longest mantissa and largest exponent parseDecimal accepts. */
+export const MAX_DECIMAL_DIGITS = 1000;
+
 /** Parses `12`, `66.66`, `1e-4`, `-2.5E3` exactly; undefined for anything else. */
 export function parseDecimal(text: string | number | undefined): ExactDecimal | undefined {
     if (text === undefined) return undefined;
     const match = /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(String(text).trim());
     if (!match) return undefined;
     const [, sign, whole, frac = '', exp = '0'] = match;
+    // Refuse absurd magnitudes (`1e-999999999 s`): exact BigInt scaling would take seconds or run out of memory.
+    if (whole.length + frac.length > MAX_DECIMAL_DIGITS || Math.abs(Number(exp)) > MAX_DECIMAL_DIGITS) return undefined;
     let numerator = BigInt(whole + frac);
     let scale = frac.length - Number(exp);
     if (scale < 0) {

@@ -1,35 +1,70 @@
 /**
  * Hover: the normalised meaning of what is under the cursor — exact values of
- * quantities, frame and buffer sizes, slice sizes, and for a ptts its
- * hyper-period and the number of latency trees.
+ * quantities (ns, bytes), frame and buffer sizes, slice sizes of split boxes,
+ * kernel signatures, and for a ptts its hyper-period and the number of latency
+ * trees. Works on declarations and on references alike (hovering `Gain` in
+ * `g: Gain` describes the box).
  */
 import { AstNodeHoverProvider } from 'langium/lsp';
-import { AstUtils, CstUtils, type AstNode, type LangiumDocument, type MaybePromise } from 'langium';
+import { AstUtils, CstUtils, GrammarAST, GrammarUtils, type AstNode, type LangiumDocument, type LeafCstNode, type MaybePromise } from 'langium';
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import {
-    isBox, isChain, isComponent, isDuration, isImageType, isInstance, isPtts, isSize, isPlatform,
-    type Box, type Chain, type Component, type ImageType, type Instance, type Ptts,
+    isBox, isChain, isComponent, isConnection, isCoreSet, isDepends, isDuration, isImageType, isInstance, isKernel, isPlatform, isPort,
+    isProbability, isPtts, isSize, isTarget, isThrottle,
+    type Box, type Chain, type Component, type Connection, type CoreSet, type Depends, type ImageType, type Instance, type Kernel,
+    type Platform, type Port, type PortRef, type Probability, type Ptts, type Target, type Throttle,
 } from '../../generated/ast.js';
-import { KERNELS, PIXEL_TYPES } from '../kernels.js';
+import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import {
-    boxCost, boxDepends, boxKernel, boxKernelName, boxPorts, boxSplit, chainConnections, chainInstances, chainSchedule,
-    componentEtp, componentOffset, componentPeriod, platformCores, scheduleThreads,
+    boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSplit, chainConnections, chainInstances,
+    chainMemory, chainSchedule, componentEtp, componentOffset, componentPeriod, expandCoreSet, platformCaches, platformCores,
+    platformSmt, pttsComponents, scheduleCores, scheduleThreads, unquote,
 } from '../model-util.js';
 import { etpSpan, pttsCost, pttsTiming } from '../ptts-cost.js';
-import { durationNs, formatBytes, formatNs, sizeBytes } from '../units.js';
+import { durationNs, formatBytes, formatNs, parseDecimal, sizeBytes } from '../units.js';
+
+/** `66.6 ms (66600000 ns)`; just `0 ns` where both would read the same. */
+function nsText(ns: bigint): string {
+    const formatted = formatNs(ns);
+    return formatted === `${ns} ns` ? formatted : `${formatted} (${ns} ns)`;
+}
 
 export function imageBytes(image: ImageType): bigint {
     return BigInt(image.width ?? 0) * BigInt(image.height ?? 0) * BigInt(PIXEL_TYPES.get(image.pixel) ?? 0);
 }
 
+/** `gain(factor)`, `mul(scale?)`, `add`. */
+export function kernelSignature(spec: KernelSpec): string {
+    if (spec.params.length === 0) return spec.name;
+    const optionalFrom = spec.params.length - (spec.optional ?? 0);
+    return `${spec.name}(${spec.params.map((p, i) => `${p.name}${i >= optionalFrom ? '?' : ''}`).join(', ')})`;
+}
+
+function portCount([min, max]: readonly [number, number]): string {
+    if (max >= Number.MAX_SAFE_INTEGER) return `${min} or more`;
+    return min === max ? String(min) : `${min}..${max}`;
+}
+
+/** Signature, documentation and port shape of a kernel, as Markdown. */
+export function describeKernelSpec(spec: KernelSpec): string {
+    return [
+        `**kernel ${kernelSignature(spec)}**`,
+        spec.doc,
+        `inputs: ${portCount(spec.inputs)}, outputs: ${portCount(spec.outputs)}`,
+    ].join('\n\n');
+}
+
 function describeImage(image: ImageType): string {
-    return `**image ${image.name}**: ${image.width} × ${image.height} of ${image.pixel}, ${formatBytes(imageBytes(image))} per frame`;
+    const pixel = PIXEL_TYPES.get(image.pixel);
+    return `**image ${image.name}**: ${image.width} × ${image.height} of ${image.pixel}` +
+        (pixel ? ` (${pixel} B per pixel), ${formatBytes(imageBytes(image))} per frame` : ' (unknown pixel type)');
 }
 
 function describeBox(box: Box): string {
     const kernelName = boxKernelName(box);
     const spec = kernelName ? KERNELS.get(kernelName) : undefined;
-    const lines = [`**box ${box.name}**: kernel ${kernelName ?? '(none)'}${boxKernel(box)?.args.length ? `(${boxKernel(box)!.args.join(', ')})` : ''}`];
+    const args = boxKernel(box)?.args ?? [];
+    const lines = [`**box ${box.name}**: kernel ${kernelName ?? '(none)'}${args.length ? `(${args.join(', ')})` : ''}`];
     if (spec) lines.push(spec.doc);
     for (const port of boxPorts(box)) {
         const image = port.type?.ref;
@@ -38,46 +73,107 @@ function describeBox(box: Box): string {
     const depends = boxDepends(box);
     lines.push(`split ${boxSplit(box) ?? 'none'}${depends ? `, depends ${depends.dependency}${depends.halo !== undefined ? ` ${depends.halo} rows` : ''}` : ''}`);
     const cost = durationNs(boxCost(box));
-    if (cost.ok) lines.push(`cost ${formatNs(cost.value)} (${cost.value} ns)`);
+    if (cost.ok) lines.push(`cost ${nsText(cost.value)}`);
     return lines.join('\n\n');
+}
+
+function describeKernel(kernel: Kernel): string | undefined {
+    const spec = KERNELS.get(kernel.name);
+    return spec ? describeKernelSpec(spec) : `**kernel ${kernel.name}**: unknown kernel`;
+}
+
+function describePort(port: Port): string {
+    const image = port.type?.ref;
+    const box = port.$container;
+    return `**${port.direction} ${port.name}** of box ${box?.name ?? '?'}: ` +
+        (image ? `image ${image.name}, ${image.width} × ${image.height} of ${image.pixel}, ${formatBytes(imageBytes(image))} per frame` : 'unknown image type');
+}
+
+/** Rows read around each output row: the larger of `depends halo N` and the kernel's own halo. */
+function haloRows(box: Box): number {
+    const depends = boxDepends(box);
+    const declared = depends?.dependency === 'halo' ? depends.halo ?? 0 : 0;
+    const kernel = boxKernel(box);
+    const spec = kernel ? KERNELS.get(kernel.name) : undefined;
+    const args = (kernel?.args ?? []).map(Number);
+    return Math.max(declared, spec?.halo?.(args) ?? 0);
+}
+
+/** The threads a chain runs on: `schedule … threads N`, else the platform's cores, else 1. */
+function chainThreads(chain: Chain): number {
+    const threads = scheduleThreads(chainSchedule(chain)) ?? (chain.platform?.ref ? platformCores(chain.platform.ref) : undefined) ?? 1;
+    return Math.max(1, threads);
 }
 
 function describeInstance(instance: Instance): string {
     const chain = instance.$container as Chain;
     const box = instance.box?.ref;
-    if (!box) return `**${instance.name}**`;
-    const threads = scheduleThreads(chainSchedule(chain)) ?? (chain.platform?.ref ? platformCores(chain.platform.ref) : undefined) ?? 1;
-    const image = boxPorts(box)[0]?.type?.ref;
-    const lines = [`**${instance.name}**: box ${box.name}`];
-    if (image && boxSplit(box) === 'rows') {
-        const rows = Math.ceil(image.height / threads);
-        lines.push(`${threads} sub-boxes of up to ${rows} rows (${formatBytes(BigInt(rows) * BigInt(image.width) * BigInt(PIXEL_TYPES.get(image.pixel) ?? 0))} of output each)`);
+    if (!box) return `**${instance.name}**: unknown box`;
+    const lines = [`**${instance.name}**: box ${box.name}${boxKernelName(box) ? `, kernel ${boxKernelName(box)}` : ''}`];
+    const image = (boxOutputs(box)[0] ?? boxInputs(box)[0])?.type?.ref;
+    if (image && boxSplit(box) === 'rows' && image.height > 0) {
+        const threads = chainThreads(chain);
+        const subBoxes = Math.min(threads, image.height);
+        const rows = Math.ceil(image.height / subBoxes);
+        const rowBytes = BigInt(image.width) * BigInt(PIXEL_TYPES.get(image.pixel) ?? 0);
+        lines.push(`split into ${subBoxes} sub-boxes of up to ${rows} of ${image.height} rows: ${formatBytes(BigInt(rows) * rowBytes)} of output each`);
+        const halo = haloRows(box);
+        if (halo > 0) {
+            const read = Math.min(image.height, rows + 2 * halo);
+            lines.push(`each reads up to ${read} input rows (halo ${halo}): ${formatBytes(BigInt(read) * rowBytes)}`);
+        }
     } else {
         lines.push('1 sub-box (not split)');
     }
     return lines.join('\n\n');
 }
 
+function portRefText(ref: PortRef): string {
+    return `${ref.instance?.$refText ?? '?'}.${ref.port?.$refText ?? '?'}`;
+}
+
+function connectionBytes(connection: Connection): { image?: ImageType; bytes: bigint } {
+    const image = connection.from?.port?.ref?.type?.ref ?? connection.to?.port?.ref?.type?.ref;
+    return { image, bytes: image ? imageBytes(image) : 0n };
+}
+
+function describeConnection(connection: Connection): string {
+    const { image, bytes } = connectionBytes(connection);
+    return `**buffer ${portRefText(connection.from)} → ${portRefText(connection.to)}**: ` +
+        (image ? `image ${image.name}, ${formatBytes(bytes)}` : 'unknown image type');
+}
+
 function describeChain(chain: Chain): string {
+    const connections = chainConnections(chain);
     let buffers = 0n;
-    for (const connection of chainConnections(chain)) {
-        const image = connection.from.port?.ref?.type?.ref;
-        if (image) buffers += imageBytes(image);
+    const bufferLines: string[] = [];
+    for (const connection of connections) {
+        const { image, bytes } = connectionBytes(connection);
+        buffers += bytes;
+        bufferLines.push(`- ${portRefText(connection.from)} → ${portRefText(connection.to)}: ${image ? formatBytes(bytes) : '?'}`);
     }
+    const schedule = chainSchedule(chain);
+    const threads = scheduleThreads(schedule);
+    const cores = expandCoreSet(scheduleCores(schedule));
+    const memory = chainMemory(chain) ?? 'simple';
     return [
-        `**chain ${chain.name}**: ${chainInstances(chain).length} boxes, ${chainConnections(chain).length} connections`,
-        `buffers: ${formatBytes(buffers)} in total without reuse`,
-        `schedule ${chainSchedule(chain)?.heuristic ?? 'reduced (default)'} with ${scheduleThreads(chainSchedule(chain)) ?? 'one thread per core'}`,
+        `**chain ${chain.name}**${chain.platform?.ref ? ` on ${chain.platform.ref.name}` : ''}: ${chainInstances(chain).length} boxes, ${connections.length} connections`,
+        `buffers: ${formatBytes(buffers)} in total without reuse (memory ${memory})`,
+        ...bufferLines,
+        `schedule ${schedule?.heuristic ?? 'reduced (default)'}, ${threads !== undefined ? `${threads} thread${threads === 1 ? '' : 's'}` : 'one thread per core'}` +
+            (cores.length ? `, cores ${cores.join(', ')}` : ''),
     ].join('\n\n');
 }
 
 function describePtts(ptts: Ptts): string {
     const timing = pttsTiming(ptts);
-    if (!timing) return `**ptts ${ptts.name}**: periods incomplete`;
+    if (!timing) return `**ptts ${ptts.name}**: ${pttsComponents(ptts).length} components; periods incomplete, no hyper-period`;
     const cost = pttsCost(timing);
     return [
         `**ptts ${ptts.name}**: ${timing.names.join(' → ')}`,
-        `hyper-period ${formatNs(cost.hyperperiod)}; ${cost.trees} latency trees (roots); about ${cost.operations} operations (thesis eq. 5.15); time grid ${formatNs(cost.grid)}`,
+        `hyper-period ${formatNs(cost.hyperperiod)} (${cost.hyperperiod} ns) = lcm of the periods ${timing.periods.map(p => formatNs(p)).join(', ')}`,
+        `${cost.trees} latency trees (roots) = hyper-period / period of ${timing.names[0]}`,
+        `about ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${formatNs(cost.grid)}`,
     ].join('\n\n');
 }
 
@@ -86,28 +182,130 @@ function describeComponent(component: Component): string {
     const offset = componentOffset(component) ? durationNs(componentOffset(component)) : { ok: true as const, value: 0n };
     const etp = componentEtp(component);
     const span = etpSpan(etp);
+    const ptts = component.$container;
+    const components = ptts ? pttsComponents(ptts) : [];
+    const position = components.indexOf(component);
     return [
-        `**component ${component.name}**`,
-        `period ${period.ok ? `${formatNs(period.value)} (${period.value} ns)` : '?'}, offset ${offset.ok ? formatNs(offset.value) : '?'}`,
-        etp ? `etp ${etp.kind}${span ? `: ${formatNs(span.min)} .. ${formatNs(span.max)}` : ''}` : 'no etp',
+        `**component ${component.name}**${position >= 0 ? ` (${position + 1} of ${components.length} in ptts ${ptts.name})` : ''}`,
+        `period ${period.ok ? nsText(period.value) : '?'}, offset ${offset.ok ? nsText(offset.value) : '?'}`,
+        etp ? `etp ${etp.kind}${span ? `: ${formatNs(span.min)} .. ${formatNs(span.max)}` : etp.kind === 'chain' ? ` ${etp.chain?.$refText ?? '?'} (the chain's latency distribution)` : ''}` : 'no etp',
     ].join('\n\n');
 }
 
+function describePlatform(platform: Platform): string {
+    const lines = [`**platform ${platform.name}**: ${platformCores(platform) ?? '?'} cores${platformSmt(platform) ? `, SMT ${platformSmt(platform)}` : ''}`];
+    for (const cache of platformCaches(platform)) {
+        const bytes = sizeBytes(cache.size);
+        lines.push(`- cache ${cache.level}: ${bytes.ok ? formatBytes(bytes.value) : '?'}${cache.shared ? ', shared' : ''}`);
+    }
+    return lines.join('\n\n');
+}
+
+/** The text of a node with its durations normalised: `sample 100 us` → `sample 100 us (100000 ns)`. */
+function settingText(node: AstNode): string {
+    const text = node.$cstNode?.text.replace(/\s+/g, ' ').trim() ?? '';
+    const durations = AstUtils.streamAst(node).filter(isDuration).toArray();
+    const exact = durations.map(d => durationNs(d)).filter(d => d.ok).map(d => `${(d as { value: bigint }).value} ns`);
+    return exact.length ? `${text} (${exact.join(', ')})` : text;
+}
+
+function describeThrottle(throttle: Throttle): string {
+    const mode = throttle.mode;
+    return [
+        `**throttle ${throttle.name}**: ${mode?.kind ?? '?'}`,
+        ...(mode?.settings ?? []).map(s => `- ${settingText(s)}`),
+    ].join('\n\n');
+}
+
+function describeTarget(target: Target): string {
+    const lines = [`**target ${target.name}**`];
+    for (const setting of target.settings) {
+        if (setting.kind === 'rt-cores' || setting.kind === 'be-cores') {
+            lines.push(`- ${setting.kind}: ${describeCores(setting.cores)}`);
+        } else if (setting.kind === 'ssh' && setting.ssh) {
+            lines.push(`- ssh ${unquote(setting.ssh)}`);
+        } else {
+            lines.push(`- ${settingText(setting)}`);
+        }
+    }
+    return lines.join('\n\n');
+}
+
+function describeCores(cores: CoreSet | undefined): string {
+    const list = expandCoreSet(cores);
+    return list.length ? `cores ${list.join(', ')} (${list.length})` : 'no cores';
+}
+
+function describeDepends(depends: Depends): string {
+    switch (depends.dependency) {
+        case 'pointwise': return '**depends pointwise**: each output row needs only the same input row; slices are independent';
+        case 'halo': return `**depends halo ${depends.halo ?? '?'}**: each output row reads ${depends.halo ?? '?'} input rows above and below it`;
+        case 'whole': return '**depends whole**: each output row may read the whole input frame';
+        default: return '**depends none**: no data dependency between input and output rows';
+    }
+}
+
+function describeProbability(probability: Probability): string | undefined {
+    const value = parseDecimal(probability.value);
+    if (!value) return undefined;
+    const scale = probability.percent ? value.scale + 2 : value.scale;
+    const digits = (value.numerator < 0n ? -value.numerator : value.numerator).toString().padStart(scale + 1, '0');
+    const fraction = scale > 0 ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}`.replace(/\.?0+$/, '') : digits;
+    return `probability ${fraction}`;
+}
+
 export class ChainHoverProvider extends AstNodeHoverProvider {
-    override getHoverContent(document: LangiumDocument, params: HoverParams): MaybePromise<Hover | undefined> {
-        const root = document.parseResult.value.$cstNode;
+    override async getHoverContent(document: LangiumDocument, params: HoverParams): Promise<Hover | undefined> {
+        try {
+            return await this.computeHover(document, params);
+        } catch {
+            // Hover must never break the server, whatever the document looks like.
+            return undefined;
+        }
+    }
+
+    protected async computeHover(document: LangiumDocument, params: HoverParams): Promise<Hover | undefined> {
+        const root = document.parseResult?.value?.$cstNode;
+        if (!root) return undefined;
         const offset = document.textDocument.offsetAt(params.position);
-        const leaf = root ? CstUtils.findLeafNodeAtOffset(root, offset) : undefined;
-        const quantity = leaf ? AstUtils.getContainerOfType(leaf.astNode, n => isDuration(n) || isSize(n)) : undefined;
+        const leaf = CstUtils.findLeafNodeAtOffset(root, offset);
+        const special = leaf && !leaf.hidden ? this.leafHover(leaf) : undefined;
+        if (special) return markdown(special);
+        const declaration = await super.getHoverContent(document, params);
+        if (declaration) return declaration;
+        // The leading keyword of an element or member (`box`, `chain`, `component`) describes it too.
+        if (leaf && !leaf.hidden && GrammarAST.isKeyword(leaf.grammarSource)) {
+            const node = leaf.astNode;
+            if (node.$cstNode && leaf.offset === node.$cstNode.offset) {
+                const text = describe(node);
+                if (text) return markdown(text);
+            }
+        }
+        return undefined;
+    }
+
+    /** Hovers that depend on the token rather than on a declaration. */
+    protected leafHover(leaf: LeafCstNode): string | undefined {
+        const quantity = AstUtils.getContainerOfType(leaf.astNode, n => isDuration(n) || isSize(n));
         if (quantity && isDuration(quantity)) {
             const ns = durationNs(quantity);
-            if (ns.ok) return markdown(`${formatNs(ns.value)} = ${ns.value} ns`);
+            return ns.ok ? `${formatNs(ns.value)} = ${ns.value} ns` : ns.reason;
         }
         if (quantity && isSize(quantity)) {
             const bytes = sizeBytes(quantity);
-            if (bytes.ok) return markdown(formatBytes(bytes.value));
+            return bytes.ok ? `${quantity.value} ${quantity.unit} = ${bytes.value} B` : bytes.reason;
         }
-        return super.getHoverContent(document, params);
+        const node = leaf.astNode;
+        if (isConnection(node) && leaf.text === '->') return describeConnection(node);
+        if (isProbability(node)) return describeProbability(node);
+        const coreSet = AstUtils.getContainerOfType(node, isCoreSet) ?? ('cores' in node && isCoreSet(node.cores) ? node.cores : undefined);
+        if (coreSet) return describeCores(coreSet);
+        if (isDepends(node)) return describeDepends(node);
+        if (isImageType(node) && GrammarUtils.findAssignment(leaf)?.feature === 'pixel') {
+            const bytes = PIXEL_TYPES.get(node.pixel);
+            return bytes ? `pixel type ${node.pixel}: ${bytes} B per pixel` : `unknown pixel type ${node.pixel} (known: ${[...PIXEL_TYPES.keys()].join(', ')})`;
+        }
+        return undefined;
     }
 
     protected override getAstNodeHoverContent(node: AstNode): MaybePromise<Hover | undefined> {
@@ -116,15 +314,21 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
     }
 }
 
-function describe(node: AstNode): string | undefined {
-        if (isImageType(node)) return describeImage(node);
-        if (isBox(node)) return describeBox(node);
-        if (isInstance(node)) return describeInstance(node);
-        if (isChain(node)) return describeChain(node);
-        if (isPtts(node)) return describePtts(node);
-        if (isComponent(node)) return describeComponent(node);
-        if (isPlatform(node)) return `**platform ${node.name}**: ${platformCores(node) ?? '?'} cores`;
-        return undefined;
+/** Markdown describing a declaration, or undefined for nodes without a description. */
+export function describe(node: AstNode): string | undefined {
+    if (isImageType(node)) return describeImage(node);
+    if (isBox(node)) return describeBox(node);
+    if (isKernel(node)) return describeKernel(node);
+    if (isPort(node)) return describePort(node);
+    if (isInstance(node)) return describeInstance(node);
+    if (isChain(node)) return describeChain(node);
+    if (isConnection(node)) return describeConnection(node);
+    if (isPtts(node)) return describePtts(node);
+    if (isComponent(node)) return describeComponent(node);
+    if (isPlatform(node)) return describePlatform(node);
+    if (isThrottle(node)) return describeThrottle(node);
+    if (isTarget(node)) return describeTarget(node);
+    return undefined;
 }
 
 function markdown(value: string): Hover {

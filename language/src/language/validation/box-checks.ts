@@ -1,8 +1,8 @@
 /** Boxes: a known kernel with valid parameters, ports that fit it, a consistent dependency, and exact quantities. */
-import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import { GrammarUtils, type ValidationAcceptor, type ValidationChecks } from 'langium';
 import type { Box, ChainAstType, Kernel } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
-import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxSource, boxSplit } from '../model-util.js';
+import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSource, boxSplit } from '../model-util.js';
 import { durationNs, parseDecimal, sizeBytes } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
 
@@ -12,9 +12,17 @@ function checkKernelArguments(kernel: Kernel, spec: KernelSpec, accept: Validati
     if (args.length < required || args.length > spec.params.length) {
         const expected = required === spec.params.length ? `${required}` : `${required} to ${spec.params.length}`;
         const signature = `${spec.name}(${spec.params.map(p => p.name).join(', ')})`;
-        accept('error', `Kernel '${spec.name}' takes ${expected} parameter(s), ${args.length} given: ${signature}.`, {
-            node: kernel, property: 'name', data: { code: Codes.kernelParameters },
-        });
+        const message = `Kernel '${spec.name}' takes ${expected} parameter(s), ${args.length} given: ${signature}.`;
+        // Too many: mark the surplus arguments; too few: the kernel's name.
+        const argNodes = GrammarUtils.findNodesForProperty(kernel.$cstNode, 'args');
+        const surplus = argNodes.slice(spec.params.length);
+        if (args.length > spec.params.length && surplus.length > 0) {
+            accept('error', message, {
+                node: kernel, range: { start: surplus[0].range.start, end: surplus[surplus.length - 1].range.end }, data: { code: Codes.kernelParameters },
+            });
+        } else {
+            accept('error', message, { node: kernel, property: 'name', data: { code: Codes.kernelParameters } });
+        }
         return;
     }
     args.forEach((arg, index) => {
@@ -45,6 +53,45 @@ function checkKernelPorts(box: Box, spec: KernelSpec, accept: ValidationAcceptor
             node: box, property: 'name', data: { code: Codes.kernelPorts },
         });
     }
+}
+
+/** Kernels that map each input pixel to the output pixel at the same place: every port has the image size of the first. */
+function checkImageSizes(box: Box, spec: KernelSpec, accept: ValidationAcceptor): void {
+    if (spec.name === 'source' || spec.name === 'sink') return;
+    const ports = boxPorts(box).filter(p => p.type?.ref);
+    const first = ports[0]?.type.ref;
+    if (!first) return;
+    for (const port of ports.slice(1)) {
+        const image = port.type.ref!;
+        if (image.width !== first.width || image.height !== first.height) {
+            accept('error', `Kernel '${spec.name}' keeps the image size: port '${port.name}' is ${image.width} x ${image.height} but '${ports[0].name}' is ${first.width} x ${first.height}.`, {
+                node: port, property: 'type', data: { code: Codes.kernelImageSize },
+            });
+        }
+    }
+}
+
+/** The closest known name (edit distance at most 2), for "did you mean". */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+    let best: string | undefined;
+    let bestDistance = 3;
+    for (const candidate of candidates) {
+        const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+        if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+    }
+    return best;
+}
+
+function editDistance(a: string, b: string): number {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const current = [i];
+        for (let j = 1; j <= b.length; j++) {
+            current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        previous = current;
+    }
+    return previous[b.length];
 }
 
 function checkDependency(box: Box, spec: KernelSpec | undefined, accept: ValidationAcceptor): void {
@@ -83,16 +130,19 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         const spec = KERNELS.get(name);
         const kernel = boxKernel(box);
         if (!spec) {
-            accept('error', `Unknown kernel '${name}'; known kernels: ${[...KERNELS.keys()].join(', ')}.`, {
+            const guess = closestName(name, KERNELS.keys());
+            const hint = guess ? `did you mean '${guess}'? ` : '';
+            accept('error', `Unknown kernel '${name}'; ${hint}known kernels: ${[...KERNELS.keys()].join(', ')}.`, {
                 node: kernel ?? box, property: 'name', data: { code: Codes.unknownKernel },
             });
         } else {
             if (kernel) checkKernelArguments(kernel, spec, accept);
             checkKernelPorts(box, spec, accept);
+            checkImageSizes(box, spec, accept);
         }
         if (kernel && boxSource(box) && name !== 'source') {
-            accept('error', `Box '${box.name}' is a periodic source but its kernel is '${name}'.`, {
-                node: boxSource(box)!, data: { code: Codes.unknownKernel },
+            accept('error', `Box '${box.name}' is a periodic source but its kernel is '${name}'; a source box has kernel source (or none).`, {
+                node: boxSource(box)!, data: { code: Codes.conflictingKernel },
             });
         }
         checkDependency(box, spec, accept);
@@ -122,7 +172,8 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         if (!(image.width > 0)) accept('error', 'Image width must be positive.', { node: image, property: 'width', data: { code: Codes.imageSize } });
         if (!(image.height > 0)) accept('error', 'Image height must be positive.', { node: image, property: 'height', data: { code: Codes.imageSize } });
         if (image.pixel && !PIXEL_TYPES.has(image.pixel)) {
-            accept('error', `Unknown pixel type '${image.pixel}'; known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
+            const guess = closestName(image.pixel, PIXEL_TYPES.keys());
+            accept('error', `Unknown pixel type '${image.pixel}'; ${guess ? `did you mean '${guess}'? ` : ''}known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
                 node: image, property: 'pixel', data: { code: Codes.unknownPixelType },
             });
         }

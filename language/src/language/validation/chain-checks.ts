@@ -4,25 +4,26 @@
  * source, and the schedule fits the platform.
  */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
-import type { Chain, ChainAstType, Connection, Instance, Port } from '../../generated/ast.js';
+import type { Chain, ChainAstType, Connection, CoreSet, Instance, Port } from '../../generated/ast.js';
 import {
     boxDepends, boxInputs, boxKernelName, boxOutputs, boxSplit, chainConnections, chainInstances, chainRequirements,
-    chainSchedule, expandCoreSet, platformCores, scheduleCores, scheduleThreads,
+    chainIterationsSetting, chainSchedule, expandCoreSet, platformCores, scheduleCores, scheduleThreads,
 } from '../model-util.js';
 import { Codes } from './diagnostic-codes.js';
 
 const portKey = (instance: Instance, port: Port) => `${instance.name}.${port.name}`;
 
 function checkConnection(connection: Connection, accept: ValidationAcceptor): void {
-    const from = connection.from.port?.ref;
-    const to = connection.to.port?.ref;
+    // After a syntax error a connection may lack its target (`a.o ->` at the end of the file).
+    const from = connection.from?.port?.ref;
+    const to = connection.to?.port?.ref;
     if (from && from.direction !== 'out') {
-        accept('error', `'${connection.from.$cstNode?.text}' is an input; a connection starts at an output port.`, {
+        accept('error', `'${connection.from?.$cstNode?.text}' is an input; a connection starts at an output port.`, {
             node: connection, property: 'from', data: { code: Codes.connectionDirection },
         });
     }
     if (to && to.direction !== 'in') {
-        accept('error', `'${connection.to.$cstNode?.text}' is an output; a connection ends at an input port.`, {
+        accept('error', `'${connection.to?.$cstNode?.text}' is an output; a connection ends at an input port.`, {
             node: connection, property: 'to', data: { code: Codes.connectionDirection },
         });
     }
@@ -42,15 +43,17 @@ function checkConnection(connection: Connection, accept: ValidationAcceptor): vo
 function checkWriters(chain: Chain, accept: ValidationAcceptor): Map<string, Connection> {
     const writers = new Map<string, Connection>();
     for (const connection of chainConnections(chain)) {
-        const instance = connection.to.instance?.ref;
-        const port = connection.to.port?.ref;
+        const instance = connection.to?.instance?.ref;
+        const port = connection.to?.port?.ref;
         if (!instance || !port) continue;
         const key = portKey(instance, port);
         const earlier = writers.get(key);
         if (earlier) {
-            accept('error', `Input '${key}' already has a writer ('${earlier.from.$cstNode?.text}'); an input takes one connection (use a dup box to fan out).`, {
-                node: connection, property: 'to', data: { code: Codes.twoWriters },
-            });
+            const line = earlier.$cstNode ? ` on line ${earlier.$cstNode.range.start.line + 1}` : '';
+            const message = earlier.from?.$cstNode?.text === connection.from?.$cstNode?.text
+                ? `The connection '${connection.$cstNode?.text}' is given twice (first${line}).`
+                : `Input '${key}' already has a writer ('${earlier.from?.$cstNode?.text}'${line}); an input takes one connection (use a dup box to fan out).`;
+            accept('error', message, { node: connection, property: 'to', data: { code: Codes.twoWriters } });
         } else {
             writers.set(key, connection);
         }
@@ -61,8 +64,8 @@ function checkWriters(chain: Chain, accept: ValidationAcceptor): Map<string, Con
 function checkUnconnected(chain: Chain, writers: Map<string, Connection>, accept: ValidationAcceptor): void {
     const read = new Set<string>();
     for (const connection of chainConnections(chain)) {
-        const instance = connection.from.instance?.ref;
-        const port = connection.from.port?.ref;
+        const instance = connection.from?.instance?.ref;
+        const port = connection.from?.port?.ref;
         if (instance && port) read.add(portKey(instance, port));
     }
     for (const instance of chainInstances(chain)) {
@@ -85,8 +88,8 @@ function checkUnconnected(chain: Chain, writers: Map<string, Connection>, accept
 function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
     const successors = new Map<Instance, Connection[]>();
     for (const connection of chainConnections(chain)) {
-        const from = connection.from.instance?.ref;
-        if (from && connection.to.instance?.ref) (successors.get(from) ?? successors.set(from, []).get(from)!).push(connection);
+        const from = connection.from?.instance?.ref;
+        if (from && connection.to?.instance?.ref) (successors.get(from) ?? successors.set(from, []).get(from)!).push(connection);
     }
     const state = new Map<Instance, 'active' | 'done'>();
     const path: Instance[] = [];
@@ -108,6 +111,18 @@ function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
     for (const instance of chainInstances(chain)) if (!state.has(instance)) visit(instance);
 }
 
+/** Reports each range of a core set that names cores the platform lacks, at that range. */
+export function reportCoresOutside(coreSet: CoreSet, cores: number, platform: string, accept: ValidationAcceptor): void {
+    for (const range of coreSet.ranges) {
+        const outside = expandCoreSet({ ranges: [range] } as unknown as CoreSet).filter(c => c >= cores);
+        if (outside.length === 0) continue;
+        const shown = outside.length > 2 ? `${outside[0]}..${outside[outside.length - 1]}` : outside.join(', ');
+        accept('error', `Core(s) ${shown} do not exist on platform '${platform}' (cores 0..${cores - 1}).`, {
+            node: range, data: { code: Codes.coreOutOfRange },
+        });
+    }
+}
+
 function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
     const schedule = chainSchedule(chain);
     const platform = chain.platform?.ref;
@@ -115,14 +130,7 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
     const threads = scheduleThreads(schedule);
     const coreSet = scheduleCores(schedule);
     const chosen = expandCoreSet(coreSet);
-    if (cores !== undefined && coreSet) {
-        const outside = chosen.filter(c => c >= cores);
-        if (outside.length > 0) {
-            accept('error', `Core(s) ${outside.join(', ')} do not exist on platform '${platform!.name}' (cores 0..${cores - 1}).`, {
-                node: coreSet, data: { code: Codes.coreOutOfRange },
-            });
-        }
-    }
+    if (cores !== undefined && coreSet) reportCoresOutside(coreSet, cores, platform!.name, accept);
     const available = coreSet ? Math.min(new Set(chosen).size, cores ?? Infinity) : cores;
     if (threads !== undefined && available !== undefined && threads > available) {
         const where = coreSet && new Set(chosen).size === available ? 'the chosen cores' : `platform '${platform!.name}'`;
@@ -158,8 +166,15 @@ export const chainChecks: ValidationChecks<ChainAstType> = {
         checkCycles(chain, accept);
         checkSchedule(chain, accept);
         const instances = chainInstances(chain);
-        if (instances.length > 0 && !instances.some(i => i.box?.ref && boxKernelName(i.box.ref) === 'source')) {
+        if (instances.length === 0) {
+            accept('error', `Chain '${chain.name}' has no box instances ('name: Box').`, { node: chain, property: 'name', data: { code: Codes.emptyChain } });
+        } else if (instances.every(i => i.box?.ref) && !instances.some(i => boxKernelName(i.box.ref!) === 'source')) {
+            // (With an unresolved box the linking error says enough: that box may be the source.)
             accept('error', `Chain '${chain.name}' has no source box; nothing feeds it.`, { node: chain, property: 'name', data: { code: Codes.noSource } });
+        }
+        const iterations = chainIterationsSetting(chain);
+        if (iterations && !(iterations.iterations > 0)) {
+            accept('error', 'A chain runs at least one iteration.', { node: iterations, property: 'iterations', data: { code: Codes.nonPositiveIterations } });
         }
         if (!chain.platform) {
             accept('warning', `Chain '${chain.name}' names no platform ('chain ${chain.name} on P'); the planner then assumes one core per thread.`, {

@@ -13,6 +13,8 @@ export const Codes = {
     kernelParameters: 'kernel-parameters',
     kernelPorts: 'kernel-ports',
     kernelDependency: 'kernel-dependency',
+    kernelImageSize: 'kernel-image-size',
+    conflictingKernel: 'conflicting-kernel',
     nonPositiveCost: 'non-positive-cost',
     // chains
     connectionDirection: 'connection-direction',
@@ -26,6 +28,8 @@ export const Codes = {
     coreOutOfRange: 'core-out-of-range',
     haloExceedsSlice: 'halo-exceeds-slice',
     missingPlatform: 'missing-platform',
+    emptyChain: 'empty-chain',
+    nonPositiveIterations: 'non-positive-iterations',
     // PTTS
     emptyPtts: 'empty-ptts',
     missingPeriod: 'missing-period',
@@ -37,15 +41,20 @@ export const Codes = {
     pmfDuplicateTime: 'pmf-duplicate-time',
     uniformRange: 'uniform-range',
     histogramFile: 'histogram-file',
+    histogramOption: 'histogram-option',
+    nonPositiveResolution: 'non-positive-resolution',
+    etpExceedsPeriod: 'etp-exceeds-period',
     slowAnalysis: 'slow-analysis',
     badPercentile: 'bad-percentile',
     badProbability: 'bad-probability',
     requirementKind: 'requirement-kind',
+    nonPositiveBound: 'non-positive-bound',
     // throttles and targets
     throttleParameter: 'throttle-parameter',
     targetKind: 'target-kind',
     sshAddress: 'ssh-address',
     overlappingCores: 'overlapping-cores',
+    missingThrottle: 'missing-throttle',
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];

@@ -1,17 +1,25 @@
 /** Unique names in every scope, and settings given at most once. */
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
 import type { ChainAstType, Model } from '../../generated/ast.js';
-import { boxPorts, chainInstances, pttsComponents, repeated } from '../model-util.js';
+import { boxPorts, chainInstances, platformCaches, pttsComponents, repeated } from '../model-util.js';
 import { Codes } from './diagnostic-codes.js';
 
-function reportDuplicates(nodes: ReadonlyArray<AstNode & { name: string }>, what: string, accept: ValidationAcceptor): void {
+/** Reports every node whose key repeats an earlier one, at the later node's `property`, naming the line of the first. */
+function reportDuplicates<N extends AstNode>(
+    nodes: readonly N[], what: string, accept: ValidationAcceptor,
+    key: (node: N) => string | undefined = node => (node as { name?: string }).name,
+    property = 'name',
+): void {
     const seen = new Map<string, AstNode>();
     for (const node of nodes) {
-        if (!node.name) continue;
-        if (seen.has(node.name)) {
-            accept('error', `Duplicate ${what} '${node.name}'.`, { node, property: 'name', data: { code: Codes.duplicateName } });
+        const name = key(node);
+        if (!name) continue;
+        const first = seen.get(name);
+        if (first) {
+            const where = first.$cstNode ? ` (first defined on line ${first.$cstNode.range.start.line + 1})` : '';
+            accept('error', `Duplicate ${what} '${name}'${where}.`, { node, property: property as never, data: { code: Codes.duplicateName } });
         } else {
-            seen.set(node.name, node);
+            seen.set(name, node);
         }
     }
 }
@@ -40,7 +48,11 @@ export const nameChecks: ValidationChecks<ChainAstType> = {
         reportRepeats(ptts.members.filter(m => m.$type === 'ResolutionSetting' || m.$type === 'OrderSetting'), `ptts '${ptts.name}'`, accept);
     },
     Component: (component, accept) => reportRepeats(component.settings, `component '${component.name}'`, accept),
-    Platform: (platform, accept) => reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), `platform '${platform.name}'`, accept),
+    Platform: (platform, accept) => {
+        reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), `platform '${platform.name}'`, accept);
+        reportDuplicates(platformCaches(platform), `cache level in platform '${platform.name}'`, accept, cache => cache.level, 'level');
+    },
+    HistogramEtp: (histogram, accept) => reportRepeats(histogram.options, 'the histogram', accept),
     DutyCycle: (mode, accept) => reportRepeats(mode.settings, 'the duty-cycle throttle', accept),
     Budget: (mode, accept) => reportRepeats(mode.settings, 'the budget throttle', accept),
     Target: (target, accept) => reportRepeats(target.settings, `target '${target.name}'`, accept),

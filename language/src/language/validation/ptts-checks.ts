@@ -3,18 +3,20 @@
  * probability distributions, meaningful requirements, and a warning (with the
  * tree count of thesis eq. 5.15) when the exact analysis would take long.
  */
-import { existsSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
 import type { ChainAstType, Component, HistogramEtp, PmfEtp, Ptts, UniformEtp } from '../../generated/ast.js';
-import { componentEtp, componentOffset, componentPeriod, pttsComponents, unquote } from '../model-util.js';
-import { pttsCost, pttsTiming, proposePeriods, SLOW_ANALYSIS_OPERATIONS, uniformDefaultStep } from '../ptts-cost.js';
-import { durationNs, formatNs, parseDecimal, sumDecimals } from '../units.js';
+import { componentEtp, componentOffset, componentPeriod, pttsComponents, pttsResolution, unquote } from '../model-util.js';
+import { etpSpan, pttsCost, pttsTiming, proposePeriods, SLOW_ANALYSIS_OPERATIONS, uniformDefaultStep } from '../ptts-cost.js';
+import { durationNs, formatNs, formatRatio, parseDecimal, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
 
 /** Probabilities of a pmf must sum to 1 within this tolerance. */
 export const PMF_TOLERANCE = 1e-9;
+/** The same tolerance as an exact fraction: |sum - 1| <= 1 / PMF_TOLERANCE_DENOMINATOR. */
+const PMF_TOLERANCE_DENOMINATOR = 1_000_000_000n;
 
 function checkComponent(component: Component, accept: ValidationAcceptor): void {
     const periodNode = componentPeriod(component);
@@ -35,6 +37,13 @@ function checkComponent(component: Component, accept: ValidationAcceptor): void 
     if (offsetNode && offset.ok && period.ok && period.value > 0n && offset.value >= period.value) {
         accept('warning', `Offset ${formatNs(offset.value)} is not below the period ${formatNs(period.value)}; it acts as offset ${formatNs(offset.value % period.value)}.`, {
             node: offsetNode, data: { code: Codes.offsetNotBelowPeriod },
+        });
+    }
+    const etp = componentEtp(component);
+    const span = etpSpan(etp);
+    if (etp && span && period.ok && period.value > 0n && span.min > period.value) {
+        accept('warning', `Every execution of '${component.name}' takes at least ${formatNs(span.min)}, longer than its period ${formatNs(period.value)}: a job is still running when the next one is triggered.`, {
+            node: etp, data: { code: Codes.etpExceedsPeriod },
         });
     }
 }
@@ -60,11 +69,18 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
             seen.set(time.value, index);
         }
     });
+    // Exactly: |sum - 1| <= 1e-9 (binary floats would misjudge sums such as 0.1 + 0.2 + 0.7).
     const sum = sumDecimals(pmf.entries.map(e => String(e.probability)));
     if (sum) {
-        const value = Number(sum.numerator) / 10 ** sum.scale;
-        if (Math.abs(value - 1) > PMF_TOLERANCE) {
-            accept('error', `The probabilities of this pmf sum to ${value}, not 1.`, { node: pmf, property: 'kind', data: { code: Codes.pmfSum } });
+        const one = 10n ** BigInt(sum.scale);
+        const difference = sum.numerator - one;
+        const off = difference < 0n ? -difference : difference;
+        if (off * PMF_TOLERANCE_DENOMINATOR > one) {
+            const shown = formatRatio(sum.numerator, one, sum.scale);
+            const by = Number(formatRatio(difference, one, sum.scale));
+            accept('error', `The probabilities of this pmf sum to ${shown}, not 1 (off by ${by}; the tolerance is ${PMF_TOLERANCE}).`, {
+                node: pmf, data: { code: Codes.pmfSum },
+            });
         }
     }
 }
@@ -73,21 +89,97 @@ function checkUniform(uniform: UniformEtp, accept: ValidationAcceptor): void {
     const min = durationNs(uniform.min), max = durationNs(uniform.max);
     const step = uniform.step ? durationNs(uniform.step) : uniformDefaultStep(uniform);
     if (!min.ok || !max.ok || !step.ok) return;
+    const minRange = uniform.min.$cstNode?.range;
+    const maxRange = uniform.max.$cstNode?.range;
+    const stepRange = uniform.step?.$cstNode?.range;
+    // `min .. max` for an empty range; `min .. max step s` for a range that is not a whole number of steps.
+    const between = (end: typeof minRange) => (minRange && end ? { range: { start: minRange.start, end: end.end } } : { property: 'kind' as const });
     if (min.value > max.value) {
-        accept('error', `Empty range: ${formatNs(min.value)} is above ${formatNs(max.value)}.`, { node: uniform, property: 'kind', data: { code: Codes.uniformRange } });
+        accept('error', `Empty range: ${formatNs(min.value)} is above ${formatNs(max.value)}.`, { node: uniform, ...between(maxRange), data: { code: Codes.uniformRange } });
     } else if (step.value <= 0n) {
         accept('error', 'The step of a uniform distribution must be positive.', { node: uniform.step ?? uniform, data: { code: Codes.uniformRange } });
     } else if ((max.value - min.value) % step.value !== 0n) {
-        accept('error', `The range ${formatNs(min.value)} .. ${formatNs(max.value)} is not a whole number of steps of ${formatNs(step.value)}.`, {
-            node: uniform, property: 'kind', data: { code: Codes.uniformRange },
+        const implicit = uniform.step ? '' : ` (without 'step' the step is 1 ${uniform.min.unit})`;
+        accept('error', `The range ${formatNs(min.value)} .. ${formatNs(max.value)} is not a whole number of steps of ${formatNs(step.value)}${implicit}.`, {
+            node: uniform, ...between(stepRange ?? maxRange), data: { code: Codes.uniformRange },
         });
     }
 }
 
+/** Measurement files larger than this are not read while validating (the export still reads them). */
+const HISTOGRAM_CHECK_LIMIT = 16 * 1024 * 1024;
+
+interface HistogramFileCheck { readonly problem?: string; readonly columns?: string[] }
+
+/** Parsed files by path, kept while their size and modification time stay the same (validation runs on every keystroke). */
+const histogramCache = new Map<string, { stamp: string; column: string | undefined; result: HistogramFileCheck }>();
+
+/** What the export will find in a measurement file: a problem, or nothing. Mirrors exportHistogram in ir-export.ts. */
+export function checkHistogramFile(file: string, column: string | undefined): HistogramFileCheck | undefined {
+    let stamp: string;
+    try {
+        const stat = statSync(file);
+        if (!stat.isFile()) return { problem: `Measurement file ${file} is not a file` };
+        if (stat.size > HISTOGRAM_CHECK_LIMIT) return {};
+        stamp = `${stat.size}:${stat.mtimeMs}`;
+    } catch {
+        return undefined;
+    }
+    const cached = histogramCache.get(file);
+    if (cached && cached.stamp === stamp && cached.column === column) return cached.result;
+    let result: HistogramFileCheck;
+    try {
+        result = parseHistogramText(file, readFileSync(file, 'utf-8'), column);
+    } catch (error) {
+        result = { problem: `Cannot read measurement file ${file}: ${(error as Error).message}` };
+    }
+    histogramCache.set(file, { stamp, column, result });
+    return result;
+}
+
+function parseHistogramText(file: string, text: string, column: string | undefined): HistogramFileCheck {
+    const lines = text.split(/\r?\n/).filter(l => l.trim() !== '' && !l.startsWith('#'));
+    let columnIndex = 0;
+    if (column !== undefined) {
+        const header = (lines.shift() ?? '').split(',').map(h => h.trim());
+        columnIndex = header.indexOf(column);
+        if (columnIndex < 0) return { problem: `Measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`, columns: header };
+    }
+    if (lines.length === 0) return { problem: `Measurement file ${file} holds no latencies` };
+    for (const [index, line] of lines.entries()) {
+        const cell = line.split(',')[columnIndex]?.trim() ?? '';
+        const value = parseDecimal(cell);
+        if (!value || value.numerator < 0n) {
+            return { problem: `Measurement file ${file}, data line ${index + 1}: '${cell}' is not a latency` };
+        }
+    }
+    return {};
+}
+
 function checkHistogram(histogram: HistogramEtp, accept: ValidationAcceptor): void {
+    for (const option of histogram.options) {
+        if (option.kind !== 'bin' || !option.bin) continue;
+        const bin = durationNs(option.bin);
+        if (bin.ok && bin.value <= 0n) {
+            accept('error', 'A histogram bin must be positive.', { node: option.bin, data: { code: Codes.histogramOption } });
+        }
+    }
     const file = histogramPath(histogram);
-    if (file && !existsSync(file)) {
+    if (!file) {
+        if (histogram.file !== undefined) accept('error', 'The histogram names no file.', { node: histogram, property: 'file', data: { code: Codes.histogramFile } });
+        return;
+    }
+    const columnOption = histogram.options.find(o => o.kind === 'column');
+    const column = columnOption?.column === undefined ? undefined : unquote(columnOption.column);
+    const check = checkHistogramFile(file, column);
+    if (!check) {
         accept('error', `Measurement file not found: ${file}.`, { node: histogram, property: 'file', data: { code: Codes.histogramFile } });
+    } else if (check.problem) {
+        if (check.columns && columnOption) {
+            accept('error', check.problem + '.', { node: columnOption, property: 'column', data: { code: Codes.histogramFile } });
+        } else {
+            accept('error', check.problem + '.', { node: histogram, property: 'file', data: { code: Codes.histogramFile } });
+        }
     }
 }
 
@@ -118,6 +210,11 @@ export const pttsChecks: ValidationChecks<ChainAstType> = {
         if (pttsComponents(ptts).length === 0) {
             accept('error', `PTTS chain '${ptts.name}' has no components.`, { node: ptts, property: 'name', data: { code: Codes.emptyPtts } });
         }
+        const resolution = pttsResolution(ptts);
+        const resolutionNs = durationNs(resolution);
+        if (resolution && resolutionNs.ok && resolutionNs.value <= 0n) {
+            accept('error', 'The time resolution must be positive.', { node: resolution, data: { code: Codes.nonPositiveResolution } });
+        }
         checkCost(ptts, accept);
     },
     Component: checkComponent,
@@ -125,6 +222,10 @@ export const pttsChecks: ValidationChecks<ChainAstType> = {
     UniformEtp: checkUniform,
     HistogramEtp: checkHistogram,
     LatencyRequirement: (requirement, accept) => {
+        const bound = durationNs(requirement.bound);
+        if (requirement.bound && bound.ok && bound.value <= 0n) {
+            accept('error', 'A latency bound must be positive.', { node: requirement.bound, data: { code: Codes.nonPositiveBound } });
+        }
         if (requirement.percentile !== undefined) {
             const match = /^p(\d+(?:\.\d+)?)$/.exec(requirement.percentile);
             const q = match ? Number(match[1]) : NaN;

@@ -1,8 +1,9 @@
 /** Platforms, throttles and targets: the machine the chain runs on and how best-effort work is kept in check. */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
-import { isBudgetValue, isDutyCycleValue, type Budget, type ChainAstType, type DutyCycle, type Target } from '../../generated/ast.js';
+import { isBudgetValue, isDutyCycleValue, type Budget, type ChainAstType, type CoreSet, type DutyCycle, type Target } from '../../generated/ast.js';
 import { expandCoreSet, platformCores, targetSetting, unquote } from '../model-util.js';
 import { durationNs, parseDecimal } from '../units.js';
+import { reportCoresOutside } from './chain-checks.js';
 import { Codes } from './diagnostic-codes.js';
 
 /** `user@host` or `host`, host a DNS name or IPv4/IPv6 address; no shell metacharacters. */
@@ -30,6 +31,11 @@ function checkDutyCycle(mode: DutyCycle, accept: ValidationAcceptor): void {
             }
         }
     }
+    if (!values.some(v => v.threshold)) {
+        accept('error', "A duty-cycle throttle needs a 'threshold' (or 'read-threshold' / 'write-threshold') above which it suspends the best-effort cores.", {
+            node: mode, property: 'kind', data: { code: Codes.throttleParameter },
+        });
+    }
     const suspend = values.find(s => s.kind === 'suspend');
     const suspendNs = suspend ? durationNs(suspend.suspend) : undefined;
     if (sample !== undefined && suspendNs?.ok && sample > suspendNs.value) {
@@ -54,8 +60,12 @@ function checkBudget(mode: Budget, accept: ValidationAcceptor): void {
 function checkTarget(target: Target, accept: ValidationAcceptor): void {
     const local = targetSetting(target, 'local');
     const ssh = targetSetting(target, 'ssh');
-    if (!local === !ssh) {
+    if (!local && !ssh) {
         accept('error', `Target '${target.name}' must be either 'local' or 'ssh "user@host"'.`, { node: target, property: 'name', data: { code: Codes.targetKind } });
+    } else if (local && ssh) {
+        // At whichever of the two comes second.
+        const second = target.settings.indexOf(local) < target.settings.indexOf(ssh) ? ssh : local;
+        accept('error', `Target '${target.name}' is either 'local' or 'ssh "user@host"', not both.`, { node: second, data: { code: Codes.targetKind } });
     }
     if (ssh?.ssh !== undefined) {
         const address = unquote(ssh.ssh);
@@ -73,22 +83,28 @@ function checkTarget(target: Target, accept: ValidationAcceptor): void {
     const rt = targetSetting(target, 'rt-cores');
     const be = targetSetting(target, 'be-cores');
     const rtCores = expandCoreSet(rt?.cores);
-    const beCores = expandCoreSet(be?.cores);
-    const overlap = rtCores.filter(c => beCores.includes(c));
-    if (overlap.length > 0) {
-        accept('error', `Core(s) ${overlap.join(', ')} are both real-time and best-effort cores.`, { node: be!, property: 'cores', data: { code: Codes.overlappingCores } });
+    // At each best-effort range that takes a real-time core.
+    for (const range of be?.cores?.ranges ?? []) {
+        const overlap = expandCoreSet({ ranges: [range] } as unknown as CoreSet).filter(c => rtCores.includes(c));
+        if (overlap.length > 0) {
+            accept('error', `Core(s) ${overlap.join(', ')} are both real-time and best-effort cores (rt-cores ${rt!.cores!.$cstNode?.text}).`, {
+                node: range, data: { code: Codes.overlappingCores },
+            });
+        }
     }
     const platform = targetSetting(target, 'platform')?.platform?.ref;
     const cores = platform ? platformCores(platform) : undefined;
     if (cores !== undefined) {
         for (const setting of [rt, be]) {
-            const outside = expandCoreSet(setting?.cores).filter(c => c >= cores);
-            if (setting && outside.length > 0) {
-                accept('error', `Core(s) ${outside.join(', ')} do not exist on platform '${platform!.name}' (cores 0..${cores - 1}).`, {
-                    node: setting, property: 'cores', data: { code: Codes.coreOutOfRange },
-                });
-            }
+            if (setting?.cores) reportCoresOutside(setting.cores, cores, platform!.name, accept);
         }
+    }
+    const throttle = targetSetting(target, 'throttle');
+    const workload = targetSetting(target, 'workload');
+    if (!throttle && (workload || be)) {
+        accept('warning', `Target '${target.name}' runs best-effort work but names no throttle ('throttle T'); it can then disturb the real-time chain without limit.`, {
+            node: (workload ?? be)!, data: { code: Codes.missingThrottle },
+        });
     }
 }
 

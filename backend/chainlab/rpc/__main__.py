@@ -1,0 +1,3 @@
+from chainlab.rpc.server import main
+
+main()

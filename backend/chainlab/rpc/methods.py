@@ -1,0 +1,47 @@
+"""The backend's JSON-RPC methods: one table, name → handler(params) → JSON result.
+
+Every handler takes the IR (the only model input the backend accepts) and
+returns plain JSON; user errors raise ChainlabError and reach the client as
+JSON-RPC errors carrying the element and its source location.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from chainlab import __version__
+from chainlab.ir import IR_VERSION, validate_ir
+
+Handler = Callable[[dict[str, Any]], Any]
+
+METHODS: dict[str, Handler] = {}
+
+
+def method(name: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        METHODS[name] = handler
+        return handler
+
+    return register
+
+
+@method("backend/version")
+def backend_version(_params: dict[str, Any]) -> dict[str, Any]:
+    return {"version": __version__, "ir_version": IR_VERSION, "methods": sorted(METHODS)}
+
+
+@method("ir/validate")
+def ir_validate(params: dict[str, Any]) -> dict[str, Any]:
+    ir = validate_ir(params.get("ir"))
+    return {"valid": True, "source": ir["source"]}
+
+
+def load_method_modules() -> None:
+    """Import the modules that register further methods (one per concern)."""
+    import importlib
+
+    for module in ADAPTERS:
+        importlib.import_module(module)
+
+
+#: Modules whose import registers methods of one concern each.
+ADAPTERS: list[str] = []

@@ -1,0 +1,93 @@
+"""JSON-RPC 2.0 over stdio (LSP-style Content-Length framing), the interface the CLI and the language server share.
+
+Requests run in a worker pool so that a long analysis does not block
+cancellation or other requests; `$/cancelRequest` cancels requests that have
+not started. Progress goes out as `progress` notifications.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from typing import Any, Callable
+
+from pylsp_jsonrpc.endpoint import Endpoint
+from pylsp_jsonrpc.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
+
+from chainlab.errors import ChainlabError
+from chainlab.rpc.methods import METHODS, load_method_modules
+
+log = logging.getLogger("chainlab.rpc")
+
+#: JSON-RPC error code for errors in the user's model (server-defined range).
+MODEL_ERROR_CODE = -32001
+
+
+class ModelErrorResponse(JsonRpcException):
+    CODE = MODEL_ERROR_CODE
+    MESSAGE = "model error"
+
+
+class Dispatcher:
+    """Maps method names to handlers; handlers return callables so the endpoint runs them in its pool."""
+
+    def __init__(self, endpoint_ref: Callable[[], Endpoint | None], on_exit: Callable[[], None]):
+        self._endpoint_ref = endpoint_ref
+        self._on_exit = on_exit
+
+    def __getitem__(self, method: str) -> Callable[[Any], Any]:
+        if method == "shutdown":
+            return lambda _params: None
+        if method == "exit":
+            return lambda _params: self._on_exit()
+        handler = METHODS[method]  # KeyError → method not found
+
+        def run(params: Any) -> Callable[[], Any]:
+            if params is not None and not isinstance(params, dict):
+                raise JsonRpcInvalidParams(message=f"{method}: params must be an object")
+            params = dict(params or {})
+            token = params.pop("progressToken", None)
+            endpoint = self._endpoint_ref()
+            if token is not None and endpoint is not None:
+                params["progress"] = lambda fraction, message="": endpoint.notify(
+                    "progress", {"token": token, "fraction": fraction, "message": message}
+                )
+
+            def work() -> Any:
+                try:
+                    return handler(params)
+                except ChainlabError as error:
+                    raise ModelErrorResponse(message=str(error), data=error.to_json()) from error
+
+            return work
+
+        return run
+
+
+def serve(rfile, wfile) -> None:
+    stop = threading.Event()
+    endpoint: Endpoint | None = None
+    writer = JsonRpcStreamWriter(wfile)
+    reader = JsonRpcStreamReader(rfile)
+
+    def on_exit() -> None:
+        stop.set()
+        reader.close()
+
+    endpoint = Endpoint(Dispatcher(lambda: endpoint, on_exit), writer.write, max_workers=2)
+    try:
+        reader.listen(endpoint.consume)
+    finally:
+        endpoint.shutdown()
+        writer.close()
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="chainlab-backend: %(levelname)s: %(message)s")
+    load_method_modules()
+    serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    main()

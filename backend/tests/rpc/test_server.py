@@ -1,0 +1,82 @@
+"""The JSON-RPC server as a real process over stdio, as the CLI and the language server use it."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+VECTORS = Path(__file__).resolve().parents[3] / "tests" / "ir-vectors"
+
+
+class Client:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "chainlab.rpc"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self.next_id = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        assert self.process.stdin
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def receive(self) -> dict[str, Any]:
+        assert self.process.stdout
+        length = 0
+        while (line := self.process.stdout.readline().strip()) != b"":
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return json.loads(self.process.stdout.read(length))
+
+    def request(self, method: str, params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self.receive()
+            if message.get("id") == self.next_id:
+                return message
+
+    def close(self) -> int:
+        self.send({"jsonrpc": "2.0", "method": "exit", "params": {}})
+        return self.process.wait(timeout=10)
+
+
+@pytest.fixture()
+def client():
+    c = Client()
+    yield c
+    if c.process.poll() is None:
+        c.process.kill()
+
+
+def test_version_and_clean_exit(client: Client) -> None:
+    reply = client.request("backend/version", {})
+    assert reply["result"]["ir_version"] == "1.0"
+    assert "ir/validate" in reply["result"]["methods"]
+    assert client.close() == 0
+
+
+def test_valid_ir_is_accepted(client: Client) -> None:
+    ir = json.loads((VECTORS / "valid-sketch.json").read_text())["ir"]
+    assert client.request("ir/validate", {"ir": ir})["result"] == {"valid": True, "source": "sketch.chain"}
+
+
+def test_invalid_ir_is_a_model_error_not_a_crash(client: Client) -> None:
+    ir = json.loads((VECTORS / "invalid-split.json").read_text())["ir"]
+    reply = client.request("ir/validate", {"ir": ir})
+    assert reply["error"]["code"] == -32001
+    assert "/boxes/1/split" in reply["error"]["message"]
+    assert reply["error"]["data"]["code"] == "model-error"
+    # The server is still alive and answers.
+    assert client.request("backend/version", {})["result"]["version"]
+
+
+def test_unknown_method_and_bad_params(client: Client) -> None:
+    assert client.request("no/such", {})["error"]["code"] == -32601
+    assert client.request("ir/validate", [1])["error"]["code"] == -32602
+    assert client.close() == 0

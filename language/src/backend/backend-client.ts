@@ -1,0 +1,112 @@
+/**
+ * The client side of the backend's JSON-RPC interface: starts the Python
+ * backend as a child process and speaks JSON-RPC over its stdio. The CLI and
+ * the language server both use this class.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+    CancellationTokenSource, NotificationType, ResponseError, createMessageConnection,
+    type MessageConnection,
+} from 'vscode-jsonrpc/node.js';
+import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+
+/** JSON-RPC error code of errors in the user's model (backend/chainlab/rpc/server.py). */
+export const MODEL_ERROR_CODE = -32001;
+
+export interface BackendErrorData {
+    code: string;
+    message: string;
+    element?: string;
+    loc?: { file: string; line: number; column: number };
+    proposals?: unknown[];
+}
+
+/** An error the backend reports about the model: print it, do not treat it as a crash. */
+export class BackendModelError extends Error {
+    constructor(message: string, readonly data: BackendErrorData | undefined) { super(message); }
+}
+
+export class BackendUnavailableError extends Error {}
+
+export interface Progress { fraction: number; message: string }
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The backend's Python: $CHAINLAB_PYTHON, else the venv that `npm start`/`npm test` set up. */
+export function backendPython(): string {
+    if (process.env.CHAINLAB_PYTHON) return process.env.CHAINLAB_PYTHON;
+    const venv = join(repoRoot, 'backend', '.venv', 'bin', 'python');
+    if (existsSync(venv)) return venv;
+    throw new BackendUnavailableError(
+        `the Python backend is not set up (${venv} is missing): run 'npm start' or 'npm run setup' once, or set CHAINLAB_PYTHON`);
+}
+
+let nextToken = 0;
+
+export class BackendClient {
+    private readonly connection: MessageConnection;
+    private readonly child: ChildProcess;
+    private readonly stderr: string[] = [];
+    private exited = false;
+    private readonly progressHandlers = new Map<number, (p: Progress) => void>();
+
+    private constructor(python: string) {
+        this.child = spawn(python, ['-m', 'chainlab.rpc'], { stdio: ['pipe', 'pipe', 'pipe'] });
+        this.child.stderr!.on('data', chunk => { this.stderr.push(String(chunk)); if (this.stderr.length > 200) this.stderr.shift(); });
+        this.child.on('exit', () => { this.exited = true; });
+        this.child.on('error', () => { this.exited = true; });
+        this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+        this.connection.onNotification(new NotificationType<{ token: number; fraction: number; message: string }>('progress'), params => {
+            this.progressHandlers.get(params.token)?.({ fraction: params.fraction, message: params.message });
+        });
+        this.connection.listen();
+    }
+
+    static start(python = backendPython()): BackendClient {
+        return new BackendClient(python);
+    }
+
+    /** Calls a backend method; model errors become BackendModelError, a dead backend BackendUnavailableError. */
+    async request<T>(method: string, params: object, options: { onProgress?: (p: Progress) => void; timeoutMs?: number } = {}): Promise<T> {
+        if (this.exited) throw new BackendUnavailableError(`the backend is not running${this.lastStderr()}`);
+        const token = ++nextToken;
+        const cancel = new CancellationTokenSource();
+        const timer = options.timeoutMs ? setTimeout(() => cancel.cancel(), options.timeoutMs) : undefined;
+        if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
+        try {
+            return await this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
+        } catch (error) {
+            if (error instanceof ResponseError && error.code === MODEL_ERROR_CODE) {
+                throw new BackendModelError(error.message, error.data as BackendErrorData | undefined);
+            }
+            if (error instanceof ResponseError) throw new Error(`backend error in ${method}: ${error.message}`);
+            if (this.exited) throw new BackendUnavailableError(`the backend exited during ${method}${this.lastStderr()}`);
+            throw error;
+        } finally {
+            if (timer) clearTimeout(timer);
+            this.progressHandlers.delete(token);
+        }
+    }
+
+    async stop(): Promise<void> {
+        if (!this.exited) {
+            try {
+                await this.connection.sendNotification('exit', {});
+            } catch { /* already gone */ }
+            await new Promise<void>(done => {
+                const kill = setTimeout(() => { this.child.kill('SIGKILL'); done(); }, 3000);
+                this.child.once('exit', () => { clearTimeout(kill); done(); });
+                if (this.exited) { clearTimeout(kill); done(); }
+            });
+        }
+        this.connection.dispose();
+    }
+
+    private lastStderr(): string {
+        const text = this.stderr.join('').trim();
+        return text ? `:\n${text.split('\n').slice(-15).join('\n')}` : '';
+    }
+}

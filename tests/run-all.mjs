@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+/**
+ * Runs every test suite (vitest, pytest, ctest, ...) one after the other, each
+ * through its own runner, and prints one summary at the end. Exits non-zero
+ * if any suite fails or any suite ran no test. Run `npm test`, which first
+ * sets everything up (tests/setup.mjs).
+ *
+ * `node tests/run-all.mjs language backend` runs only the named suites.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, 'test-results');
+mkdirSync(results, { recursive: true });
+
+/** Each suite: how to run it and how to read its counts afterwards. */
+const SUITES = [
+    {
+        name: 'language',
+        what: 'vitest: grammar, validation, LSP features, IR export, fuzz',
+        cwd: join(root, 'language'),
+        command: join(root, 'node_modules', '.bin', 'vitest'),
+        args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        counts: () => vitestCounts(join(results, 'vitest.json')),
+    },
+    {
+        name: 'cross',
+        what: 'vitest: the CLI as a process, samples, golden IR, dependency hygiene',
+        cwd: root,
+        command: join(root, 'node_modules', '.bin', 'vitest'),
+        args: ['run', '--config', 'tests/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        counts: () => vitestCounts(join(results, 'vitest.json')),
+    },
+    {
+        name: 'backend',
+        what: 'pytest: IR, PTTS analysis, plan, RPC',
+        cwd: join(root, 'backend'),
+        command: join(root, 'backend', '.venv', 'bin', 'python'),
+        args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${join(results, 'pytest.xml')}`],
+        counts: () => junitCounts(join(results, 'pytest.xml')),
+    },
+    {
+        name: 'runtime-c',
+        what: 'ctest: C runtime and throttler',
+        enabled: () => existsSync(join(root, 'runtime-c', 'build', 'CTestTestfile.cmake')),
+        cwd: join(root, 'runtime-c', 'build'),
+        command: 'ctest',
+        args: ['--output-on-failure', '--output-junit', join(results, 'ctest.xml')],
+        counts: () => junitCounts(join(results, 'ctest.xml')),
+    },
+];
+
+function vitestCounts(file) {
+    const report = JSON.parse(readFileSync(file, 'utf-8'));
+    return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numFailedTestSuites ?? 0), skipped: report.numPendingTests + report.numTodoTests };
+}
+
+function junitCounts(file) {
+    const xml = readFileSync(file, 'utf-8');
+    const suite = /<testsuites?\b[^>]*>/.exec(xml)?.[0] ?? '';
+    const attr = name => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+    const tests = attr('tests'), failures = attr('failures'), errors = attr('errors'), skipped = attr('skipped');
+    return { passed: tests - failures - errors - skipped, failed: failures + errors, skipped };
+}
+
+const wanted = process.argv.slice(2);
+const summary = [];
+for (const suite of SUITES) {
+    if (wanted.length > 0 && !wanted.includes(suite.name)) continue;
+    if (suite.enabled && !suite.enabled()) continue;
+    process.stdout.write(`\n=== ${suite.name}: ${suite.what}\n`);
+    const started = Date.now();
+    for (const file of ['vitest.json', 'pytest.xml', 'ctest.xml']) rmSync(join(results, file), { force: true });
+    const run = spawnSync(suite.command, suite.args, { cwd: suite.cwd, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+    let counts;
+    try {
+        counts = suite.counts();
+    } catch {
+        counts = { passed: 0, failed: 1, skipped: 0 };
+    }
+    const ok = run.status === 0 && counts.failed === 0 && counts.passed > 0;
+    summary.push({ ...suite, ...counts, ok, seconds: (Date.now() - started) / 1000, status: run.status });
+}
+
+process.stdout.write('\n=== summary\n');
+for (const s of summary) {
+    const note = s.ok ? '' : s.passed === 0 && s.failed === 0 ? '  (ran no test)' : `  (exit ${s.status})`;
+    process.stdout.write(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name.padEnd(10)} ${String(s.passed).padStart(5)} passed ${String(s.failed).padStart(4)} failed ${String(s.skipped).padStart(4)} skipped  ${s.seconds.toFixed(1).padStart(6)} s${note}\n`);
+}
+const passed = summary.reduce((n, s) => n + s.passed, 0);
+const failed = summary.reduce((n, s) => n + s.failed + (s.ok || s.failed > 0 ? 0 : 1), 0);
+const skipped = summary.reduce((n, s) => n + s.skipped, 0);
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exit(summary.length > 0 && summary.every(s => s.ok) ? 0 : 1);

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+/**
+ * Installs and builds whatever is missing, idempotently, so that `npm start`
+ * and `npm test` work on a fresh machine: Debian packages (when root), npm
+ * dependencies, the language build, the Python venv with the backend, and the
+ * C build. Each step keeps a content-hash stamp and is skipped when its inputs
+ * did not change, so a second run takes a few seconds.
+ *
+ * Plain Node with no dependencies: it runs before anything is installed.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stampDir = join(root, '.setup-stamps');
+const quiet = process.argv.includes('--quiet');
+const started = Date.now();
+
+/** Debian packages and the command that proves each is there. */
+const DEBIAN_PACKAGES = [
+    { pkg: 'cmake', command: 'cmake' },
+    { pkg: 'gcc', command: 'gcc' },
+    { pkg: 'make', command: 'make' },
+    { pkg: 'python3-venv', check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0 },
+];
+
+function log(message) {
+    if (!quiet) process.stderr.write(`setup: ${message}\n`);
+}
+
+function run(command, args, { cwd = root, check = true, env = process.env, capture = true } = {}) {
+    const result = spawnSync(command, args, { cwd, env, encoding: 'utf-8', stdio: capture ? 'pipe' : 'inherit' });
+    if (check && result.status !== 0) {
+        const output = capture ? `\n${(result.stdout ?? '') + (result.stderr ?? '')}`.trimEnd() : '';
+        process.stderr.write(`setup: '${command} ${args.join(' ')}' failed (exit ${result.status ?? result.error?.message})${output}\n`);
+        process.exit(1);
+    }
+    return result;
+}
+
+function hasCommand(command) {
+    return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Hash of files (and whole directories) that a step depends on. */
+function hashOf(paths) {
+    const hash = createHash('sha256');
+    const visit = path => {
+        if (!existsSync(path)) return;
+        const stat = statSync(path);
+        if (stat.isDirectory()) {
+            for (const entry of readdirSync(path).sort()) {
+                if (['node_modules', 'out', 'dist', 'build', '.venv', '__pycache__', 'generated'].includes(entry)) continue;
+                visit(join(path, entry));
+            }
+        } else {
+            hash.update(relative(root, path));
+            hash.update(readFileSync(path));
+        }
+    };
+    for (const path of paths) visit(join(root, path));
+    return hash.digest('hex');
+}
+
+function upToDate(step, hash, output) {
+    const file = join(stampDir, step);
+    return existsSync(file) && readFileSync(file, 'utf-8') === hash && (!output || existsSync(join(root, output)));
+}
+
+function stamp(step, hash) {
+    mkdirSync(stampDir, { recursive: true });
+    writeFileSync(join(stampDir, step), hash);
+}
+
+let pythonCache;
+/** A Python ≥ 3.11 on PATH. */
+function pythonCommand() {
+    if (pythonCache) return pythonCache;
+    for (const candidate of ['python3.13', 'python3.12', 'python3.11', 'python3']) {
+        if (!hasCommand(candidate)) continue;
+        const version = spawnSync(candidate, ['-c', 'import sys; print(sys.version_info >= (3, 11))'], { encoding: 'utf-8' });
+        if (version.stdout?.trim() === 'True') return (pythonCache = candidate);
+    }
+    return (pythonCache = 'python3');
+}
+
+function debianPackages() {
+    const missing = DEBIAN_PACKAGES.filter(p => (p.command ? !hasCommand(p.command) : !p.check()));
+    if (missing.length === 0) return;
+    const names = missing.map(p => p.pkg);
+    if (process.getuid?.() !== 0 || !hasCommand('apt-get')) {
+        process.stderr.write(`setup: missing system packages: ${names.join(' ')} (install them, e.g. 'sudo apt-get install ${names.join(' ')}')\n`);
+        process.exit(1);
+    }
+    log(`installing Debian packages: ${names.join(' ')}`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    run('apt-get', ['update', '-q'], { env });
+    run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...names], { env });
+}
+
+function npmDependencies() {
+    const hash = hashOf(['package.json', 'package-lock.json', 'language/package.json']);
+    if (upToDate('npm', hash, 'node_modules/.package-lock.json')) return;
+    log('installing npm dependencies (npm ci)');
+    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+    stamp('npm', hash);
+}
+
+function languageBuild() {
+    const hash = hashOf(['language/src', 'language/tsconfig.json', 'language/langium-config.json', 'backend/chainlab/ir/chainlab-ir.schema.json', 'language/esbuild.mjs']);
+    if (upToDate('language', hash, 'language/out/cli/main.js')) return;
+    log('building the language (langium generate, tsc)');
+    const bin = join(root, 'node_modules', '.bin');
+    run(join(bin, 'langium'), ['generate'], { cwd: join(root, 'language') });
+    run(join(bin, 'tsc'), ['-b', 'tsconfig.json'], { cwd: join(root, 'language') });
+    if (existsSync(join(root, 'language', 'esbuild.mjs'))) run('node', ['esbuild.mjs'], { cwd: join(root, 'language') });
+    stamp('language', hash);
+}
+
+function pythonBackend() {
+    const venv = join(root, 'backend', '.venv');
+    const python = join(venv, 'bin', 'python');
+    const hash = hashOf(['backend/pyproject.toml']) + pythonCommand();
+    if (upToDate('python', hash, 'backend/.venv/bin/python')) return;
+    if (!existsSync(python)) {
+        log(`creating the Python virtual environment (${pythonCommand()})`);
+        run(pythonCommand(), ['-m', 'venv', venv]);
+    }
+    log('installing the backend and its pinned dependencies into backend/.venv');
+    run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-e', `${join(root, 'backend')}[test]`]);
+    stamp('python', hash);
+}
+
+function cBuild() {
+    const source = join(root, 'runtime-c');
+    if (!existsSync(join(source, 'CMakeLists.txt'))) return;
+    const hash = hashOf(['runtime-c']);
+    if (upToDate('c', hash, 'runtime-c/build/CMakeCache.txt')) return;
+    log('building the C runtime (cmake)');
+    run('cmake', ['-S', source, '-B', join(source, 'build'), '-DCMAKE_BUILD_TYPE=Release']);
+    run('cmake', ['--build', join(source, 'build'), '--parallel', '2']);
+    stamp('c', hash);
+}
+
+debianPackages();
+npmDependencies();
+languageBuild();
+pythonBackend();
+cBuild();
+log(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Cross-cutting tests: the CLI as a real process, samples, golden IR, dependency hygiene.
+export default defineConfig({
+    test: {
+        root: __dirname,
+        include: ['**/*.test.ts'],
+        exclude: ['**/node_modules/**'],
+        testTimeout: 120_000,
+        pool: 'forks',
+        poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    },
+});
