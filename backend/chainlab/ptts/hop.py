@@ -67,6 +67,34 @@ class Hop:
         prob = self.cdf(hi) - self.cdf(lo - 1)
         return rel, prob
 
+    def overtake_mass(self, rel: np.ndarray, delta: np.ndarray, later: np.ndarray) -> np.ndarray:
+        """P(both containers land in the window of the consumer and the second one is written last).
+
+        Producer triggers t and t2 = t - delta feed the same consumer trigger at t + rel. The
+        second container is written last when it is produced strictly later, or at the same
+        instant and `later` (its trigger is the later one). Exact: a sum over the ETP support
+        computed with per-delta cumulative sums.
+        """
+        out = np.zeros(len(rel))
+        lo, hi = self.window(rel)
+        up2 = self.window(rel + delta)[1]
+        mass = self.cdf(hi) - self.cdf(lo - 1)
+        out += mass * self.cdf(up2)
+        ihi = np.searchsorted(self.values, hi, side="right")
+        ilo = np.searchsorted(self.values, lo - 1, side="right")
+        for dv in np.unique(delta):
+            sel = delta == dv
+            shifted = self.values + dv
+            below = self.probs * self.cdf(shifted)
+            pos = np.searchsorted(self.values, shifted)
+            pos_c = np.minimum(pos, len(self.values) - 1)
+            tie = np.where(self.values[pos_c] == shifted, self.probs[pos_c], 0.0) * self.probs
+            cb = np.concatenate([[0.0], np.cumsum(below)])
+            ct = np.concatenate([[0.0], np.cumsum(tie)])
+            out[sel] -= cb[ihi[sel]] - cb[ilo[sel]]
+            out[sel] += np.where(later[sel], ct[ihi[sel]] - ct[ilo[sel]], 0.0)
+        return np.clip(out, 0.0, None)
+
     def lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, probabilities), each (len(t), K): consumer trigger time minus t, and u()."""
         phi = (t - self.O) % self.D

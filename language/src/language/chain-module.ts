@@ -15,6 +15,10 @@ import { ChainValidator, registerValidationChecks } from './validation/chain-val
 import { ChainHoverProvider } from './lsp/chain-hover.js';
 import { ChainFormatter } from './lsp/chain-formatter.js';
 import { ChainCodeActionProvider } from './lsp/chain-code-actions.js';
+import { ChainCompletionProvider } from './lsp/chain-completion.js';
+import { ChainDocumentSymbolProvider } from './lsp/chain-symbols.js';
+import { ChainRenameProvider } from './lsp/chain-rename.js';
+import { ChainFoldingRangeProvider } from './lsp/chain-folding.js';
 
 export type ChainAddedServices = {
     validation: {
@@ -36,6 +40,10 @@ export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAd
         HoverProvider: services => new ChainHoverProvider(services),
         Formatter: () => new ChainFormatter(),
         CodeActionProvider: () => new ChainCodeActionProvider(),
+        CompletionProvider: services => new ChainCompletionProvider(services),
+        DocumentSymbolProvider: services => new ChainDocumentSymbolProvider(services),
+        RenameProvider: services => new ChainRenameProvider(services),
+        FoldingRangeProvider: services => new ChainFoldingRangeProvider(services),
     },
 };
 

@@ -80,15 +80,17 @@ export function targetSetting(t: Target, kind: string): TargetSetting | undefine
     return t.settings.find(s => s.kind === kind);
 }
 
-/** Expands `0..3, 6` to [0, 1, 2, 3, 6] (ranges given backwards are empty). */
+/** Expands `0..3, 6` to [0, 1, 2, 3, 6] (ranges given backwards are empty, repeated cores appear once). */
 export function expandCoreSet(cores: CoreSet | undefined): number[] {
     if (!cores) return [];
-    const result: number[] = [];
+    // A core named twice counts once (the IR's core lists are sets). Past 2^53 `core++` no longer
+    // changes the number, so unsafe integers end the range instead of repeating one core.
+    const result = new Set<number>();
     for (const range of cores.ranges) {
         const last = range.last ?? range.first;
-        for (let core = range.first; core <= last && result.length < 4096; core++) result.push(core);
+        for (let core = range.first; core <= last && result.size < 4096 && Number.isSafeInteger(core); core++) result.add(core);
     }
-    return result;
+    return [...result];
 }
 
 /** The value of a STRING token: quotes removed, backslash escapes resolved. */

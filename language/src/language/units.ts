@@ -52,6 +52,9 @@ export function scaleExact(value: ExactDecimal, factor: bigint): bigint | undefi
     return product % divisor === 0n ? product / divisor : undefined;
 }
 
+/** Largest integer a JSON number (the IR) holds exactly: quantities above it are refused, not rounded. */
+export const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export type Exact<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** A Duration in integer nanoseconds. */
@@ -64,6 +67,7 @@ export function durationNs(duration: Duration | undefined): Exact<bigint> {
     if (ns === undefined) {
         return { ok: false, reason: `'${duration.value} ${duration.unit}' is finer than 1 ns, the finest time resolution` };
     }
+    if (ns > MAX_EXACT) return { ok: false, reason: `'${duration.value} ${duration.unit}' is longer than 2^53 - 1 ns (about 104 days), the longest time the IR carries exactly` };
     return { ok: true, value: ns };
 }
 
@@ -75,6 +79,7 @@ export function sizeBytes(size: Size | undefined): Exact<bigint> {
     if (!value || factor === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a size` };
     const bytes = scaleExact(value, factor);
     if (bytes === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a whole number of bytes` };
+    if (bytes > MAX_EXACT) return { ok: false, reason: `'${size.value} ${size.unit}' is larger than 2^53 - 1 bytes (8 PiB), the largest size the IR carries exactly` };
     return { ok: true, value: bytes };
 }
 

@@ -311,6 +311,10 @@ function hoverUnguarded(document: LangiumDocument, params: HoverParams): Promise
 }
 
 let counter = 0;
+/** Milliseconds spent per stage, printed at the end to keep the default run's cost visible. */
+const timings = new Map<string, number>();
+/** The slowest mutants of the run (a slow one points at a super-linear check). */
+const slowest: Array<{ ms: number; what: string }> = [];
 const consoleErrors: string[] = [];
 
 interface Outcome { readonly problems: string[]; readonly errors: number; readonly exported: boolean }
@@ -319,11 +323,15 @@ async function check(text: string, random: () => number): Promise<Outcome> {
     const problems: string[] = [];
     const uri = URI.parse(`file:///fuzz/${counter++}.chain`);
     const stage = async <T>(name: string, run: () => T | Promise<T>): Promise<T | undefined> => {
+        const started = performance.now();
         try {
             return await run();
         } catch (error) {
             problems.push(`${name} threw: ${(error as Error)?.stack ?? String(error)}`);
             return undefined;
+        } finally {
+            const key = name.replace(/ (at|for) .*/, '');
+            timings.set(key, (timings.get(key) ?? 0) + performance.now() - started);
         }
     };
     const document = Chain.shared.workspace.LangiumDocumentFactory.fromString<Model>(text, uri);
@@ -412,7 +420,7 @@ async function check(text: string, random: () => number): Promise<Outcome> {
                 if (schema.length > 0) problems.push(`IR does not match the schema:\n  ${schema.join('\n  ')}`);
             }
             if (formatted !== undefined && formatted !== text) {
-                const again = await checkFormatted(formatted);
+                const again = await stage('re-validate formatted', () => checkFormatted(formatted));
                 if (again) problems.push(`the formatted text has errors: ${again}\n--- formatted text ---\n${formatted}`);
             }
         }
@@ -447,6 +455,8 @@ beforeAll(() => {
 });
 afterAll(() => {
     vi.restoreAllMocks();
+    console.log(`fuzz time per stage: ${[...timings].map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')}`);
+    console.log(`slowest mutants:\n  ${slowest.map(s => `${s.ms.toFixed(0)} ms ${s.what}`).join('\n  ')}`);
     if (cosmetic.length > 0) {
         const counts = new Map<string, number>();
         for (const m of cosmetic) counts.set(m, (counts.get(m) ?? 0) + 1);
@@ -472,10 +482,13 @@ describe('mutation fuzzing of the .chain services', () => {
         expect(sketch.exported).toBe(true);
     });
 
-    const share = Math.ceil(TOTAL / SOURCES.length);
-    for (const source of SOURCES) {
+    // A mutant costs about its length: large sources get fewer mutants (weight 1/sqrt(length)), the total stays TOTAL.
+    const weights = SOURCES.map(s => 1 / Math.sqrt(Math.max(s.text.length, 100)));
+    const weightSum = weights.reduce((a, b) => a + b, 0);
+    SOURCES.forEach((source, i) => {
+        const share = Math.max(1, Math.round(TOTAL * weights[i] / weightSum));
         const only = ONLY?.split('#');
-        if (only && only[0] !== source.name) continue;
+        if (only && only[0] !== source.name) return;
         test(`${share} mutants of ${source.name} (seed ${SEED})`, async () => {
             const failures: string[] = [];
             let valid = 0, exported = 0, tried = 0;
@@ -486,7 +499,10 @@ describe('mutation fuzzing of the .chain services', () => {
                 for (let retry = 0; mutant.text === source.text && retry < 10; retry++) mutant = mutate(source.text, random);
                 if (mutant.text === source.text) continue;
                 tried++;
+                const started = performance.now();
                 const outcome = await check(mutant.text, random);
+                slowest.push({ ms: performance.now() - started, what: `${source.name}#${index}: ${mutant.steps.join('; ').slice(0, 160)}` });
+                slowest.sort((a, b) => b.ms - a.ms).splice(5);
                 if (outcome.errors === 0) valid++;
                 if (outcome.exported) exported++;
                 if (outcome.problems.length > 0) {
@@ -508,5 +524,5 @@ describe('mutation fuzzing of the .chain services', () => {
             if (source.name === 'embedded:sketch' && !only) expect(exported).toBeGreaterThan(0);
             void valid;
         }, 600_000);
-    }
+    });
 });

@@ -91,8 +91,11 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
         const rule = ruleOf(keyword);
         if (!this.filterKeyword(context, keyword)) return;
         if ((rule && UNIT_RULES.has(rule)) || (rule === 'Probability' && keyword.value === '%')) {
+            // Right after a digit (`cost 3|`) the unit goes in with a space: `cost 3 ms`.
+            const afterDigit = context.tokenOffset === context.offset && /\d$/.test(context.textDocument.getText().slice(0, context.offset));
             acceptor(context, {
                 label: keyword.value,
+                insertText: afterDigit ? ` ${keyword.value}` : undefined,
                 kind: CompletionItemKind.Unit,
                 detail: UNIT_DETAILS[keyword.value] ?? 'unit',
                 sortText: '0',

@@ -29,8 +29,11 @@ function nsText(ns: bigint): string {
     return formatted === `${ns} ns` ? formatted : `${formatted} (${ns} ns)`;
 }
 
+/** A whole number as a BigInt; 0n for what a half-typed or absurd model holds (undefined, Infinity from a 400-digit literal). */
+const big = (n: number | undefined): bigint => (Number.isInteger(n) ? BigInt(n!) : 0n);
+
 export function imageBytes(image: ImageType): bigint {
-    return BigInt(image.width ?? 0) * BigInt(image.height ?? 0) * BigInt(PIXEL_TYPES.get(image.pixel) ?? 0);
+    return big(image.width) * big(image.height) * big(PIXEL_TYPES.get(image.pixel));
 }
 
 /** `gain(factor)`, `mul(scale?)`, `add`. */
@@ -115,12 +118,12 @@ function describeInstance(instance: Instance): string {
         const threads = chainThreads(chain);
         const subBoxes = Math.min(threads, image.height);
         const rows = Math.ceil(image.height / subBoxes);
-        const rowBytes = BigInt(image.width) * BigInt(PIXEL_TYPES.get(image.pixel) ?? 0);
-        lines.push(`split into ${subBoxes} sub-boxes of up to ${rows} of ${image.height} rows: ${formatBytes(BigInt(rows) * rowBytes)} of output each`);
+        const rowBytes = big(image.width) * big(PIXEL_TYPES.get(image.pixel));
+        lines.push(`split into ${subBoxes} sub-box${subBoxes === 1 ? '' : 'es'} of up to ${rows} of ${image.height} rows: ${formatBytes(big(rows) * rowBytes)} of output each`);
         const halo = haloRows(box);
         if (halo > 0) {
             const read = Math.min(image.height, rows + 2 * halo);
-            lines.push(`each reads up to ${read} input rows (halo ${halo}): ${formatBytes(BigInt(read) * rowBytes)}`);
+            lines.push(`each reads up to ${read} input rows (halo ${halo}): ${formatBytes(big(read) * rowBytes)}`);
         }
     } else {
         lines.push('1 sub-box (not split)');
@@ -289,11 +292,16 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
         const quantity = AstUtils.getContainerOfType(leaf.astNode, n => isDuration(n) || isSize(n));
         if (quantity && isDuration(quantity)) {
             const ns = durationNs(quantity);
-            return ns.ok ? `${formatNs(ns.value)} = ${ns.value} ns` : ns.reason;
+            if (!ns.ok) return ns.reason;
+            const written = `${quantity.value} ${quantity.unit}`;
+            const readable = formatNs(ns.value);
+            return [...new Set([written, readable, `${ns.value} ns`])].join(' = ');
         }
         if (quantity && isSize(quantity)) {
             const bytes = sizeBytes(quantity);
-            return bytes.ok ? `${quantity.value} ${quantity.unit} = ${bytes.value} B` : bytes.reason;
+            if (!bytes.ok) return bytes.reason;
+            const written = `${quantity.value} ${quantity.unit}`;
+            return written === `${bytes.value} B` ? written : `${written} = ${bytes.value} B`;
         }
         const node = leaf.astNode;
         if (isConnection(node) && leaf.text === '->') return describeConnection(node);

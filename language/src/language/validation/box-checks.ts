@@ -1,6 +1,6 @@
 /** Boxes: a known kernel with valid parameters, ports that fit it, a consistent dependency, and exact quantities. */
 import { GrammarUtils, type ValidationAcceptor, type ValidationChecks } from 'langium';
-import type { Box, ChainAstType, Kernel } from '../../generated/ast.js';
+import { isSplitSetting, type Box, type ChainAstType, type Kernel } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSource, boxSplit } from '../model-util.js';
 import { durationNs, parseDecimal, sizeBytes } from '../units.js';
@@ -49,9 +49,11 @@ function checkKernelPorts(box: Box, spec: KernelSpec, accept: ValidationAcceptor
     const [inMin, inMax] = spec.inputs;
     const [outMin, outMax] = spec.outputs;
     if (inputs < inMin || inputs > inMax || outputs < outMin || outputs > outMax) {
-        accept('error', `Kernel '${spec.name}' needs ${describe(spec.inputs, 'input(s)')} and ${describe(spec.outputs, 'output(s)')}; box '${box.name}' has ${inputs} and ${outputs}.`, {
-            node: box, property: 'name', data: { code: Codes.kernelPorts },
-        });
+        const message = `Kernel '${spec.name}' needs ${describe(spec.inputs, 'input(s)')} and ${describe(spec.outputs, 'output(s)')}; box '${box.name}' has ${inputs} input(s) and ${outputs} output(s).`;
+        // At the kernel's name (or `source` of a source box without kernel).
+        const kernel = boxKernel(box);
+        if (kernel) accept('error', message, { node: kernel, property: 'name', data: { code: Codes.kernelPorts } });
+        else accept('error', message, { node: boxSource(box) ?? box, property: 'kind', data: { code: Codes.kernelPorts } });
     }
 }
 
@@ -99,7 +101,7 @@ function checkDependency(box: Box, spec: KernelSpec | undefined, accept: Validat
     const split = boxSplit(box) ?? 'none';
     if (split === 'rows' && !depends) {
         accept('error', `Box '${box.name}' splits into row slices but does not say what a slice depends on (depends pointwise | halo N | whole).`, {
-            node: box, property: 'name', data: { code: Codes.kernelDependency },
+            node: box.members.find(isSplitSetting)!, data: { code: Codes.kernelDependency },
         });
         return;
     }

@@ -139,7 +139,7 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
         });
     }
     if (threads !== undefined && threads < 1) {
-        accept('error', 'A schedule needs at least one thread.', { node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.threadsExceedCores } });
+        accept('error', 'A schedule needs at least one thread.', { node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.nonPositiveThreads } });
     }
     // A halo wider than a slice would make a sub-box depend on slices beyond its neighbours.
     const slices = threads ?? available ?? 1;
@@ -151,7 +151,7 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
         if (!image || slices <= 1) continue;
         const sliceRows = Math.floor(image.height / slices);
         if ((depends.halo ?? 0) > sliceRows) {
-            accept('error', `Halo of ${depends.halo} rows is larger than a slice (${image.height} rows / ${slices} threads = ${sliceRows} rows).`, {
+            accept('error', `The halo of box '${box.name}' (${depends.halo} rows) is larger than a slice (${image.height} rows / ${slices} threads = ${sliceRows} row(s)); use fewer threads or 'split none'.`, {
                 node: instance, property: 'box', data: { code: Codes.haloExceedsSlice },
             });
         }

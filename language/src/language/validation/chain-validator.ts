@@ -9,11 +9,12 @@ import type { ChainServices } from '../chain-module.js';
 import { boxChecks } from './box-checks.js';
 import { chainChecks } from './chain-checks.js';
 import { nameChecks } from './name-checks.js';
+import { numberChecks } from './number-checks.js';
 import { pttsChecks } from './ptts-checks.js';
 import { systemChecks } from './system-checks.js';
 
 export class ChainValidator {
-    readonly checks: ValidationChecks<ChainAstType> = mergeChecks([nameChecks, boxChecks, chainChecks, pttsChecks, systemChecks]);
+    readonly checks: ValidationChecks<ChainAstType> = mergeChecks([nameChecks, numberChecks, boxChecks, chainChecks, pttsChecks, systemChecks]);
 }
 
 export function registerValidationChecks(services: ChainServices): void {

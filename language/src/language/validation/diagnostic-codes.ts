@@ -25,6 +25,7 @@ export const Codes = {
     cycle: 'cycle',
     noSource: 'no-source',
     threadsExceedCores: 'threads-exceed-cores',
+    nonPositiveThreads: 'non-positive-threads',
     coreOutOfRange: 'core-out-of-range',
     haloExceedsSlice: 'halo-exceeds-slice',
     missingPlatform: 'missing-platform',

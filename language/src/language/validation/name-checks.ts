@@ -6,7 +6,7 @@ import { Codes } from './diagnostic-codes.js';
 
 /** Reports every node whose key repeats an earlier one, at the later node's `property`, naming the line of the first. */
 function reportDuplicates<N extends AstNode>(
-    nodes: readonly N[], what: string, accept: ValidationAcceptor,
+    nodes: readonly N[], what: string, owner: string | undefined, accept: ValidationAcceptor,
     key: (node: N) => string | undefined = node => (node as { name?: string }).name,
     property = 'name',
 ): void {
@@ -17,7 +17,7 @@ function reportDuplicates<N extends AstNode>(
         const first = seen.get(name);
         if (first) {
             const where = first.$cstNode ? ` (first defined on line ${first.$cstNode.range.start.line + 1})` : '';
-            accept('error', `Duplicate ${what} '${name}'${where}.`, { node, property: property as never, data: { code: Codes.duplicateName } });
+            accept('error', `Duplicate ${what} '${name}'${owner ? ` in ${owner}` : ''}${where}.`, { node, property: property as never, data: { code: Codes.duplicateName } });
         } else {
             seen.set(name, node);
         }
@@ -33,24 +33,24 @@ function reportRepeats(settings: ReadonlyArray<AstNode & { kind?: string }>, own
 }
 
 export const nameChecks: ValidationChecks<ChainAstType> = {
-    Model: (model: Model, accept) => reportDuplicates(model.elements, 'element name', accept),
+    Model: (model: Model, accept) => reportDuplicates(model.elements, 'name', undefined, accept),
     Box: (box, accept) => {
-        reportDuplicates(boxPorts(box), `port in box '${box.name}'`, accept);
+        reportDuplicates(boxPorts(box), 'port', `box '${box.name}'`, accept);
         reportRepeats(box.members.filter(m => m.$type !== 'Port'), `box '${box.name}'`, accept);
     },
     Chain: (chain, accept) => {
-        reportDuplicates(chainInstances(chain), `instance in chain '${chain.name}'`, accept);
+        reportDuplicates(chainInstances(chain), 'instance', `chain '${chain.name}'`, accept);
         reportRepeats(chain.members.filter(m => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(m.$type)), `chain '${chain.name}'`, accept);
     },
     Schedule: (schedule, accept) => reportRepeats(schedule.options, 'the schedule', accept),
     Ptts: (ptts, accept) => {
-        reportDuplicates(pttsComponents(ptts), `component in ptts '${ptts.name}'`, accept);
+        reportDuplicates(pttsComponents(ptts), 'component', `ptts '${ptts.name}'`, accept);
         reportRepeats(ptts.members.filter(m => m.$type === 'ResolutionSetting' || m.$type === 'OrderSetting'), `ptts '${ptts.name}'`, accept);
     },
     Component: (component, accept) => reportRepeats(component.settings, `component '${component.name}'`, accept),
     Platform: (platform, accept) => {
         reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), `platform '${platform.name}'`, accept);
-        reportDuplicates(platformCaches(platform), `cache level in platform '${platform.name}'`, accept, cache => cache.level, 'level');
+        reportDuplicates(platformCaches(platform), 'cache level', `platform '${platform.name}'`, accept, cache => cache.level, 'level');
     },
     HistogramEtp: (histogram, accept) => reportRepeats(histogram.options, 'the histogram', accept),
     DutyCycle: (mode, accept) => reportRepeats(mode.settings, 'the duty-cycle throttle', accept),

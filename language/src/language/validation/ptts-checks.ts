@@ -138,20 +138,19 @@ export function checkHistogramFile(file: string, column: string | undefined): Hi
 }
 
 function parseHistogramText(file: string, text: string, column: string | undefined): HistogramFileCheck {
-    const lines = text.split(/\r?\n/).filter(l => l.trim() !== '' && !l.startsWith('#'));
+    // Numbered lines without blanks and comments, as the export reads them.
+    const lines = text.split(/\r?\n/).map((line, index) => ({ line, number: index + 1 })).filter(l => l.line.trim() !== '' && !l.line.startsWith('#'));
     let columnIndex = 0;
     if (column !== undefined) {
-        const header = (lines.shift() ?? '').split(',').map(h => h.trim());
+        const header = (lines.shift()?.line ?? '').split(',').map(h => h.trim());
         columnIndex = header.indexOf(column);
         if (columnIndex < 0) return { problem: `Measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`, columns: header };
     }
     if (lines.length === 0) return { problem: `Measurement file ${file} holds no latencies` };
-    for (const [index, line] of lines.entries()) {
+    for (const { line, number } of lines) {
         const cell = line.split(',')[columnIndex]?.trim() ?? '';
         const value = parseDecimal(cell);
-        if (!value || value.numerator < 0n) {
-            return { problem: `Measurement file ${file}, data line ${index + 1}: '${cell}' is not a latency` };
-        }
+        if (!value || value.numerator < 0n) return { problem: `${file}:${number}: '${cell}' is not a latency` };
     }
     return {};
 }

@@ -127,5 +127,6 @@ export const systemChecks: ValidationChecks<ChainAstType> = {
     },
     Threshold: (threshold, accept) => {
         if (!parseDecimal(threshold.value)) accept('error', `'${threshold.value}' is not a number.`, { node: threshold, data: { code: Codes.badQuantity } });
+        else if (!Number.isFinite(Number(threshold.value))) accept('error', `'${threshold.value}' is too large a threshold.`, { node: threshold, data: { code: Codes.badQuantity } });
     },
 };

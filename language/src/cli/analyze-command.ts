@@ -1,0 +1,69 @@
+/** `chainlab analyze FILE --ptts NAME`: the exact end-to-end latency distribution and loss of a PTTS chain. */
+import { loadIr, processOutput, type Output } from './commands.js';
+import { withBackend } from './backend-session.js';
+import { formatMs, formatProbability, table, textCdf } from './text-plot.js';
+
+export interface AnalyzeOptions { ptts?: string; json?: boolean; perRoot?: boolean; maxTrees?: number }
+
+interface RequirementResult {
+    kind: string; op: string; percentile?: number; bound_ms?: number; value_ms?: number; value?: number;
+    required_probability?: number; limit?: number; probability?: number; passed: boolean; loc?: { line: number; column: number };
+}
+
+export interface AnalysisResult {
+    source: string; name: string; hyperperiod_ms: number; roots: number; grid_ns: number;
+    distribution: Array<[number, number]>; mean_ms: number; std_ms: number; min_ms: number; max_ms: number;
+    percentiles: Record<string, number>; loss_probability: number;
+    loss_pairs: Array<Record<string, unknown>>; analysis_ms: number; requirements: RequirementResult[];
+    trees: { roots: number; eq_5_15: number; method: string }; warnings: string[];
+}
+
+export async function analyzeCommand(file: string, options: AnalyzeOptions, output: Output = processOutput): Promise<number> {
+    const ir = await loadIr(file, output);
+    if (!ir) return 1;
+    return withBackend(output, async backend => {
+        const result = await backend.request<AnalysisResult>('ptts/analyze', {
+            ir, ptts: options.ptts, per_root: options.perRoot ?? false, ...(options.maxTrees ? { max_trees: options.maxTrees } : {}),
+        });
+        if (options.json) {
+            output.out(JSON.stringify(result, null, 2));
+        } else {
+            for (const line of describeAnalysis(result)) output.out(line);
+        }
+        return result.requirements.every(r => r.passed) ? 0 : 3;
+    });
+}
+
+function describeRequirement(r: RequirementResult): [string, string, string] {
+    const verdict = r.passed ? 'ok' : 'FAIL';
+    if (r.kind === 'percentile') return [verdict, `latency p${r.percentile} ${r.op} ${formatMs(r.bound_ms!)}`, `p${r.percentile} = ${formatMs(r.value_ms!)}`];
+    if (r.kind === 'deadline') return [verdict, `latency ${r.op} ${formatMs(r.bound_ms!)} with probability >= ${formatProbability(r.required_probability!)}`, `P = ${formatProbability(r.value!)}`];
+    return [verdict, `loss ${r.op} ${formatProbability(r.limit!)}`, `loss = ${formatProbability(r.value!)}`];
+}
+
+export function describeAnalysis(r: AnalysisResult): string[] {
+    const p = r.percentiles;
+    const lines = [
+        `${r.source}: ptts ${r.name}: exact end-to-end latency (${r.trees.method} method, ${r.analysis_ms.toFixed(1)} ms)`,
+        `  hyper-period ${formatMs(r.hyperperiod_ms)}, ${r.roots} latency trees, time grid ${r.grid_ns} ns`,
+        `  mean ${formatMs(r.mean_ms)}  std ${formatMs(r.std_ms)}  min ${formatMs(r.min_ms)}  max ${formatMs(r.max_ms)}`,
+        `  p50 ${formatMs(p['50'])}  p90 ${formatMs(p['90'])}  p99 ${formatMs(p['99'])}  p99.9 ${formatMs(p['99.9'])}`,
+        `  loss probability ${formatProbability(r.loss_probability)} per frame`,
+    ];
+    const pairs = r.loss_pairs.slice(0, 3);
+    if (pairs.length > 0) lines.push(`  largest loss contributions: ${pairs.map(describePair).join('; ')}`);
+    if (r.requirements.length > 0) {
+        lines.push('requirements');
+        lines.push(...table(r.requirements.map(describeRequirement)));
+    }
+    for (const warning of r.warnings) lines.push(`warning: ${warning}`);
+    lines.push('CDF P(latency <= x)');
+    lines.push(...textCdf(r.distribution).map(l => '  ' + l));
+    return lines;
+}
+
+function describePair(pair: Record<string, unknown>): string {
+    const roots = pair.roots_ms ?? [pair.root_ms, pair.partner_ms];
+    const probability = Number(pair.probability ?? pair.p ?? 0);
+    return `roots ${JSON.stringify(roots)} ms ${formatProbability(probability)}`;
+}

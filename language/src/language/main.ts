@@ -1,0 +1,30 @@
+/**
+ * The .chain language server. Bundled by esbuild.mjs to dist/server.cjs and
+ * started by the editor with `--stdio` (or `--node-ipc` / `--socket=N`, as
+ * vscode-languageserver reads them from the command line).
+ */
+import { startLanguageServer } from 'langium/lsp';
+import { NodeFileSystem } from 'langium/node';
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
+import { createChainServices } from './chain-module.js';
+
+const connection = createConnection(ProposedFeatures.all);
+
+// A language server must outlive any bad input: log what escaped a handler instead of exiting.
+let reporting = false;
+function report(reason: unknown): void {
+    if (reporting) return; // the connection itself may be what fails: never loop
+    reporting = true;
+    try {
+        connection.console.error(`chain language server: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
+    } catch {
+        // nothing left to report to
+    } finally {
+        reporting = false;
+    }
+}
+process.on('uncaughtException', report);
+process.on('unhandledRejection', report);
+
+const { shared } = createChainServices({ connection, ...NodeFileSystem });
+startLanguageServer(shared);
