@@ -64,7 +64,7 @@ def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
         lines.append("nearby periods that shrink the hyper-period:")
         for prop in proposals[:5]:
             ps = ", ".join(f"{n} {v:g} ms" for n, v in prop["periods_ms"].items())
-            lines.append(f"  {ps} (max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees")
+            lines.append(f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees")
     else:
         lines.append("no period set within 2% shrinks the hyper-period enough")
     lines.append("or run the Monte Carlo simulator (chainlab.ptts.simulate) for an approximate distribution with confidence bands")

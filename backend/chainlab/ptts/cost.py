@@ -87,15 +87,29 @@ def propose(periods_ns: list[int], names: list[str], max_trees: int, max_rel: fl
         if roots <= max_trees:
             found.append((max(rel for rel, _ in combo), roots, ds))
     found.sort(key=lambda f: (f[0], f[1]))
-    pareto: list[tuple[float, int, tuple[int, ...]]] = []
+    chosen: dict[tuple[int, ...], tuple[float, int, str]] = {}
     best = None
-    for rel, roots, ds in found:
+    for rel, roots, ds in found:  # Pareto: the smallest change for each smaller tree count
         if best is None or roots < best:
-            pareto.append((rel, roots, ds))
+            chosen[ds] = (rel, roots, "nearby periods")
             best = roots
+    rounded = 0
+    for q in _quanta(max(periods_ns)):  # the thesis' section 5.7 move: every period on a coarser grid
+        if rounded >= 3:
+            break
+        ds = tuple(max(q, round(d / q) * q) for d in periods_ns)
+        if ds == tuple(periods_ns) or ds in chosen:
+            continue
+        rel = max(abs(a - b) / b for a, b in zip(ds, periods_ns))
+        roots = math.lcm(*ds) // ds[0]
+        if rel <= max_rel and roots <= max_trees:
+            chosen[ds] = (rel, roots, f"all periods rounded to {q / 1e6:g} ms")
+            rounded += 1
+    ranked = sorted(chosen.items(), key=lambda kv: (kv[1][0], kv[1][1]))[:limit]
     out = []
-    for rel, roots, ds in pareto[:limit]:
+    for ds, (rel, roots, kind) in ranked:
         out.append({
+            "kind": kind,
             "periods_ns": {name: d for name, d in zip(names, ds)},
             "periods_ms": {name: d / 1e6 for name, d in zip(names, ds)},
             "max_relative_change": rel,

@@ -103,30 +103,64 @@ def _pair_hop(hop: Hop, in_order: bool, t: np.ndarray, t2: np.ndarray, w: np.nda
     return lost, r2, v[r2, k1, 0], v2[r2, 0, k2], p[r2, k1, k2]
 
 
+def _first_hop_table(chain: GridChain, hop: Hop, k: int, sl1: int):
+    """The pair step of hop 0 for one representative root per phase class (memoised per phase).
+
+    Returns lost mass per class and the surviving (class, b, b2, p) entries, sorted by class.
+    """
+    P = hop.phases
+    phase = hop.c0 + hop.G * np.arange(P, dtype=np.int64)
+    t = hop.O + phase  # a time with that phase
+    lost, row, v, v2, p = _pair_hop(hop, chain.in_order(0), t, t + k * chain.periods[0], np.ones(P))
+    keep = np.abs(v2 - v) <= sl1
+    row, b, b2, p = row[keep], (v - t[row])[keep], (v2 - t[row])[keep], p[keep]
+    order = np.argsort(row, kind="stable")
+    row, b, b2, p = row[order], b[order], b2[order], p[order]
+    counts = np.bincount(row, minlength=P)
+    return lost, counts, b, b2, p
+
+
 def per_root_loss(chain: GridChain, hops: list[Hop], shifts: list[int]) -> LossResult:
     R = chain.roots
     d0, o0 = chain.periods[0], chain.offsets[0]
     sl = slack(chain)
     by_stage = [0.0] * chain.n
     per_root: dict[int, np.ndarray] = {}
-    k0 = hops[0].K if hops else 1
-    chunk = max(1, PAIR_ROW_BUDGET // (k0 * k0))
+    chunk = PAIR_ROW_BUDGET
+    hop0 = hops[0]
     for k in shifts:
         acc = np.zeros(R)
+        table = None
+        if hop0.table_off is not None:
+            table = _first_hop_table(chain, hop0, k, sl[1])
+            starts = np.concatenate([[0], np.cumsum(table[1])[:-1]])
         for first in range(0, R, chunk):
             idx = np.arange(first, min(R, first + chunk), dtype=np.int64)
             t = o0 + idx * d0
-            t2 = t + k * d0
-            w = np.ones(len(t))
-            for i, hop in enumerate(hops):
+            if table is not None:
+                lost_c, counts, tb, tb2, tp = table
+                cls = ((t - hop0.O) % hop0.D) // hop0.G
+                lost = lost_c[cls]
+                acc[idx] += lost
+                by_stage[1] += float(lost.sum())
+                cnt = counts[cls]
+                rows = np.repeat(np.arange(len(idx)), cnt)
+                ent = np.repeat(starts[cls] - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(int(cnt.sum()))
+                t, t2, w, idx = t[rows] + tb[ent], t[rows] + tb2[ent], tp[ent], idx[rows]
+                rest = list(enumerate(hops))[1:]
+            else:
+                t2 = t + k * d0
+                w = np.ones(len(t))
+                rest = list(enumerate(hops))
+            for i, hop in rest:
+                if len(t) == 0:
+                    break
                 lost, row, v, v2, p = _pair_hop(hop, chain.in_order(i), t, t2, w)
                 if lost.any():
                     acc += np.bincount(idx, weights=lost, minlength=R)
                     by_stage[i + 1] += float(lost.sum())
                 keep = np.abs(v2 - v) <= sl[i + 1]
                 t, t2, w, idx = v[keep], v2[keep], p[keep], idx[row[keep]]
-                if len(t) == 0:
-                    break
         per_root[k] = acc
     total = sum(per_root.values()) if per_root else np.zeros(R)
     if not chain.all_in_order and per_root:

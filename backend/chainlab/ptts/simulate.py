@@ -218,7 +218,7 @@ def summarize(chain: GridChain, s: SimSamples, confidence: float = 0.95,
     xs = dist.values_ns
     if len(xs) > band_points:
         xs = xs[np.linspace(0, len(xs) - 1, band_points).astype(np.int64)]
-    F = dist.cdf_at(xs)
+    F = np.minimum(dist.cdf_at(xs), 1.0)
     out = {
         "iterations": total,
         "samples": n,

@@ -57,12 +57,19 @@ export const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
 export type Exact<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/** Why a well-formed number was refused: its magnitude (see MAX_DECIMAL_DIGITS). */
+function tooLong(text: string | number | undefined): string {
+    return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(String(text ?? '').trim())
+        ? ` (numbers have at most ${MAX_DECIMAL_DIGITS} digits and exponents of at most ${MAX_DECIMAL_DIGITS})`
+        : '';
+}
+
 /** A Duration in integer nanoseconds. */
 export function durationNs(duration: Duration | undefined): Exact<bigint> {
     if (!duration) return { ok: false, reason: 'missing duration' };
     const value = parseDecimal(duration.value);
     const factor = NS_PER_UNIT[duration.unit];
-    if (!value || factor === undefined) return { ok: false, reason: `'${duration.value} ${duration.unit}' is not a duration` };
+    if (!value || factor === undefined) return { ok: false, reason: `'${duration.value} ${duration.unit}' is not a duration${factor === undefined ? '' : tooLong(duration.value)}` };
     const ns = scaleExact(value, factor);
     if (ns === undefined) {
         return { ok: false, reason: `'${duration.value} ${duration.unit}' is finer than 1 ns, the finest time resolution` };
@@ -76,7 +83,7 @@ export function sizeBytes(size: Size | undefined): Exact<bigint> {
     if (!size) return { ok: false, reason: 'missing size' };
     const value = parseDecimal(size.value);
     const factor = BYTES_PER_UNIT[size.unit];
-    if (!value || factor === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a size` };
+    if (!value || factor === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a size${factor === undefined ? '' : tooLong(size.value)}` };
     const bytes = scaleExact(value, factor);
     if (bytes === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a whole number of bytes` };
     if (bytes > MAX_EXACT) return { ok: false, reason: `'${size.value} ${size.unit}' is larger than 2^53 - 1 bytes (8 PiB), the largest size the IR carries exactly` };

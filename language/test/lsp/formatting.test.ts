@@ -175,6 +175,14 @@ describe('formatting', () => {
         });
     });
 
+    test('at most one blank line above a comment', async () => {
+        await formatting({
+            before: 'box A {\n    out o: F\n\n\n\n    // the kernel\n    kernel copy\n}\n\n\n\n// next\nbox B { }',
+            after: 'box A {\n    out o: F\n\n    // the kernel\n    kernel copy\n}\n\n// next\nbox B { }',
+            disposeAfterCheck: true,
+        });
+    });
+
     test('empty blocks stay on one line', async () => {
         await formatting({ before: 'box A {\n\n}\nchain C {}', after: 'box A { }\n\nchain C { }', disposeAfterCheck: true });
     });

@@ -14,7 +14,8 @@
  *   comments on lines of their own are re-indented).
  * - A document with syntax errors is not formatted (no edits).
  */
-import { AbstractFormatter, Formatting, type FormattingAction } from 'langium/lsp';
+import { AbstractFormatter, Formatting, type FormattingAction, type FormattingContext } from 'langium/lsp';
+import type { TextEdit } from 'vscode-languageserver';
 import { CstUtils, isCompositeCstNode, isLeafCstNode, type AstNode, type CstNode, type LeafCstNode } from 'langium';
 import * as ast from '../../generated/ast.js';
 
@@ -37,6 +38,18 @@ export class ChainFormatter extends AbstractFormatter {
         }
         this.formatTokens(node);
         if (ast.isPmfEtp(node)) this.formatPmf(node);
+    }
+
+    /** Comments on lines of their own: re-indented (Langium), and at most one blank line above them. */
+    protected override createHiddenTextEdits(previous: CstNode | undefined, hidden: CstNode, formatting: FormattingAction | undefined, context: FormattingContext): TextEdit[] {
+        const edits = super.createHiddenTextEdits(previous, hidden, formatting, context);
+        if (previous && hidden.range.start.line - previous.range.end.line > 2) {
+            edits.unshift({
+                newText: '',
+                range: { start: { line: previous.range.end.line + 2, character: 0 }, end: { line: hidden.range.start.line, character: 0 } },
+            });
+        }
+        return edits;
     }
 
     private formatModel(model: ast.Model): void {

@@ -125,6 +125,11 @@ export const systemChecks: ValidationChecks<ChainAstType> = {
             accept('error', `Empty core range ${range.first}..${range.last}.`, { node: range, data: { code: Codes.coreOutOfRange } });
         }
     },
+    CounterSetting: (counter, accept) => {
+        if (counter.raw !== undefined && unquote(counter.raw).trim() === '') {
+            accept('error', "A raw counter names a perf event ('counter raw \"r412e\"').", { node: counter, property: 'raw', data: { code: Codes.throttleParameter } });
+        }
+    },
     Threshold: (threshold, accept) => {
         if (!parseDecimal(threshold.value)) accept('error', `'${threshold.value}' is not a number.`, { node: threshold, data: { code: Codes.badQuantity } });
         else if (!Number.isFinite(Number(threshold.value))) accept('error', `'${threshold.value}' is too large a threshold.`, { node: threshold, data: { code: Codes.badQuantity } });

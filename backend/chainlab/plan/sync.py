@@ -1,0 +1,190 @@
+"""Step d of the tool flow: synchronization, and the token game that proves a plan runs.
+
+"After a thread has executed a box it will send signals for all box level dependencies of which it
+is the source. Vice versa before a thread can execute a box it has to wait for all box level
+dependencies of which it is the destination." (papers 002/003, §IV). Dependencies inside one thread
+are kept by its static order. Each buffer exists once, so a producer must not overwrite rows that a
+consumer on another thread has not read yet: for every data dependency p -> c across threads there
+is also an anti-dependency signal c -> p for the next iteration, with one initial token so that
+iteration 0 can start (the `!` signals of the Appendix A listing: s1, s5, s10, s13). With an
+iteration barrier the anti-dependencies are implied and left out.
+
+Like the SSC, the plan keeps every such signal by default (Appendix A: 8 signals for 2 threads);
+`prune=True` drops the ones already implied by program order and other signals.
+
+Every signal has exactly one sending and one waiting thread and counts tokens, so the threads form
+a determinate (Kahn) network: whether it deadlocks does not depend on the interleaving. The token
+game below therefore plays one random interleaving for a few iterations and checks, on the way,
+that every sub-box runs exactly once per iteration, after the producers of its input rows and
+after the readers (previous iteration) of the rows it overwrites, and, given an allocation, that
+no two buffers sharing memory are ever live together.
+"""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from chainlab.plan.hb import redundant_signals
+from chainlab.plan.model import Allocation, Instantiation, Mapping, Signal, Step, ThreadPlan, TokenGameReport
+
+
+def build_signals(inst: Instantiation, mapping: Mapping, *, barrier: bool, prune: bool = False) -> list[Signal]:
+    pairs: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for d in inst.deps:
+        if d.buffer not in pairs[(d.src, d.dst)]:
+            pairs[(d.src, d.dst)].append(d.buffer)
+    t = mapping.thread_of
+    raw: list[tuple[int, int, str, int, list[int]]] = []
+    for (p, c), bufs in pairs.items():
+        if t[p] == t[c]:
+            continue
+        raw.append((p, c, "data", 0, bufs))
+        if not barrier:
+            raw.append((c, p, "anti", 1, bufs))
+    raw.sort(key=lambda r: (r[0], r[2] != "data", r[1]))
+    signals = [Signal(i, f"s{i + 1}", kind, src, dst, t[src], t[dst], tokens, bufs)  # type: ignore[arg-type]
+               for i, (src, dst, kind, tokens, bufs) in enumerate(raw)]
+    if prune and signals:
+        drop = redundant_signals(mapping.orders, signals, len(inst.subs), barrier)
+        kept = [s for s in signals if s.id not in drop]
+        signals = [Signal(i, f"s{i + 1}", s.kind, s.src, s.dst, s.src_thread, s.dst_thread, s.initial_tokens, s.buffers)
+                   for i, s in enumerate(kept)]
+    return signals
+
+
+def build_threads(inst: Instantiation, mapping: Mapping, signals: list[Signal], *, barrier: bool,
+                  affinity: list[int]) -> list[ThreadPlan]:
+    waits: dict[int, list[int]] = defaultdict(list)
+    sends: dict[int, list[int]] = defaultdict(list)
+    for s in signals:
+        waits[s.dst].append(s.id)
+        sends[s.src].append(s.id)
+    plans = []
+    for k, order in enumerate(mapping.orders):
+        steps: list[Step] = []
+        for x in order:
+            steps.extend(Step("wait", s) for s in waits[x])
+            steps.append(Step("execute", x))
+            steps.extend(Step("signal", s) for s in sends[x])
+        if barrier:
+            steps.append(Step("barrier", 0))
+        core = mapping.cores[k]
+        name = f"thread{k}" if mapping.pinned else f"thread{k}:{inst.subs[order[0]].name}"
+        plans.append(ThreadPlan(k, name, core, [core] if core is not None else list(affinity), steps))
+    return plans
+
+
+def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Signal], *, iterations: int = 3,
+               seed: int = 0, allocation: Allocation | None = None) -> TokenGameReport:
+    """Play the plan untimed for `iterations` iterations in a random interleaving (seeded)."""
+    n_subs = len(inst.subs)
+    rng = random.Random(seed)
+    tokens = [s.initial_tokens for s in signals]
+    pc = [0] * len(threads)
+    it = [0] * len(threads)
+    count = [0] * n_subs
+    barrier_arrived: list[int] = []
+    barrier_gen = 0
+    at_barrier = [False] * len(threads)
+    blocked_on: dict[int, int] = {}
+    runnable = {k for k, th in enumerate(threads) if th.steps}
+    done = {k for k, th in enumerate(threads) if not th.steps}
+    executed = 0
+    participants = sum(1 for th in threads if th.steps)
+
+    # Memory check bookkeeping: per buffer, the iterations whose accesses have started but not finished.
+    buffers_of: list[list[int]] = [[] for _ in range(n_subs)]
+    n_access = [0] * len(inst.writers)
+    for b, (ws, rs) in enumerate(zip(inst.writers, inst.readers)):
+        for x in set(ws) | set(rs):
+            buffers_of[x].append(b)
+            n_access[b] += 1
+    overlaps: list[list[int]] = [[] for _ in inst.writers]
+    if allocation is not None:
+        spans = sorted(range(len(allocation.offsets)), key=lambda b: allocation.offsets[b])
+        for i, a in enumerate(spans):
+            end_a = allocation.offsets[a] + allocation.sizes[a]
+            for b in spans[i + 1:]:
+                if allocation.offsets[b] >= end_a:
+                    break
+                overlaps[a].append(b)
+                overlaps[b].append(a)
+    active: dict[int, dict[int, int]] = defaultdict(dict)  # buffer -> {iteration: accesses done}
+
+    anti_readers: list[list[int]] = [[] for _ in range(n_subs)]
+    for d in inst.deps:
+        anti_readers[d.src].append(d.dst)
+
+    def fail(message: str) -> TokenGameReport:
+        return TokenGameReport(False, iterations, executed, message)
+
+    while len(done) < len(threads):
+        if not runnable:
+            stuck = ", ".join(f"{threads[k].name} waits for {signals[blocked_on[k]].name}" if k in blocked_on else
+                              f"{threads[k].name} at the barrier" for k in sorted(set(range(len(threads))) - done))
+            return fail(f"deadlock after {executed} executions: {stuck}")
+        k = rng.choice(sorted(runnable))
+        th = threads[k]
+        step = th.steps[pc[k]]
+        if step.op == "wait":
+            if tokens[step.ref] == 0:
+                runnable.discard(k)
+                blocked_on[k] = step.ref
+                continue
+            tokens[step.ref] -= 1
+        elif step.op == "signal":
+            tokens[step.ref] += 1
+            for j, s in list(blocked_on.items()):
+                if s == step.ref:
+                    del blocked_on[j]
+                    runnable.add(j)
+        elif step.op == "barrier":
+            if not at_barrier[k]:
+                at_barrier[k] = True
+                barrier_arrived.append(k)
+                runnable.discard(k)
+                if len(barrier_arrived) == participants:
+                    barrier_gen += 1
+                    for j in barrier_arrived:
+                        runnable.add(j)
+                    barrier_arrived.clear()
+                continue
+            at_barrier[k] = False
+        else:
+            x = step.ref
+            i = count[x]
+            if i != it[k]:
+                return fail(f"{inst.subs[x].name} ran {i} times before iteration {it[k]} of {th.name}")
+            for p in inst.preds[x]:
+                if count[p] < i + 1:
+                    return fail(f"{inst.subs[x].name} (iteration {i}) ran before its producer {inst.subs[p].name}")
+            for r in anti_readers[x]:
+                if count[r] < i:
+                    return fail(f"{inst.subs[x].name} (iteration {i}) overwrote rows {inst.subs[r].name} had not read (iteration {i - 1})")
+            if allocation is not None:
+                for b in buffers_of[x]:
+                    for a in overlaps[b]:
+                        if active[a] and a not in buffers_of[x]:
+                            return fail(f"buffers {a} and {b} share memory but are live together "
+                                        f"({inst.subs[x].name}, iteration {i})")
+                        if a in buffers_of[x] and a != b:
+                            return fail(f"{inst.subs[x].name} accesses buffers {a} and {b}, which share memory")
+                for b in buffers_of[x]:
+                    seen = active[b].get(i, 0) + 1
+                    if seen == n_access[b]:
+                        active[b].pop(i, None)
+                    else:
+                        active[b][i] = seen
+            count[x] += 1
+            executed += 1
+        pc[k] += 1
+        if pc[k] == len(th.steps):
+            pc[k] = 0
+            it[k] += 1
+            if it[k] == iterations:
+                runnable.discard(k)
+                done.add(k)
+    wrong = [inst.subs[x].name for x in range(n_subs) if count[x] != iterations]
+    if wrong:
+        return fail(f"sub-boxes not run exactly once per iteration: {', '.join(wrong[:5])}")
+    return TokenGameReport(True, iterations, executed, f"{iterations} iterations, {executed} executions, no deadlock")
