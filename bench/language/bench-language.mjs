@@ -41,7 +41,7 @@ const out = resolve(here, '../../language/out');
 const { createChainServices } = await import(pathToFileURL(join(out, 'language/chain-module.js')).href);
 const { exportIr } = await import(pathToFileURL(join(out, 'ir/ir-export.js')).href);
 const { irSchemaErrors } = await import(pathToFileURL(join(out, 'ir/ir-schema.js')).href);
-const { EmptyFileSystem, URI } = await import('langium');
+const { DocumentState, EmptyFileSystem, URI } = await import('langium');
 
 // ------------------------------------------------------------------ options
 function option(name, fallback) {
@@ -197,25 +197,42 @@ export function generateModel(instances, defs, seed = 1) {
 const { shared, Chain } = createChainServices(EmptyFileSystem);
 let documentId = 0;
 
+/** When each build phase of the current run ended (Langium's DocumentBuilder reports them). */
+let phaseEnds = {};
+const PHASES = [['IndexedContent', 'index'], ['ComputedScopes', 'scopes'], ['Linked', 'link'], ['IndexedReferences', 'refindex'], ['Validated', 'checks']];
+for (const [state, key] of PHASES) {
+    shared.workspace.DocumentBuilder.onBuildPhase(DocumentState[state], () => { phaseEnds[key] = performance.now(); });
+}
+
 /** Parse, build with validation, export the IR and check it; the times of each step in ms. */
 async function runOnce(text, file) {
     const uri = URI.file(`/bench/${documentId++}/model.chain`);
+    phaseEnds = {};
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const document = shared.workspace.LangiumDocumentFactory.fromString(text, uri);
     shared.workspace.LangiumDocuments.addDocument(document);
     const t1 = performance.now();
     await shared.workspace.DocumentBuilder.build([document], { validation: true });
     const t2 = performance.now();
+    const phases = {};
+    let previous = t1;
+    for (const [, key] of PHASES) {
+        phases[key] = (phaseEnds[key] ?? previous) - previous;
+        previous = phaseEnds[key] ?? previous;
+    }
     const ir = exportIr(document.parseResult.value, { file, readFile: p => readFileSync(p, 'utf-8'), resolvePath: p => resolve(dirname(file), p) });
     const t3 = performance.now();
     const schema = irSchemaErrors(ir);
     const t4 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
     const diagnostics = document.diagnostics ?? [];
     const errors = diagnostics.filter(d => (d.severity ?? 1) === 1);
     shared.workspace.LangiumDocuments.deleteDocument(uri);
     shared.workspace.IndexManager.remove(uri);
     return {
-        parse: t1 - t0, validate: t2 - t1, export: t3 - t2, schema: t4 - t3, total: t4 - t0,
+        parse: t1 - t0, validate: t2 - t1, export: t3 - t2, schema: t4 - t3, total: t4 - t0, cpu: (cpu.user + cpu.system) / 1000,
+        ...Object.fromEntries(Object.entries(phases).map(([k, v]) => [`phase_${k}`, v])),
         errors: errors.map(e => `${e.range.start.line + 1}:${e.range.start.character + 1} ${e.message}`),
         warnings: diagnostics.length - errors.length, schemaErrors: schema, boxesInIr: ir.chains[0]?.instances.length ?? 0,
     };
@@ -241,7 +258,7 @@ async function bench(instances, defs, runs, { print = true } = {}) {
     }
     const warm = [];
     for (let i = 0; i < runs; i++) warm.push(await runOnce(text, file));
-    const steps = ['parse', 'validate', 'export', 'schema', 'total'];
+    const steps = ['parse', 'validate', 'export', 'schema', 'total', 'cpu', ...PHASES.map(([, k]) => `phase_${k}`)];
     const med = Object.fromEntries(steps.map(s => [s, median(warm.map(r => r[s]))]));
     const result = {
         instances: model.instances, connections: model.connections, boxDefinitions: model.defs, lines: text.split('\n').length, bytes: text.length,
@@ -253,7 +270,8 @@ async function bench(instances, defs, runs, { print = true } = {}) {
     if (print && !JSON_OUT) {
         console.log(`model: ${result.instances} box instances of ${result.boxDefinitions} box definitions, ${result.connections} connections, ${result.lines} lines, ${(result.bytes / 1024).toFixed(0)} KiB${KEEP ? ` (${file})` : ''}; ${result.warnings} warning(s)`);
         console.log(`cold (first run): parse ${ms(cold.parse)}, link + validate ${ms(cold.validate)}, IR export ${ms(cold.export)}, schema check ${ms(cold.schema)}: total ${ms(cold.total)} = ${(cold.total / TARGET_MS).toFixed(2)} × target`);
-        console.log(`median of ${runs}: parse ${ms(med.parse)}, link + validate ${ms(med.validate)}, IR export ${ms(med.export)}, schema check ${ms(med.schema)} (min ${ms(result.min)}, max ${ms(result.max)})`);
+        console.log(`median of ${runs}: parse ${ms(med.parse)}, link + validate ${ms(med.validate)}, IR export ${ms(med.export)}, schema check ${ms(med.schema)} (min ${ms(result.min)}, max ${ms(result.max)}; CPU time ${ms(med.cpu)})`);
+        console.log(`  link + validate by build phase: ${PHASES.map(([state, k]) => `${state} ${ms(med[`phase_${k}`])}`).join(', ')}`);
         console.log(`per box: ${(med.total / result.instances * 1000).toFixed(1)} µs`);
         console.log(`total ${med.total.toFixed(0)} ms = ${result.ratio.toFixed(2)} × target (< ${TARGET_MS} ms for the whole file): ${med.total < TARGET_MS ? 'met' : 'MISSED'}`);
     }
@@ -262,11 +280,11 @@ async function bench(instances, defs, runs, { print = true } = {}) {
 
 if (SCALING) {
     // Doubling the model should double the time; a step whose time quadruples is quadratic.
-    console.log('instances  parse     validate  export    schema    total     µs/box');
+    console.log('instances  parse     validate  export    schema    total     cpu       µs/box');
     for (const n of [500, 1000, 2000, 4000]) {
         const r = await bench(n, Math.max(20, Math.round(n / 4)), Math.min(RUNS, 5), { print: false });
         const m = r.median;
-        console.log(`${String(n).padEnd(10)} ${[m.parse, m.validate, m.export, m.schema, m.total].map(v => ms(v).padEnd(9)).join(' ')} ${(m.total / r.instances * 1000).toFixed(1)}`);
+        console.log(`${String(n).padEnd(10)} ${[m.parse, m.validate, m.export, m.schema, m.total, m.cpu].map(v => ms(v).padEnd(9)).join(' ')} ${(m.total / r.instances * 1000).toFixed(1)}`);
     }
 } else {
     const result = await bench(BOXES, DEFS, RUNS);

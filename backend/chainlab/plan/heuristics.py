@@ -7,11 +7,12 @@
   scheduling the homogeneous SDF graph of the sub-boxes (one actor per sub-box, one edge per
   dependency) with the execution-time estimates: repeatedly start the (sub-box, thread) pair that
   can start earliest (ETF); ties go to the sub-box on the longest remaining path, then the lower
-  ids. A dependency between threads costs `sync_ns` (a signal).
+  ids. Like the HSDFG, it knows only execution times: signals and caches cost nothing here.
 - predictable (many-to-one, cache aware): the same, but a pair is charged for the input bytes that
   were produced on another thread (`remote_ns_per_byte`, i.e. the time to pull them from the shared
-  cache), so a sub-box prefers the thread that produced its input and that input is still in that
-  core's cache (Figure 3.4: subsequent sub-boxes on the same thread as much as possible).
+  cache), and a dependency between threads costs `sync_ns` (a signal), so a sub-box prefers the
+  thread that produced its input and that input is still in that core's cache (Figure 3.4:
+  subsequent sub-boxes on the same thread as much as possible).
 - reduced: see `reduced.py`; its box-level order is mapped here with `map_in_order`, which places
   each sub-box, strictly in the given order, on the thread predictable would choose.
 """
@@ -95,7 +96,7 @@ def list_schedule(inst: Instantiation, threads: int, cores: list[int], *, cache_
                   sync_ns: float = DEFAULT_SYNC_NS, remote_ns_per_byte: float = DEFAULT_REMOTE_NS_PER_BYTE) -> Mapping:
     """fixed (cache_aware=False) or predictable (cache_aware=True): ETF list scheduling."""
     n = len(inst.subs)
-    placer = _Placer(inst, threads, sync_ns, remote_ns_per_byte if cache_aware else 0.0)
+    placer = _Placer(inst, threads, sync_ns if cache_aware else 0.0, remote_ns_per_byte if cache_aware else 0.0)
     level = bottom_levels(inst)
     remaining = np.array([len(p) for p in inst.preds], dtype=np.int64)
     ready_time = np.zeros((n, threads))

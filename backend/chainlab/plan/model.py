@@ -136,11 +136,14 @@ class Mapping:
 class Signal:
     """A counting signal from one thread to another. `data`: the sender's sub-box produced rows the
     receiver's sub-box reads (same iteration). `anti`: the sender's sub-box read rows the receiver's
-    sub-box will overwrite in the next iteration; it starts with one token so iteration 0 can run."""
+    sub-box will overwrite in the next iteration; it starts with one token so iteration 0 can run.
+    `reuse`: two buffers share memory; the sender's sub-box is the last user of the first buffer and
+    the receiver's sub-box writes the second (tokens 0), or the same for the second buffer before the
+    first is written again in the next iteration (tokens 1)."""
 
     id: int
     name: str
-    kind: Literal["data", "anti"]
+    kind: Literal["data", "anti", "reuse"]
     src: int  # sub-box after which it is sent
     dst: int  # sub-box before which it is waited for
     src_thread: int

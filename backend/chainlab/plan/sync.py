@@ -24,7 +24,9 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from chainlab.plan.hb import redundant_signals
+import numpy as np
+
+from chainlab.plan.hb import HbGraph, redundant_signals
 from chainlab.plan.model import Allocation, Instantiation, Mapping, Signal, Step, ThreadPlan, TokenGameReport
 
 
@@ -46,10 +48,75 @@ def build_signals(inst: Instantiation, mapping: Mapping, *, barrier: bool, prune
                for i, (src, dst, kind, tokens, bufs) in enumerate(raw)]
     if prune and signals:
         drop = redundant_signals(mapping.orders, signals, len(inst.subs), barrier)
-        kept = [s for s in signals if s.id not in drop]
-        signals = [Signal(i, f"s{i + 1}", s.kind, s.src, s.dst, s.src_thread, s.dst_thread, s.initial_tokens, s.buffers)
-                   for i, s in enumerate(kept)]
-    return signals
+        signals = [s for s in signals if s.id not in drop]
+    return _by_appearance(signals, mapping)
+
+
+def _by_appearance(signals: list[Signal], mapping: Mapping) -> list[Signal]:
+    """Number signals s1, s2, ... in the order they first appear in the thread listings (thread 0 first),
+    which is how the Appendix A listing numbers them (there with gaps: s1, s3, s5, s7, s8, s10, ...)."""
+    into: dict[int, list[Signal]] = defaultdict(list)
+    out_of: dict[int, list[Signal]] = defaultdict(list)
+    for s in signals:
+        into[s.dst].append(s)
+        out_of[s.src].append(s)
+    seen: dict[int, None] = {}
+    for order in mapping.orders:
+        for x in order:
+            for s in into[x] + out_of[x]:
+                seen.setdefault(s.id, None)
+    by_id = {s.id: s for s in signals}
+    return [Signal(i, f"s{i + 1}", by_id[k].kind, by_id[k].src, by_id[k].dst, by_id[k].src_thread, by_id[k].dst_thread,
+                   by_id[k].initial_tokens, by_id[k].buffers) for i, k in enumerate(seen)]
+
+
+def overlapping_pairs(offsets: list[int], sizes: list[int]) -> list[tuple[int, int]]:
+    order = sorted(range(len(offsets)), key=lambda b: offsets[b])
+    pairs = []
+    for i, a in enumerate(order):
+        end = offsets[a] + sizes[a]
+        for b in order[i + 1:]:
+            if offsets[b] >= end:
+                break
+            pairs.append((a, b))
+    return pairs
+
+
+def enforce_sharing(inst: Instantiation, mapping: Mapping, signals: list[Signal], offsets: list[int], sizes: list[int],
+                    a_first: np.ndarray, hb: HbGraph, hb_inter: np.ndarray, *, barrier: bool) -> list[Signal]:
+    """Add "reuse" signals so that buffers placed in overlapping ranges are ordered whatever the execution
+    times, in the order the nominal schedule has them (so the signals never delay the nominal run)."""
+    access = [sorted(set(w) | set(r)) for w, r in zip(inst.writers, inst.readers)]
+    wanted: dict[tuple[int, int, int], list[int]] = {}
+    t = mapping.thread_of
+    for a, b in overlapping_pairs(offsets, sizes):
+        if not hb_inter[a, b]:
+            continue
+        if a_first[a, b]:
+            first, second = a, b
+        elif a_first[b, a]:
+            first, second = b, a
+        else:
+            raise AssertionError(f"buffers {a} and {b} overlap in memory but interfere in the schedule")
+        for x in access[first]:
+            for w in inst.writers[second]:
+                if not hb.before(x, 0, w, 0):
+                    wanted.setdefault((x, w, 0), [first, second])
+        for x in access[second]:
+            for w in inst.writers[first]:
+                if not hb.before(x, 0, w, 1):
+                    wanted.setdefault((x, w, 1), [second, first])
+    if not wanted:
+        return signals
+    for (x, w, _), _bufs in wanted.items():
+        if t[x] == t[w]:
+            raise AssertionError(f"sub-boxes {x} and {w} share a thread but are not in program order")
+    base = len(signals)
+    extra = [Signal(base + i, "", "reuse", x, w, t[x], t[w], d, bufs) for i, ((x, w, d), bufs) in enumerate(sorted(wanted.items()))]
+    merged = list(signals) + extra
+    drop = redundant_signals(mapping.orders, merged, len(inst.subs), barrier)
+    merged = [s for s in merged if not (s.kind == "reuse" and s.id in drop)]
+    return _by_appearance(merged, mapping)
 
 
 def build_threads(inst: Instantiation, mapping: Mapping, signals: list[Signal], *, barrier: bool,
@@ -86,8 +153,9 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
     barrier_arrived: list[int] = []
     barrier_gen = 0
     at_barrier = [False] * len(threads)
-    blocked_on: dict[int, int] = {}
-    runnable = {k for k, th in enumerate(threads) if th.steps}
+    blocked_on: dict[int, int] = {}  # thread -> signal
+    waiting: dict[int, int] = {}  # signal -> thread
+    runnable = _RandomSet((k for k, th in enumerate(threads) if th.steps), rng)
     done = {k for k, th in enumerate(threads) if not th.steps}
     executed = 0
     participants = sum(1 for th in threads if th.steps)
@@ -123,21 +191,22 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
             stuck = ", ".join(f"{threads[k].name} waits for {signals[blocked_on[k]].name}" if k in blocked_on else
                               f"{threads[k].name} at the barrier" for k in sorted(set(range(len(threads))) - done))
             return fail(f"deadlock after {executed} executions: {stuck}")
-        k = rng.choice(sorted(runnable))
+        k = runnable.pick()
         th = threads[k]
         step = th.steps[pc[k]]
         if step.op == "wait":
             if tokens[step.ref] == 0:
                 runnable.discard(k)
                 blocked_on[k] = step.ref
+                waiting[step.ref] = k
                 continue
             tokens[step.ref] -= 1
         elif step.op == "signal":
             tokens[step.ref] += 1
-            for j, s in list(blocked_on.items()):
-                if s == step.ref:
-                    del blocked_on[j]
-                    runnable.add(j)
+            j = waiting.pop(step.ref, None)
+            if j is not None:
+                del blocked_on[j]
+                runnable.add(j)
         elif step.op == "barrier":
             if not at_barrier[k]:
                 at_barrier[k] = True
@@ -188,3 +257,37 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
     if wrong:
         return fail(f"sub-boxes not run exactly once per iteration: {', '.join(wrong[:5])}")
     return TokenGameReport(True, iterations, executed, f"{iterations} iterations, {executed} executions, no deadlock")
+
+
+class _RandomSet:
+    """A set with O(1) add, discard and uniform random pick (seeded)."""
+
+    def __init__(self, items, rng: random.Random):
+        self.items: list[int] = []
+        self.where: dict[int, int] = {}
+        self.rng = rng
+        for x in items:
+            self.add(x)
+
+    def add(self, x: int) -> None:
+        if x not in self.where:
+            self.where[x] = len(self.items)
+            self.items.append(x)
+
+    def discard(self, x: int) -> None:
+        i = self.where.pop(x, None)
+        if i is None:
+            return
+        last = self.items.pop()
+        if i < len(self.items):
+            self.items[i] = last
+            self.where[last] = i
+
+    def pick(self) -> int:
+        return self.items[self.rng.randrange(len(self.items))]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)

@@ -21,11 +21,11 @@ from chainlab.ptts.grid import GridChain, compile_grid
 from chainlab.ptts.hop import Hop, build_hops
 from chainlab.ptts.loss import LossResult, partner_shifts, per_root_loss, quotient_loss
 from chainlab.ptts.model import PttsModel, Requirement, parse_model
-from chainlab.ptts.quotient import quotient_latency
+from chainlab.ptts.quotient import INFEASIBLE, quotient_latency
 from chainlab.ptts import simulate as sim
 from chainlab.ptts import tree as tree_mod
 
-DEFAULT_MAX_TREES = 50_000_000  # latency trees (roots) per hyper-period
+DEFAULT_MAX_TREES = 10**12  # latency trees (roots) per hyper-period; the real guard is the work below
 DEFAULT_MAX_OPERATIONS = 200_000_000  # estimated rows / kernel entries of the chosen method
 PER_ROOT_LIMIT = 3_000_000  # roots above which per-root listings (loss pairs) are skipped
 PER_ROOT_OUTPUT_LIMIT = 50_000  # roots above which per_root=True is refused (output size)
@@ -55,6 +55,10 @@ def prepare(ptts_ir: Any, resolve_chain: ChainResolver | None = None) -> Prepare
     return Prepared(model, chain, hops)
 
 
+def _ms(ns: int) -> str:
+    return f"{ns / 1e6:.6f}".rstrip("0").rstrip(".")
+
+
 def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
     periods = [c.period_ns for c in p.model.components]
     names = [c.name for c in p.model.components]
@@ -63,7 +67,7 @@ def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
     if proposals:
         lines.append("nearby periods that shrink the hyper-period:")
         for prop in proposals[:5]:
-            ps = ", ".join(f"{n} {v:g} ms" for n, v in prop["periods_ms"].items())
+            ps = ", ".join(f"{n} {_ms(v)} ms" for n, v in prop["periods_ns"].items())
             lines.append(f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees")
     else:
         lines.append("no period set within 2% shrinks the hyper-period enough")
@@ -92,7 +96,8 @@ def compute(ptts_ir: Any, *, per_root: bool = False, resolve_chain: ChainResolve
         method = "quotient" if quotient_entries <= per_root_rows else "per-root"
     work = per_root_rows if method == "per-root" else quotient_entries
     if work > max_operations:
-        raise _too_expensive(p, f"the exact analysis needs about {work:.3g} operations (limit {max_operations:.3g}; {R} latency trees)", max_trees if R <= max_trees else R)
+        target = max(1, min(max_trees, int(R * max_operations / work)))
+        raise _too_expensive(p, f"the exact analysis needs about {float(work):.3g} operations (limit {max_operations:.3g}; {R} latency trees)", target)
     roots_out = None
     if method == "per-root":
         lat = exact_latency(chain, hops, per_root=per_root)
@@ -102,7 +107,7 @@ def compute(ptts_ir: Any, *, per_root: bool = False, resolve_chain: ChainResolve
     shifts = partner_shifts(chain)
     if not shifts:
         loss = LossResult(0.0, True, [0.0] * chain.n, [], {} if R <= PER_ROOT_LIMIT else None)
-    elif R <= PER_ROOT_LIMIT:
+    elif R * len(shifts) <= PER_ROOT_LIMIT and cost["per_root_rows"] < INFEASIBLE:
         loss = per_root_loss(chain, hops, shifts)
     else:
         loss = quotient_loss(chain, hops, shifts)

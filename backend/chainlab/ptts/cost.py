@@ -13,7 +13,7 @@ from typing import Any
 
 from chainlab.ptts.grid import GridChain
 from chainlab.ptts.hop import Hop
-from chainlab.ptts.quotient import quotient_cost
+from chainlab.ptts.quotient import INFEASIBLE, INT64_SAFE, quotient_cost
 
 MAX_COMBINATIONS = 60_000
 
@@ -35,7 +35,9 @@ def cost_summary(chain: GridChain, hops: list[Hop] | None = None) -> dict[str, A
         "eq_5_15": ops,
     }
     if hops is not None:
-        out["per_root_rows"] = chain.roots * math.prod(h.K for h in hops)
+        reach = max(chain.offsets) + sum(chain.emax(i) + chain.periods[i] for i in range(chain.n))
+        fits = chain.hyperperiod + reach < INT64_SAFE
+        out["per_root_rows"] = chain.roots * math.prod(h.K for h in hops) if fits else INFEASIBLE
         out["quotient_entries"] = quotient_cost(chain, hops)
     return out
 

@@ -39,8 +39,11 @@ class Hop:
         if self.phases * self.K <= TABLE_LIMIT:
             phi = self.c0 + self.G * np.arange(self.phases, dtype=np.int64)
             off, prob = self._rows(phi)
-            used = np.flatnonzero((prob > 0).any(axis=0))
-            k = int(used[-1]) + 1 if len(used) else 1
+            # move each phase's non-zero entries to the front (sparse ETPs leave gaps), keep order
+            order = np.argsort(prob <= 0, axis=1, kind="stable")
+            off = np.take_along_axis(off, order, axis=1)
+            prob = np.take_along_axis(prob, order, axis=1)
+            k = max(1, int((prob > 0).sum(axis=1).max()))
             self.K = k
             self.table_off = np.ascontiguousarray(off[:, :k])
             self.table_prob = np.ascontiguousarray(prob[:, :k])

@@ -178,10 +178,11 @@ def quotient_loss(chain: GridChain, hops: list[Hop], shifts: list[int]) -> LossR
     d0 = chain.periods[0]
     by_stage = [0.0] * chain.n
     total = 0.0
-    for k in shifts:
-        cls = np.asarray([chain.offsets[0] % H[0]], dtype=np.int64)
-        delta = np.asarray([k * d0], dtype=np.int64)
-        w = np.ones(1)
+    # all partners at once: pair states with equal (class, gap) have equal futures, so merging them is exact
+    cls = np.full(len(shifts), chain.offsets[0] % H[0], dtype=np.int64)
+    delta = np.asarray(shifts, dtype=np.int64) * d0
+    w = np.ones(len(shifts))
+    if len(shifts):
         for i, hop in enumerate(hops):
             d, h, h_next = chain.periods[i + 1], H[i], H[i + 1]
             g = math.gcd(h, d)

@@ -27,6 +27,9 @@ from chainlab.ptts.grid import GridChain
 from chainlab.ptts.hop import Hop
 
 Sparse = tuple[np.ndarray, np.ndarray]
+INT64_SAFE = 2**62  # time arithmetic stays far from int64 overflow
+INFEASIBLE = 10**30
+Y_CHUNK = 1 << 20
 
 
 def moduli(chain: GridChain) -> tuple[list[int], list[int]]:
@@ -48,6 +51,8 @@ def quotient_cost(chain: GridChain, hops: list[Hop]) -> int:
     for i, hop in enumerate(hops):
         d = chain.periods[i + 1]
         g = math.gcd(H[i], d)
+        if H[i] * (d // g) + hop.emax + d > INT64_SAFE:
+            return INFEASIBLE
         classes = H[i] // math.gcd(H[i], chain.periods[i])
         total += classes * (d // g) * hop.K
     return total
@@ -91,21 +96,26 @@ def quotient_latency(chain: GridChain, hops: list[Hop]) -> Distribution:
         inv = pow((h // g) % (d // g), -1, d // g) if d // g > 1 else 0
         parts: dict[int, list[Sparse]] = {}
         for c, dist in classes.items():
-            ys = (c % g) + g * np.arange(n_y, dtype=np.int64)
-            k = (((ys - c) // g) % (d // g)) * inv % max(1, d // g)
-            z = (c + h * k) % span  # z = c (mod h), z = y (mod d)
-            off, prob = hop.lookup(z)
-            nxt = ((z[:, None] + off) % h_next).ravel()
-            b = off.ravel()
-            w = prob.ravel() / n_y
-            keep = w > 0
-            nxt, b, w = nxt[keep], b[keep], w[keep]
-            order = np.argsort(nxt, kind="stable")
-            nxt, b, w = nxt[order], b[order], w[order]
-            bounds = np.flatnonzero(np.r_[True, nxt[1:] != nxt[:-1], True])
-            for s, e in zip(bounds[:-1], bounds[1:]):
-                kernel = accumulate(b[s:e], w[s:e])
-                parts.setdefault(int(nxt[s]), []).append(_conv(dist, kernel))
+            for y0 in range(0, n_y, Y_CHUNK):
+                ys = (c % g) + g * np.arange(y0, min(n_y, y0 + Y_CHUNK), dtype=np.int64)
+                k = (((ys - c) // g) % (d // g)) * inv % max(1, d // g)
+                z = (c + h * k) % span  # z = c (mod h), z = y (mod d)
+                off, prob = hop.lookup(z)
+                nxt = ((z[:, None] + off) % h_next).ravel()
+                b = off.ravel()
+                w = prob.ravel() / n_y
+                keep = w > 0
+                nxt, b, w = nxt[keep], b[keep], w[keep]
+                order = np.argsort(nxt, kind="stable")
+                nxt, b, w = nxt[order], b[order], w[order]
+                bounds = np.flatnonzero(np.r_[True, nxt[1:] != nxt[:-1], True])
+                for s_, e_ in zip(bounds[:-1], bounds[1:]):
+                    kernel = accumulate(b[s_:e_], w[s_:e_])
+                    parts.setdefault(int(nxt[s_]), []).append(_conv(dist, kernel))
+            if len(parts) > 64:  # keep memory bounded when there are many target classes
+                for key, plist in parts.items():
+                    if len(plist) > 8:
+                        parts[key] = [accumulate(np.concatenate([q[0] for q in plist]), np.concatenate([q[1] for q in plist]))]
         classes = {}
         for c, plist in parts.items():
             if len(plist) == 1:

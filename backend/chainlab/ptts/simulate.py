@@ -150,7 +150,11 @@ def sample(chain: GridChain, iterations: int, rng: np.random.Generator, mode: st
     R = chain.roots
     d0, o0 = chain.periods[0], chain.offsets[0]
     if mode == "independent":
-        roots = rng.integers(0, R, size=iterations) if R > 1 else np.zeros(iterations, dtype=np.int64)
+        small = R < 2**62 and max(chain.periods) < 2**31
+        if small:
+            roots = rng.integers(0, R, size=iterations) if R > 1 else np.zeros(iterations, dtype=np.int64)
+        else:  # astronomically long hyper-periods: exact big-integer phases (bias < 2^-60)
+            roots_py = [int.from_bytes(rng.bytes(16), "little") % R for _ in range(iterations)]
         span = max(end) - min(start)
         big = 2 * (span + max(chain.emax(i) for i in range(n_comp)) + max(chain.periods)) + 1
         base = np.arange(iterations, dtype=np.int64) * big
@@ -158,7 +162,10 @@ def sample(chain: GridChain, iterations: int, rng: np.random.Generator, mode: st
         for i in range(n_comp):
             d, o = chain.periods[i], chain.offsets[i]
             # (o - r - start) mod d with r = o0 + n d0, without forming r (it may be huge)
-            phase = (o - o0 - start[i] - (roots % d) * (d0 % d)) % d
+            if small:
+                phase = (o - o0 - start[i] - (roots % d) * (d0 % d)) % d
+            else:
+                phase = np.asarray([(o - o0 - start[i] - n * d0) % d for n in roots_py], dtype=np.int64)
             first = start[i] + phase
             m = (end[i] - start[i]) // d + 2
             rel = first[:, None] + d * np.arange(m, dtype=np.int64)[None, :]
@@ -169,7 +176,7 @@ def sample(chain: GridChain, iterations: int, rng: np.random.Generator, mode: st
         root_ids = np.arange(iterations, dtype=np.int64) * m0 + local
         root_times = base
     elif mode == "trace":
-        first_root = int(rng.integers(0, R)) if R > 1 else 0
+        first_root = (int(rng.integers(0, R)) if R < 2**62 else int.from_bytes(rng.bytes(16), "little") % R) if R > 1 else 0
         times = []
         r0 = 0  # everything relative to the first measured root
         for i in range(n_comp):

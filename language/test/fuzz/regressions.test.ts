@@ -4,12 +4,13 @@
  * schema while the model validated clean.
  */
 import { describe, expect, test } from 'vitest';
-import type { LangiumDocument } from 'langium';
+import { AstUtils, GrammarAST, type LangiumDocument } from 'langium';
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import { services, validate } from '../test-utils.js';
 import { exportIr } from '../../src/ir/ir-export.js';
 import { irSchemaErrors } from '../../src/ir/ir-schema.js';
 import type { Model } from '../../src/generated/ast.js';
+import { numberChecks } from '../../src/language/validation/number-checks.js';
 
 const BASE = `platform P { cores 4 }
 image F 64 x 64 of u8
@@ -82,6 +83,16 @@ describe('fuzzer findings: what validates clean exports a schema-valid IR', () =
     ])('a quantity too large for exact integers is an error, not Infinity in the IR: %s', async text => {
         const document = await validate(BASE + text);
         expect(errorsOf(document).length).toBeGreaterThan(0);
+    });
+
+    test('every INT property of the grammar has the too-large check', () => {
+        const owners = AstUtils.streamAllContents(services.Chain.Grammar).filter(GrammarAST.isAssignment)
+            .filter(a => GrammarAST.isRuleCall(a.terminal) && a.terminal.rule.ref?.name === 'INT')
+            .map(a => AstUtils.getContainerOfType(a, GrammarAST.isParserRule)!)
+            .filter(rule => !rule.dataType && !rule.returnType) // data type rules (Percentile) hold strings
+            .map(rule => rule.name).toArray();
+        expect(owners.length).toBeGreaterThan(0);
+        expect(Object.keys(numberChecks)).toEqual(expect.arrayContaining([...new Set(owners)]));
     });
 
     test.each([

@@ -17,6 +17,13 @@ describe('a clean chain', () => {
     });
 });
 
+describe('boxes used in a chain', () => {
+    test('an instance of a box without kernel: the box reports missing-kernel once, the chain adds nothing', async () => {
+        const doc = await check(...PRELUDE, 'box Nothing { in i: F  out o: F }', 'chain C on P {', '    s: Src  n: Nothing  k: Sink', '    s.o -> n.i  n.o -> k.i', '}');
+        expect(issues(doc)).toEqual(['error missing-kernel 6:5..6:12 "Nothing"']);
+    });
+});
+
 describe('connection-direction', () => {
     test('a connection from an input: error at its source port', async () => {
         const doc = await check(...chain(INSTANCES, '    s.o -> g.i  g.i -> k.i'));

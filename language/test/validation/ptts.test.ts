@@ -130,8 +130,9 @@ describe('pmf-probability', () => {
         expect(messages(doc, 'pmf-probability')).toEqual(['A probability must be in (0, 1], got 0.', 'A probability must be in (0, 1], got 1.5.']);
     });
 
-    test('positive: small probabilities', async () => {
+    test('positive: small probabilities (1e-400 is positive, though 0 as a float)', async () => {
         expect(issues(await check(...ptts('    component A period 20 ms etp pmf { 1 ms: 1e-6, 2 ms: 0.999999 }')))).toEqual([]);
+        expect(issues(await check(...ptts('    component A period 20 ms etp pmf { 1 ms: 1e-400, 2 ms: 1 }')))).toEqual([]);
     });
 });
 

@@ -78,6 +78,12 @@ describe('bad-quantity', () => {
         expect(messages(doc, 'bad-quantity')[0]).toBe("'1e7 s' is longer than 2^53 - 1 ns (about 104 days), the longest time the IR carries exactly.");
     });
 
+    test('whole numbers above 2^53 - 1: error at the number', async () => {
+        const doc = await check('image F 99999999999999999 x 8 of u8', 'platform P { cores 9007199254740992 }', 'image G 9007199254740991 x 8 of u8');
+        expect(issues(doc)).toEqual(['error bad-quantity 1:9..1:26 "99999999999999999"', 'error bad-quantity 2:20..2:36 "9007199254740992"']);
+        expect(messages(doc, 'bad-quantity')[0]).toBe('Number too large: whole numbers go up to 2^53 - 1 (9007199254740991).');
+    });
+
     test('absurd magnitudes are refused quickly instead of hanging the validator', async () => {
         const start = Date.now();
         const doc = await check('ptts T { component A period 1e-2000 s etp point 1 ms }', 'platform P { cores 1 cache L2 1e5000 B }');

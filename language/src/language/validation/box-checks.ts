@@ -122,6 +122,7 @@ function checkDependency(box: Box, spec: KernelSpec | undefined, accept: Validat
 
 export const boxChecks: ValidationChecks<ChainAstType> = {
     Box: (box, accept) => {
+        if (box.name === undefined) return; // a syntax error; its diagnostic says enough
         const name = boxKernelName(box);
         if (!name) {
             accept('error', `Box '${box.name}' has no kernel (one of ${[...KERNELS.keys()].join(', ')}).`, {
@@ -162,17 +163,19 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         }
     },
     Duration: (duration, accept) => {
+        if (duration.value === undefined || duration.unit === undefined) return; // a syntax error
         const ns = durationNs(duration);
         if (!ns.ok) accept('error', ns.reason + '.', { node: duration, data: { code: Codes.badQuantity } });
     },
     Size: (size, accept) => {
+        if (size.value === undefined || size.unit === undefined) return; // a syntax error
         const bytes = sizeBytes(size);
         if (!bytes.ok) accept('error', bytes.reason + '.', { node: size, data: { code: Codes.badQuantity } });
         else if (bytes.value <= 0n) accept('error', 'A size must be positive.', { node: size, data: { code: Codes.badQuantity } });
     },
     ImageType: (image, accept) => {
-        if (!(image.width > 0)) accept('error', 'Image width must be positive.', { node: image, property: 'width', data: { code: Codes.imageSize } });
-        if (!(image.height > 0)) accept('error', 'Image height must be positive.', { node: image, property: 'height', data: { code: Codes.imageSize } });
+        if (image.width !== undefined && !(image.width > 0)) accept('error', 'Image width must be positive.', { node: image, property: 'width', data: { code: Codes.imageSize } });
+        if (image.height !== undefined && !(image.height > 0)) accept('error', 'Image height must be positive.', { node: image, property: 'height', data: { code: Codes.imageSize } });
         if (image.pixel && !PIXEL_TYPES.has(image.pixel)) {
             const guess = closestName(image.pixel, PIXEL_TYPES.keys());
             accept('error', `Unknown pixel type '${image.pixel}'; ${guess ? `did you mean '${guess}'? ` : ''}known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
@@ -182,7 +185,7 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
     },
     Kernel: (kernel, accept) => {
         for (const [index, arg] of kernel.args.entries()) {
-            if (!parseDecimal(arg)) accept('error', `'${arg}' is not a number.`, { node: kernel, property: 'args', index, data: { code: Codes.kernelParameters } });
+            if (arg !== undefined && !parseDecimal(arg)) accept('error', `'${arg}' is not a number.`, { node: kernel, property: 'args', index, data: { code: Codes.kernelParameters } });
         }
     },
 };

@@ -29,7 +29,8 @@ function checkConnection(connection: Connection, accept: ValidationAcceptor): vo
     }
     const fromType = from?.type?.ref;
     const toType = to?.type?.ref;
-    if (fromType && toType && fromType !== toType) {
+    const complete = (t: typeof fromType) => t && t.width !== undefined && t.height !== undefined && t.pixel !== undefined;
+    if (fromType && toType && fromType !== toType && complete(fromType) && complete(toType)) {
         const same = fromType.width === toType.width && fromType.height === toType.height && fromType.pixel === toType.pixel;
         if (!same) {
             const show = (t: typeof fromType) => `${t.name} (${t.width} x ${t.height} of ${t.pixel})`;
@@ -71,12 +72,12 @@ function checkUnconnected(chain: Chain, writers: Map<string, Connection>, accept
     for (const instance of chainInstances(chain)) {
         const box = instance.box?.ref;
         if (!box) continue;
-        for (const port of boxInputs(box)) {
+        for (const port of boxInputs(box).filter(p => p.name !== undefined)) {
             if (!writers.has(portKey(instance, port))) {
                 accept('error', `Input '${portKey(instance, port)}' is not connected.`, { node: instance, property: 'name', data: { code: Codes.unconnectedInput } });
             }
         }
-        for (const port of boxOutputs(box)) {
+        for (const port of boxOutputs(box).filter(p => p.name !== undefined)) {
             if (!read.has(portKey(instance, port))) {
                 accept('warning', `Output '${portKey(instance, port)}' is not connected; its frames are discarded.`, { node: instance, property: 'name', data: { code: Codes.unconnectedOutput } });
             }
@@ -161,6 +162,7 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
 export const chainChecks: ValidationChecks<ChainAstType> = {
     Connection: checkConnection,
     Chain: (chain, accept) => {
+        if (chain.name === undefined) return; // a syntax error; its diagnostic says enough
         const writers = checkWriters(chain, accept);
         checkUnconnected(chain, writers, accept);
         checkCycles(chain, accept);

@@ -24,6 +24,9 @@ function reportDuplicates<N extends AstNode>(
     }
 }
 
+/** `box 'A'`, or `this box` while a syntax error leaves the name out. */
+const ownerLabel = (kind: string, name: string | undefined) => (name === undefined ? `this ${kind}` : `${kind} '${name}'`);
+
 function reportRepeats(settings: ReadonlyArray<AstNode & { kind?: string }>, owner: string, accept: ValidationAcceptor): void {
     for (const node of repeated(settings)) {
         accept('error', `'${node.kind}' is given more than once in ${owner}; only the first counts.`, {
@@ -35,25 +38,25 @@ function reportRepeats(settings: ReadonlyArray<AstNode & { kind?: string }>, own
 export const nameChecks: ValidationChecks<ChainAstType> = {
     Model: (model: Model, accept) => reportDuplicates(model.elements, 'name', undefined, accept),
     Box: (box, accept) => {
-        reportDuplicates(boxPorts(box), 'port', `box '${box.name}'`, accept);
-        reportRepeats(box.members.filter(m => m.$type !== 'Port'), `box '${box.name}'`, accept);
+        reportDuplicates(boxPorts(box), 'port', ownerLabel('box', box.name), accept);
+        reportRepeats(box.members.filter(m => m.$type !== 'Port'), ownerLabel('box', box.name), accept);
     },
     Chain: (chain, accept) => {
-        reportDuplicates(chainInstances(chain), 'instance', `chain '${chain.name}'`, accept);
-        reportRepeats(chain.members.filter(m => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(m.$type)), `chain '${chain.name}'`, accept);
+        reportDuplicates(chainInstances(chain), 'instance', ownerLabel('chain', chain.name), accept);
+        reportRepeats(chain.members.filter(m => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(m.$type)), ownerLabel('chain', chain.name), accept);
     },
     Schedule: (schedule, accept) => reportRepeats(schedule.options, 'the schedule', accept),
     Ptts: (ptts, accept) => {
-        reportDuplicates(pttsComponents(ptts), 'component', `ptts '${ptts.name}'`, accept);
-        reportRepeats(ptts.members.filter(m => m.$type === 'ResolutionSetting' || m.$type === 'OrderSetting'), `ptts '${ptts.name}'`, accept);
+        reportDuplicates(pttsComponents(ptts), 'component', ownerLabel('ptts', ptts.name), accept);
+        reportRepeats(ptts.members.filter(m => m.$type === 'ResolutionSetting' || m.$type === 'OrderSetting'), ownerLabel('ptts', ptts.name), accept);
     },
-    Component: (component, accept) => reportRepeats(component.settings, `component '${component.name}'`, accept),
+    Component: (component, accept) => reportRepeats(component.settings, ownerLabel('component', component.name), accept),
     Platform: (platform, accept) => {
-        reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), `platform '${platform.name}'`, accept);
-        reportDuplicates(platformCaches(platform), 'cache level', `platform '${platform.name}'`, accept, cache => cache.level, 'level');
+        reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), ownerLabel('platform', platform.name), accept);
+        reportDuplicates(platformCaches(platform), 'cache level', ownerLabel('platform', platform.name), accept, cache => cache.level, 'level');
     },
     HistogramEtp: (histogram, accept) => reportRepeats(histogram.options, 'the histogram', accept),
     DutyCycle: (mode, accept) => reportRepeats(mode.settings, 'the duty-cycle throttle', accept),
     Budget: (mode, accept) => reportRepeats(mode.settings, 'the budget throttle', accept),
-    Target: (target, accept) => reportRepeats(target.settings, `target '${target.name}'`, accept),
+    Target: (target, accept) => reportRepeats(target.settings, ownerLabel('target', target.name), accept),
 };

@@ -19,6 +19,7 @@ export const PMF_TOLERANCE = 1e-9;
 const PMF_TOLERANCE_DENOMINATOR = 1_000_000_000n;
 
 function checkComponent(component: Component, accept: ValidationAcceptor): void {
+    if (component.name === undefined) return; // a syntax error; its diagnostic says enough
     const periodNode = componentPeriod(component);
     if (!periodNode) {
         accept('error', `Component '${component.name}' has no period.`, { node: component, property: 'name', data: { code: Codes.missingPeriod } });
@@ -55,8 +56,9 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
     }
     const seen = new Map<bigint, number>();
     pmf.entries.forEach((entry, index) => {
-        const probability = Number(entry.probability);
-        if (!(probability > 0 && probability <= 1)) {
+        // Exactly: 1e-400 is a positive probability although it is 0 as a float.
+        const probability = parseDecimal(entry.probability);
+        if (probability && !(probability.numerator > 0n && probability.numerator <= 10n ** BigInt(probability.scale))) {
             accept('error', `A probability must be in (0, 1], got ${entry.probability}.`, { node: entry, property: 'probability', data: { code: Codes.pmfProbability } });
         }
         const time = durationNs(entry.time);
@@ -69,7 +71,7 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
             seen.set(time.value, index);
         }
     });
-    // Exactly: |sum - 1| <= 1e-9 (binary floats would misjudge sums such as 0.1 + 0.2 + 0.7).
+    // Exactly: |sum - 1| <= 1e-9 (binary floats misjudge sums: 0.1 + 0.2 is 0.30000000000000004).
     const sum = sumDecimals(pmf.entries.map(e => String(e.probability)));
     if (sum) {
         const one = 10n ** BigInt(sum.scale);
@@ -206,6 +208,7 @@ function checkCost(ptts: Ptts, accept: ValidationAcceptor): void {
 
 export const pttsChecks: ValidationChecks<ChainAstType> = {
     Ptts: (ptts, accept) => {
+        if (ptts.name === undefined) return; // a syntax error; its diagnostic says enough
         if (pttsComponents(ptts).length === 0) {
             accept('error', `PTTS chain '${ptts.name}' has no components.`, { node: ptts, property: 'name', data: { code: Codes.emptyPtts } });
         }

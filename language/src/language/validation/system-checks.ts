@@ -58,6 +58,7 @@ function checkBudget(mode: Budget, accept: ValidationAcceptor): void {
 }
 
 function checkTarget(target: Target, accept: ValidationAcceptor): void {
+    if (target.name === undefined) return; // a syntax error; its diagnostic says enough
     const local = targetSetting(target, 'local');
     const ssh = targetSetting(target, 'ssh');
     if (!local && !ssh) {
@@ -110,6 +111,7 @@ function checkTarget(target: Target, accept: ValidationAcceptor): void {
 
 export const systemChecks: ValidationChecks<ChainAstType> = {
     Platform: (platform, accept) => {
+        if (platform.name === undefined) return; // a syntax error; its diagnostic says enough
         const cores = platformCores(platform);
         if (cores === undefined) {
             accept('error', `Platform '${platform.name}' needs a core count ('cores N').`, { node: platform, property: 'name', data: { code: Codes.platformCores } });
@@ -131,6 +133,7 @@ export const systemChecks: ValidationChecks<ChainAstType> = {
         }
     },
     Threshold: (threshold, accept) => {
+        if (threshold.value === undefined) return; // a syntax error
         if (!parseDecimal(threshold.value)) accept('error', `'${threshold.value}' is not a number.`, { node: threshold, data: { code: Codes.badQuantity } });
         else if (!Number.isFinite(Number(threshold.value))) accept('error', `'${threshold.value}' is too large a threshold.`, { node: threshold, data: { code: Codes.badQuantity } });
     },

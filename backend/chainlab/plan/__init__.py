@@ -1,0 +1,17 @@
+"""The planner: from a box chain (IR) to a plan the C generator executes and the IDE draws.
+
+Thesis 000 §3.4 tool flow: a. data parallelism (`instantiate`), b. scheduling onto threads with the
+heuristics simple / barrier / fixed / predictable / reduced (`heuristics`, `reduced`), c. memory
+allocation simple / reuse (`memory`), d. synchronization with signals and anti-dependencies
+(`sync`), checked with a token game; plus the active-data profile (`activity`) and a predicted
+latency distribution (`predict`) that serves as the ETP of `etp chain X` in a PTTS.
+
+Entry points: `make_plan`, `plan_to_json`, `predict_latency`, `chain_latency_etp`, `token_game`.
+"""
+from chainlab.plan.api import PlanError, chain_latency_etp, make_plan, plan_to_json
+from chainlab.plan.memory import greedy_by_size
+from chainlab.plan.predict import LatencyPrediction, predict_latency
+from chainlab.plan.sync import token_game
+
+__all__ = ["make_plan", "plan_to_json", "predict_latency", "chain_latency_etp", "token_game", "greedy_by_size",
+           "LatencyPrediction", "PlanError"]
