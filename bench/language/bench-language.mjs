@@ -14,7 +14,9 @@
  * Options: --boxes N (instances in the chain, default 2000), --defs N (box
  * definitions, default N/4), --runs N (measured runs after the cold one,
  * default 7), --keep (keep the generated file and print its path),
- * --json (one JSON line with the numbers, for CI), --scaling.
+ * --json (one JSON line with the numbers, for CI), --scaling, --langium-scopes
+ * (Langium's default linear scopes instead of the language's hash-map scopes:
+ * the state before chain-scope.ts cached them, for comparison).
  *
  * The generated model: a platform, one image type, box definitions with
  * varied kernels (gain, offset, convolution, average, copy, dup 2..4, add,
@@ -41,7 +43,7 @@ const out = resolve(here, '../../language/out');
 const { createChainServices } = await import(pathToFileURL(join(out, 'language/chain-module.js')).href);
 const { exportIr } = await import(pathToFileURL(join(out, 'ir/ir-export.js')).href);
 const { irSchemaErrors } = await import(pathToFileURL(join(out, 'ir/ir-schema.js')).href);
-const { DocumentState, EmptyFileSystem, URI } = await import('langium');
+const { DefaultScopeProvider, DocumentState, EMPTY_SCOPE, EmptyFileSystem, URI } = await import('langium');
 
 // ------------------------------------------------------------------ options
 function option(name, fallback) {
@@ -56,6 +58,8 @@ const RUNS = Number(option('runs', 7));
 const KEEP = option('keep', false) === true;
 const JSON_OUT = option('json', false) === true;
 const SCALING = option('scaling', false) === true;
+/** Measure with Langium's default (linear) scopes instead of the language's hash-map scopes: the "before" of chain-scope.ts. */
+const LANGIUM_SCOPES = option('langium-scopes', false) === true;
 
 // ------------------------------------------------------------------ generator
 /** A small seeded PRNG, so that the generated file is the same on every run. */
@@ -196,6 +200,16 @@ export function generateModel(instances, defs, seed = 1) {
 // ------------------------------------------------------------------ measurement
 const { shared, Chain } = createChainServices(EmptyFileSystem);
 let documentId = 0;
+if (LANGIUM_SCOPES) {
+    const provider = Chain.references.ScopeProvider;
+    provider.getScope = function (context) {
+        if (context.container.$type === 'PortRef' && context.property === 'port') {
+            const box = context.container.instance?.ref?.box?.ref;
+            return box ? this.createScopeForNodes(box.members.filter(m => m.$type === 'Port')) : EMPTY_SCOPE;
+        }
+        return DefaultScopeProvider.prototype.getScope.call(this, context);
+    };
+}
 
 /** When each build phase of the current run ended (Langium's DocumentBuilder reports them). */
 let phaseEnds = {};

@@ -19,16 +19,17 @@ import numpy as np
 
 from chainlab.plan.activity import WINDOW_ITERATION, active_data, nominal_makespan, peak_only
 from chainlab.plan.chainview import load_chain
+from chainlab.plan.costs import cost_source
 from chainlab.plan.hb import build_hb
 from chainlab.plan.heuristics import DEFAULT_REMOTE_NS_PER_BYTE, DEFAULT_SYNC_NS, list_schedule, map_in_order, one_to_one
 from chainlab.plan.instantiate import instantiate
 from chainlab.plan.memory import CACHE_LINE, allocate, interference, lifetimes, time_interference
 from chainlab.plan.model import LatencySummary, Mapping, Plan
-from chainlab.plan.predict import DEFAULT_BIN_NS, nominal_timing, predict_latency
+from chainlab.plan.predict import DEFAULT_BIN_NS, PER_RUN, WARMUP, nominal_timing, predict_latency
 from chainlab.plan.reduced import reduced_order
 from chainlab.plan.sync import build_signals, build_threads, enforce_sharing, overlapping_pairs, token_game
 
-NOMINAL_ITERATIONS = 6
+NOMINAL_ITERATIONS = WARMUP + PER_RUN  # the nominal timeline doubles as predict_latency's
 
 
 class PlanError(RuntimeError):
@@ -44,10 +45,21 @@ def make_plan(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, m
               predict: bool = True, predict_iterations: int = 200, check_iterations: int = 3) -> Plan:
     """Plan chain `chain` of the IR. Overrides replace the chain's schedule/memory settings.
 
-    heuristic: simple | barrier | fixed | predictable | reduced; memory: simple | reuse;
+    heuristic: simple | barrier | fixed | predictable | reduced; memory: simple | reuse.
     threads: data parallelism (sub-boxes per splittable box) and, for fixed/predictable/reduced, the
-    number of pinned threads (one per core of the core set, in order); seed: Monte Carlo seed of the
-    latency summary and of the token game's interleaving. Bad input raises ModelError.
+      number of pinned threads, one per core of the core set in order (`cores` overrides the set).
+    seed: Monte Carlo seed of the latency summary and of the token game's interleaving.
+    alignment (bytes, power of two; cache line by default), huge_pages (arena rounded to 2 MiB).
+    weighted_tokens, node_limit, time_limit_s: the reduced heuristic's search (see reduced.py).
+    prune_signals: drop signals implied by program order and other signals (the SSC kept them all).
+    iteration_sync: pinned threads also meet at a barrier after every iteration (SSC -ai).
+    reuse_sync: memory reuse may share buffers ordered only by the schedule, adding "reuse" signals
+      that make that order binding; False shares only buffers the synchronization already orders.
+    sync_ns: cost of a signal between threads (scheduling and simulation); remote_ns_per_byte: the
+      predictable/reduced charge for input produced on another core; jitter: sigma of the
+      execution-time model (costs.py). predict / predict_iterations: the latency summary;
+      check_iterations: iterations of the token game.
+    Bad input raises ModelError; a plan failing its own checks raises PlanError (a bug).
     """
     if alignment < 1 or alignment & (alignment - 1):
         raise ModelError(f"alignment must be a power of two (got {alignment})")
@@ -71,7 +83,9 @@ def make_plan(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, m
     pinned = h in ("fixed", "predictable", "reduced")
     barrier = h == "barrier" or (pinned and iteration_sync)
     buffer_bytes = [b.bytes for b in view.buffers]
+    aligned_bytes = [_aligned(b, alignment) for b in buffer_bytes]
     sos = None
+    timing = None
 
     def candidate(mapping: Mapping) -> Plan:
         signals = build_signals(inst, mapping, barrier=barrier, prune=prune_signals)
@@ -80,7 +94,7 @@ def make_plan(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, m
                     None, None, None, None, options, timings, seed)  # type: ignore[arg-type]
 
     if h in ("simple", "barrier"):
-        plan = candidate(one_to_one(inst, view.cores))
+        plan = candidate(one_to_one(inst))
     elif h in ("fixed", "predictable"):
         plan = candidate(list_schedule(inst, view.threads, view.cores, cache_aware=h == "predictable",
                                        sync_ns=sync_ns, remote_ns_per_byte=remote_ns_per_byte))
@@ -95,8 +109,8 @@ def make_plan(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, m
         scored = []
         for c in (reduced, incumbent):
             t = nominal_timing(c, NOMINAL_ITERATIONS, period=_period(view), sync_ns=sync_ns)
-            scored.append(((peak_only(inst, buffer_bytes, t), nominal_makespan(t)), c))
-        plan = scored[0][1] if scored[0][0] <= scored[1][0] else scored[1][1]
+            scored.append(((peak_only(inst, aligned_bytes, t), nominal_makespan(t)), c, t))
+        _, plan, timing = scored[0] if scored[0][0] <= scored[1][0] else scored[1]
         plan.mapping.sos = sos.order
         plan.mapping.notes.append(
             f"SOS search: peak {sos.peak} vs greedy {sos.greedy_peak} ({'B' if weighted_tokens else 'buffers'}), "
@@ -106,8 +120,9 @@ def make_plan(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, m
                                       "kept predictable's mapping (reduced is never worse than predictable)")
     lap("schedule")
 
-    timing = nominal_timing(plan, NOMINAL_ITERATIONS, period=_period(view), sync_ns=sync_ns)
-    activity, seeds = active_data(inst, [_aligned(b, alignment) for b in buffer_bytes], timing,
+    if timing is None:
+        timing = nominal_timing(plan, NOMINAL_ITERATIONS, period=_period(view), sync_ns=sync_ns)
+    activity, seeds = active_data(inst, aligned_bytes, timing,
                                   sos_peak=sos.peak if sos is not None else None)
     plan.active = activity
     lap("timeline")
@@ -148,7 +163,7 @@ def make_plan(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, m
 
     if predict:
         n = predict_iterations if pinned else min(predict_iterations, max(16, 5_000 // max(1, len(inst.subs))))
-        p = predict_latency(plan, iterations=n, seed=seed)
+        p = predict_latency(plan, iterations=n, seed=seed, nominal=timing)
         plan.latency = LatencySummary(p.model, p.samples, p.nominal_ns, p.mean_ns, p.std_ns, p.min_ns, p.p50_ns, p.p90_ns,
                                       p.p99_ns, p.max_ns, p.period_ns, p.overloaded)
         lap("predict")
@@ -169,11 +184,32 @@ def chain_latency_etp(ir: dict[str, Any], chain: str, *, iterations: int | None 
     """What `etp chain X` in a PTTS component resolves to: the predicted latency distribution of the
     chain's own plan (its schedule, threads and memory settings), on a `bin_ns` grid (rounded up)."""
     plan = make_plan(ir, chain, seed=seed, predict=False)
-    return predict_latency(plan, iterations=iterations or plan.chain.iterations or 2000, seed=seed, bin_ns=bin_ns).points
+    default = 2000 if plan.mapping.pinned else 400  # OS-scheduled plans need the slower event simulation
+    return predict_latency(plan, iterations=iterations or plan.chain.iterations or default, seed=seed, bin_ns=bin_ns).points
 
 
 def plan_to_json(plan: Plan) -> dict[str, Any]:
-    """The plan as JSON-ready data (what `chainlab plan --json` prints). Times in ns, sizes in bytes."""
+    """The plan as JSON-ready data (what `chainlab plan --json` prints). Times in ns, sizes in bytes.
+
+    threads[]: index, name, core (None for OS-scheduled threads), affinity (allowed cores), sub_boxes
+      (static order), steps[] in order ({op: wait|signal, signal} | {op: execute, sub_box} |
+      {op: barrier, barrier: "iteration"}), listing ("W s1, E f8.0, S s2, ..." as in Appendix A).
+      A thread repeats its steps once per iteration.
+    sub_boxes[]: name ("instance.slice"), instance, box, kernel, slice, slices, rows [start, end) of
+      `height`, thread, estimated_cost_ns / estimated_start_ns (list scheduling), cost_source (etp |
+      cost | model: where the estimate comes from; "model" = kernel estimate, not measured), depends_on.
+    dependencies[]: from, to (sub-boxes), buffer, rows [start, end) read, bytes.
+    buffers[]: one per output port: name ("instance.port"), producer, consumers, image, bytes,
+      size (aligned), offset in the arena. arena_bytes, lower_bound_bytes (+ lower_bound_exact),
+      sum_bytes, alignment, huge_pages, allocation_order, interference_edges.
+    signals[]: name, kind (data | anti | reuse), initial_tokens, from/to {thread, sub_box}, buffers.
+      A wait consumes a token, a signal adds one.
+    active_data: window_ns (one iteration in steady state), profile [[t, live bytes from t on]],
+      peak_bytes, peak_buffers, sos_peak_bytes (reduced: the box order's peak).
+    latency: samples, nominal_ns, mean_ns, std_ns, min/p50/p90/p99/max_ns, period_ns, overloaded, model.
+    Also: chain, heuristic, memory, threads_requested, cores, pinned, barrier, period_ns, seed,
+    options, sos (reduced's box order), notes, check (token game), timings_s.
+    """
     view, inst = plan.chain, plan.inst
     subs = inst.subs
     sig_name = {s.id: s.name for s in plan.signals}
@@ -213,6 +249,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
             "kernel": view.instances[s.instance].kernel, "slice": s.index, "slices": s.count,
             "rows": [s.row_start, s.row_end], "height": s.height,
             "thread": plan.mapping.thread_of[s.id], "estimated_cost_ns": round(s.mean_cost_ns),
+            "cost_source": cost_source(view.instances[s.instance]),
             "estimated_start_ns": round(plan.mapping.est_start[s.id]),
             "depends_on": [subs[p].name for p in inst.preds[s.id]],
         } for s in subs],

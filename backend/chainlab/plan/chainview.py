@@ -161,7 +161,7 @@ def _port_ref(ref: Any, index_of: dict[str, int], instances: list[Instance], dir
     ports = inst.outputs if direction == "out" else inst.inputs
     if port not in ports:
         other = inst.inputs if direction == "out" else inst.outputs
-        what = "an input" if port in other else "not a port"
+        what = ("an input" if direction == "out" else "an output") if port in other else "not a port"
         need = "an output" if direction == "out" else "an input"
         raise ModelError(f"'{inst.name}.{port}' is {what} of box '{inst.box}'; a connection {'starts' if direction == 'out' else 'ends'} at {need}",
                          loc, f"{inst.name}.{port}")

@@ -90,22 +90,34 @@ class DeadlockError(Exception):
     """Internal: the planner built a plan that cannot run (a bug, never the user's fault)."""
 
 
-def redundant_signals(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool) -> set[int]:
-    """Signals whose ordering is already implied by other edges (transitive reduction restricted to
-    signals; removing all of them at once keeps happens-before unchanged because the unrolled graph
-    is acyclic)."""
+def redundant_signals(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool,
+                      candidates: set[int] | None = None) -> set[int]:
+    """Signals (among `candidates`, default all) whose ordering is already implied by other edges: the
+    transitive reduction restricted to signals. Removing all of them at once keeps happens-before
+    unchanged because the unrolled graph is acyclic."""
     hb = build_hb(orders, signals, n_subs, barrier, iterations=2)
-    out: set[int] = set()
+    by_event: dict[int, list[Signal]] = {}
     for s in signals:
-        u = hb.event(s.src, 0)
-        target = hb.event(s.dst, s.initial_tokens)
-        acc = 0
-        removed_once = False
-        for w in hb.succ[u]:
-            if w == target and not removed_once:
-                removed_once = True
-                continue
-            acc |= hb.desc[w] | (1 << w)
-        if (acc >> target) & 1:
-            out.add(s.id)
+        if candidates is None or s.id in candidates:
+            by_event.setdefault(hb.event(s.src, 0), []).append(s)
+    out: set[int] = set()
+    for u, sigs in by_event.items():
+        succ = hb.succ[u]
+        reach = [hb.desc[w] | (1 << w) for w in succ]
+        # prefix[i] = OR of reach[:i], suffix[i] = OR of reach[i:]
+        prefix = [0] * (len(reach) + 1)
+        for i, r in enumerate(reach):
+            prefix[i + 1] = prefix[i] | r
+        suffix = [0] * (len(reach) + 1)
+        for i in range(len(reach) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] | reach[i]
+        position = {}
+        for i, w in enumerate(succ):
+            position.setdefault(w, i)
+        for s in sigs:
+            target = hb.event(s.dst, s.initial_tokens)
+            i = position[target]
+            others = prefix[i] | suffix[i + 1]
+            if (others >> target) & 1:
+                out.add(s.id)
     return out

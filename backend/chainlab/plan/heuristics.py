@@ -35,7 +35,7 @@ def bottom_levels(inst: Instantiation) -> np.ndarray:
     return level
 
 
-def one_to_one(inst: Instantiation, cores: list[int]) -> Mapping:
+def one_to_one(inst: Instantiation) -> Mapping:
     """simple / barrier: a thread per sub-box, not pinned (the OS may run it on any core of the set)."""
     n = len(inst.subs)
     est = _nominal_asap(inst)

@@ -53,27 +53,39 @@ def allocate_simple(sizes: list[int]) -> list[int]:
 def first_fit(sizes: list[int], neighbours: list[list[int]] | np.ndarray, order: list[int], alignment: int = 1) -> list[int]:
     """Place buffers in `order` at the lowest aligned offset free of every placed neighbour."""
     n = len(sizes)
-    if isinstance(neighbours, np.ndarray):
-        neighbours = [list(np.nonzero(neighbours[b])[0]) for b in range(n)]
-    offsets = [-1] * n
+    if not isinstance(neighbours, np.ndarray):
+        matrix = np.zeros((n, n), dtype=bool)
+        for b, ns in enumerate(neighbours):
+            matrix[b, list(ns)] = True
+        neighbours = matrix | matrix.T
+    size = np.asarray(sizes, dtype=np.int64)
+    offset = np.full(n, -1, dtype=np.int64)
+    placed = np.zeros(n, dtype=bool)
     for b in order:
-        taken = sorted((offsets[a], offsets[a] + sizes[a]) for a in neighbours[b] if offsets[a] >= 0)
-        at = 0
-        for lo, hi in taken:
-            if at + sizes[b] <= lo:
-                break
-            if hi > at:
-                at = align_up(hi, alignment)
-        offsets[b] = at
-    return offsets
+        mask = placed & neighbours[b]
+        lo = offset[mask]
+        if len(lo) == 0:
+            at = 0
+        else:
+            hi = lo + size[mask]
+            idx = np.argsort(lo, kind="stable")
+            lo, hi = lo[idx], hi[idx]
+            reach = np.maximum.accumulate(hi)
+            cand = np.concatenate(([0], -(-reach // alignment) * alignment))
+            nxt = np.concatenate((lo, [np.iinfo(np.int64).max]))
+            fits = np.nonzero(cand + size[b] <= nxt)[0]
+            at = int(cand[fits[0]])
+        offset[b] = at
+        placed[b] = True
+    return [int(o) for o in offset]
 
 
 def greedy_by_size(buffers: list[tuple[int, int, int]]) -> tuple[list[int], int]:
     """TFLite Micro's GreedyMemoryPlanner semantics: buffers (size, first, last) with inclusive lifetimes,
     largest first, first fit. Returns (offsets, peak)."""
     n = len(buffers)
-    neighbours = [[a for a in range(n) if a != b and buffers[a][1] <= buffers[b][2] and buffers[b][1] <= buffers[a][2]]
-                  for b in range(n)]
+    neighbours = np.array([[a != b and buffers[a][1] <= buffers[b][2] and buffers[b][1] <= buffers[a][2] for a in range(n)]
+                           for b in range(n)], dtype=bool).reshape(n, n)
     order = sorted(range(n), key=lambda b: (-buffers[b][0], b))
     sizes = [size for size, _, _ in buffers]
     offsets = first_fit(sizes, neighbours, order)
@@ -83,6 +95,8 @@ def greedy_by_size(buffers: list[tuple[int, int, int]]) -> tuple[list[int], int]
 def interference(inst: Instantiation, hb: HbGraph) -> np.ndarray:
     """Symmetric boolean matrix: True where two buffers may be live at the same time."""
     nb = len(inst.writers)
+    if nb == 0:
+        return np.zeros((0, 0), dtype=bool)
     n_events = hb.n * hb.iterations
     width = (n_events + 7) // 8
     access = [sorted(set(inst.writers[b]) | set(inst.readers[b])) for b in range(nb)]
@@ -167,7 +181,7 @@ def allocate(inst: Instantiation, buffer_bytes: list[int], kind: str, *, inter: 
     if kind == "simple":
         offsets, order_name = allocate_simple(sizes), "declaration"
     else:
-        neighbours = [list(np.nonzero(inter[b])[0]) for b in range(len(sizes))]
+        neighbours = inter
         by_size = sorted(range(len(sizes)), key=lambda b: (-sizes[b], b))
         candidates = [("size", first_fit(sizes, neighbours, by_size, alignment))]
         if schedule_order is not None:

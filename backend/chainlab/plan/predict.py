@@ -90,11 +90,12 @@ def iteration_interval(timing: Timing) -> float:
 
 
 def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: int | None = None, seed: int = 0, *,
-                    bin_ns: int = DEFAULT_BIN_NS, jitter: float | None = None) -> LatencyPrediction:
+                    bin_ns: int = DEFAULT_BIN_NS, jitter: float | None = None, nominal: Timing | None = None) -> LatencyPrediction:
     """Monte Carlo latency distribution of the plan (see the module docstring for the model).
 
     `ir` is accepted for symmetry with the other entry points; the plan already carries the chain.
     `iterations`: number of latency samples (default: the chain's `iterations`, else 1000).
+    `nominal`: the plan's nominal timing of WARMUP + PER_RUN iterations if already computed (make_plan).
     """
     del ir
     n_samples = int(iterations or plan.chain.iterations or 1000)
@@ -121,7 +122,8 @@ def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: in
         lat = np.concatenate(chunks)
         engine = "OS scheduling on the core set, random pick among runnable threads (discrete event)"
     lat = lat[:n_samples]
-    nominal = nominal_timing(plan, total_iters, period=period, sync_ns=sync_ns)
+    if nominal is None or nominal.end.shape[0] != total_iters:
+        nominal = nominal_timing(plan, total_iters, period=period, sync_ns=sync_ns)
     nominal_ns = int(round(float(nominal.end[-1, 0] - nominal.release[-1, 0])))
     free_running = nominal if period is None else nominal_timing(plan, total_iters, period=None, sync_ns=sync_ns)
     interval = iteration_interval(free_running)

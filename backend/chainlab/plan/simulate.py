@@ -63,8 +63,10 @@ class PinnedProgram:
         for x in _topo(n, same_iter):
             level[x] = 1 + max((level[p] for p in same_iter[x]), default=-1)
         self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        for lv in range(max(level, default=-1) + 1):
-            members = [x for x in range(n) if level[x] == lv]
+        groups: list[list[int]] = [[] for _ in range(max(level, default=-1) + 1)]
+        for x in range(n):
+            groups[level[x]].append(x)
+        for members in groups:
             k = max(len(preds[x]) for x in members)
             idx = np.full((len(members), k), pad, dtype=np.int64)
             dly = np.zeros((len(members), k))

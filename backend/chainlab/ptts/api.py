@@ -5,17 +5,16 @@ raises `ModelError`, refused work raises `TooExpensiveError` (with period propos
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
-from chainlab.errors import TooExpensiveError
+from chainlab.errors import ModelError, TooExpensiveError
 from chainlab.ptts.cost import cost_summary, propose
-from chainlab.ptts.dist import PERCENTILES, Distribution
-from chainlab.ptts.etp import ChainResolver
+from chainlab.ptts.dist import Distribution
+from chainlab.ptts.etp import ChainResolver, check_int
 from chainlab.ptts.exact import exact_latency
 from chainlab.ptts.grid import GridChain, compile_grid
 from chainlab.ptts.hop import Hop, build_hops
@@ -26,7 +25,7 @@ from chainlab.ptts import simulate as sim
 from chainlab.ptts import tree as tree_mod
 
 DEFAULT_MAX_TREES = 10**12  # latency trees (roots) per hyper-period; the real guard is the work below
-DEFAULT_MAX_OPERATIONS = 200_000_000  # estimated rows / kernel entries of the chosen method
+DEFAULT_MAX_OPERATIONS = 100_000_000  # estimated rows / kernel entries of the chosen method
 PER_ROOT_LIMIT = 3_000_000  # roots above which per-root listings (loss pairs) are skipped
 PER_ROOT_OUTPUT_LIMIT = 50_000  # roots above which per_root=True is refused (output size)
 
@@ -122,7 +121,7 @@ def _requirement_json(req: Requirement, dist: Distribution, loss: float) -> dict
         q = req.percentile / 100.0
         value = dist.percentile_ns(q)
         within = dist.prob(req.op, req.bound_ns)
-        out.update(percentile=req.percentile, bound_ms=req.bound_ns / 1e6, value_ms=value / 1e6,
+        out.update(percentile=req.percentile, bound_ms=req.bound_ns / 1e6, value=value / 1e6, value_ms=value / 1e6,
                    probability=within,
                    passed=bool(value < req.bound_ns if req.op == "<" else value <= req.bound_ns))
     elif req.kind == "deadline":
@@ -163,7 +162,7 @@ def result_json(r: PttsResult) -> dict[str, Any]:
     warnings = []
     if not chain.all_in_order:
         bad = [chain.names[i] for i in range(chain.n) if not chain.in_order(i)]
-        warnings.append(f"{', '.join(bad)} can produce out of order (ETP wider than its period): the tree model is approximate there and the loss is an upper bound; compare with the simulator")
+        warnings.append(f"{', '.join(bad)} can produce out of order (ETP wider than its period): the tree model is approximate there (latency and loss are estimates); the simulator measures the physical behaviour")
     if chain.etp_rounded:
         warnings.append("ETP points were rounded up onto resolution_ns")
     if r.loss.per_root is None and r.loss.shifts:
@@ -175,7 +174,8 @@ def result_json(r: PttsResult) -> dict[str, Any]:
             "distribution": [[int(v) / 1e6, float(q)] for v, q in zip(rr.values_ns, rr.probs)],
             "leaves_ms": [[(rr.root_ns + int(v)) / 1e6, float(q)] for v, q in zip(rr.values_ns, rr.probs)],
             "mean_ms": float(np.dot(rr.values_ns, rr.probs)) / 1e6,
-            "loss": float(sum(a[rr.root_index] for a in r.loss.per_root.values())) if r.loss.per_root else 0.0,
+            "loss": (float(sum(a[rr.root_index] for a in r.loss.per_root.values())) if r.loss.per_root
+                     else (0.0 if not r.loss.shifts else None)),
         } for rr in r.per_root]
     return out
 
@@ -205,7 +205,6 @@ def simulate(ptts_ir: Any, *, iterations: int = 10_000, seed: int | None = 0, mo
              engine: str = "vector", resolve_chain: ChainResolver | None = None, compare_exact: bool = True,
              confidence: float = 0.95, max_trees: int = DEFAULT_MAX_TREES) -> dict[str, Any]:
     """Monte Carlo latency distribution (DKW band), simulated loss rate, KS distance to the exact result."""
-    from chainlab.errors import ModelError
     if mode not in ("independent", "trace"):
         raise ModelError(f"unknown simulation mode {mode!r} (independent or trace)")
     if engine not in ("vector", "event"):
@@ -230,8 +229,8 @@ def simulate(ptts_ir: Any, *, iterations: int = 10_000, seed: int | None = 0, mo
 def latency_tree(ptts_ir: Any, root_ns: int, *, resolve_chain: ChainResolver | None = None) -> dict[str, Any]:
     """The latency tree of the C0 trigger at root_ns (Figure 5.4) and its flattened leaves (Figure 5.5)."""
     p = prepare(ptts_ir, resolve_chain)
-    from chainlab.errors import ModelError
     c0 = p.model.components[0]
+    root_ns = check_int(root_ns, "root_ns", c0.loc, c0.name, minimum=0)
     if root_ns < c0.offset_ns or (root_ns - c0.offset_ns) % c0.period_ns:
         raise ModelError(f"{root_ns} ns is not a trigger time of {c0.name}", c0.loc, c0.name)
     t = tree_mod.latency_tree(p.chain, p.hops, root_ns)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-DENSE_LIMIT = 50_000_000
+DENSE_LIMIT = 8_000_000  # bins (64 MiB of float64) above which sums go through a sort
 CDF_TOLERANCE = 1e-12
 
 
@@ -21,7 +21,8 @@ def accumulate(values: np.ndarray, weights: np.ndarray, step: int = 1) -> tuple[
         return values, weights
     lo = int(values.min())
     hi = int(values.max())
-    if step > 0 and (hi - lo) // step < DENSE_LIMIT and not np.any((values - lo) % step):
+    bins = (hi - lo) // step + 1 if step > 0 else DENSE_LIMIT
+    if bins <= min(DENSE_LIMIT, max(4 * len(values), 1 << 20)) and not np.any((values - lo) % step):
         idx = (values - lo) // step
         sums = np.bincount(idx, weights=weights, minlength=(hi - lo) // step + 1)
         nz = np.flatnonzero(sums)
@@ -111,7 +112,7 @@ class Distribution:
         return out
 
     def as_ms(self) -> list[list[float]]:
-        return [[int(v) / 1e6, float(p)] for v, p in zip(self.values_ns, self.probs)]
+        return np.column_stack((self.values_ns / 1e6, self.probs)).tolist()
 
     def summary(self) -> dict[str, object]:
         return {

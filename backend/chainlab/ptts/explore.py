@@ -118,6 +118,8 @@ def explore(ptts_ir: dict[str, Any], vary: Sequence[str], *, step_ns: int | None
     limit = max_trees or DEFAULT_MAX_TREES
     compute(ir, max_trees=limit)  # fail fast (cost, validity) before spawning workers
     jobs = [(copy.deepcopy(ir), dict(zip(vary, combo)), deadline, op, limit) for combo in itertools.product(*axes)]
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ModelError(f"workers must be a positive integer, not {workers!r}", model.loc, model.name)
     n_workers = workers or os.cpu_count() or 1
     if n_workers <= 1 or len(jobs) < POOL_THRESHOLD:
         points = [_point(j) for j in jobs]

@@ -32,9 +32,10 @@ only; here every root of the hyper-period (including the wrap-around pair) contr
 *Out-of-order chains* (some ETP wider than its period, so a later trigger can produce first):
 a later root can be overwritten by an earlier one ("overtaking"), and several roots can compete.
 The pair events are computed exactly for every pair within reach in both directions (the winner
-at a meeting is the container written last, by production time) and summed over the partners:
-an upper bound of loss(r) in the tree model, reported with `exact = False`. The tree model itself
-is approximate there (stale re-reads can produce out of order), so the simulator is the reference.
+at a meeting is the container written last, by production time) and summed over the partners.
+That sum bounds the tree-model loss from above, but the tree model is itself not physical there
+(stale re-reads of older data can be produced after newer data and overwrite it), so the value is
+an estimate, reported with `exact = False`; the simulator measures the physical loss.
 
 Two drivers share the pair step: per root (for the listing of the pairs that contribute most) and
 per phase class (`quotient.py` reasoning: totals without enumerating roots).

@@ -45,16 +45,26 @@ def moduli(chain: GridChain) -> tuple[list[int], list[int]]:
 
 
 def quotient_cost(chain: GridChain, hops: list[Hop]) -> int:
-    """An upper bound of the kernel entries the quotient method builds (for choosing methods)."""
+    """Estimated work of the quotient method (kernel entries + convolutions + per-class overhead).
+
+    Used to choose between methods and to refuse work; in "row operations" like `per_root_rows`.
+    """
     M, H = moduli(chain)
     total = 0
+    age_size = 1  # support size bound of the age distribution per class
     for i, hop in enumerate(hops):
         d = chain.periods[i + 1]
         g = math.gcd(H[i], d)
         if H[i] * (d // g) + hop.emax + d > INT64_SAFE:
             return INFEASIBLE
         classes = H[i] // math.gcd(H[i], chain.periods[i])
-        total += classes * (d // g) * hop.K
+        entries = (d // g) * hop.K
+        lo, hi = chain.hop_range(i)
+        kernel_size = min(entries, hi - lo + 1)
+        targets = H[i + 1] // math.gcd(H[i + 1], d)
+        conv = classes * min(targets, entries) * age_size * kernel_size
+        total += classes * entries + conv // 8 + 2000 * classes * min(targets, entries)
+        age_size = min(age_size * entries, age_size + hi - lo)
     return total
 
 

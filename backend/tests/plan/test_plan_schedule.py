@@ -7,7 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import networkx as nx
+
 from chainlab.plan import make_plan, plan_to_json
+from chainlab.plan.chainview import load_chain
+from chainlab.plan.reduced import reduced_order, sos_peak
 from chainlab.plan.hb import build_hb
 from chainlab.plan.sync import token_game
 from chainlab.synth import synth_chain_ir
@@ -111,11 +115,28 @@ def test_reduced_not_above_predictable_on_fig35(memory):
         assert red.active.peak_bytes <= pre.active.peak_bytes
 
 
-def test_reduced_runs_lower_branch_before_add_on_hand_fig35():
-    """Section 3.4.2: the reduced method first completes gain, mul, output before executing add."""
-    plan = make_plan(fig35_ir_by_hand(), "Fig35", heuristic="reduced", predict=False)
-    order = [plan.chain.instances[x].name for x in plan.mapping.sos]
-    assert order.index("output") < order.index("add")
+def test_sos_search_beats_greedy_and_is_optimal_on_small_chains():
+    """The bounded backtracking finds orders with less active data than the greedy descent (here a
+    12-box chain), and when it finishes it is optimal: brute force over all topological orders agrees."""
+    view = load_chain(synth_chain_ir(12, 5), "Synth")
+    result = reduced_order(view)
+    assert result.peak < result.greedy_peak and result.optimal
+    assert sos_peak(view, result.order) == result.peak
+    for seed in range(8):
+        view = load_chain(synth_chain_ir(8, seed, inputs=1, outputs=1), "Synth")
+        result = reduced_order(view, weighted=seed % 2 == 0)
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(view.instances)))
+        g.add_edges_from((b.producer, c) for b in view.buffers for c, _ in b.consumers)
+        best = min(sos_peak(view, list(order), weighted=seed % 2 == 0) for order in nx.all_topological_sorts(g))
+        assert result.optimal and result.peak == best
+
+
+def test_sos_search_respects_node_limit():
+    view = load_chain(synth_chain_ir(60, 3), "Synth")
+    result = reduced_order(view, node_limit=5)
+    assert result.nodes <= 5 and result.peak <= result.greedy_peak
+    assert sorted(result.order) == list(range(len(view.instances)))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,3 +156,37 @@ def test_reduced_lowers_active_data_on_100_box_chains(seed):
     pre = make_plan(ir, "Synth", heuristic="predictable", memory="reuse", predict=False)
     assert red.active.peak_bytes <= pre.active.peak_bytes
     assert red.allocation.arena_bytes <= pre.allocation.sum_bytes
+
+
+def test_unconnected_output_and_whole_dependency():
+    """An output nobody reads still gets a buffer (live while its producer runs); `depends whole` makes
+    every slice depend on every producer slice."""
+    ir = appendix_a_ir_by_hand()
+    chain = ir["chains"][0]
+    chain["instances"] = [i for i in chain["instances"] if i["name"] != "f9"]
+    chain["connections"] = chain["connections"][:2]
+    conv = next(b for b in ir["boxes"] if b["name"] == "Conv")
+    conv["depends"] = {"kind": "whole", "halo_rows": 0}
+    for h in HEURISTICS:
+        plan = make_plan(ir, "App", heuristic=h, memory="reuse", threads=2, predict=False)
+        check_structure(plan)
+        names = {(plan.inst.subs[d.src].name, plan.inst.subs[d.dst].name) for d in plan.inst.deps}
+        assert {("f6.0", "f7.0"), ("f6.1", "f7.0"), ("f6.0", "f7.1"), ("f6.1", "f7.1")} <= names
+        out = next(b for b in plan.chain.buffers if b.name == "f7.o")
+        assert out.consumers == [] and plan.inst.readers[out.index] == []
+
+
+@pytest.mark.parametrize("heuristic", HEURISTICS)
+def test_tiny_chains(heuristic):
+    """A lone source (its output unread) and a source feeding a sink, with more threads than rows."""
+    ir = appendix_a_ir_by_hand()
+    chain = ir["chains"][0]
+    chain["instances"] = chain["instances"][:1]
+    chain["connections"] = []
+    plan = make_plan(ir, "App", heuristic=heuristic, memory="reuse")
+    assert len(plan.inst.subs) == 1 and plan.allocation.arena_bytes == 262144 and plan.check.ok
+    ir = appendix_a_ir_by_hand()
+    ir["images"][0].update(height=1, frame_bytes=1024)
+    ir["chains"][0]["connections"] = [dict(c, bytes=1024) for c in ir["chains"][0]["connections"]]
+    plan = make_plan(ir, "App", heuristic=heuristic, memory="reuse", threads=2)
+    assert all(s.count == 1 for s in plan.inst.subs) and plan.check.ok

@@ -1,7 +1,6 @@
 """Bad input always ends as a ModelError naming the element and carrying its source location."""
 from __future__ import annotations
 
-import copy
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -1,9 +1,7 @@
 """The exact analysis equals exhaustive physical enumeration (exact fractions) on small chains."""
 from __future__ import annotations
 
-import math
 import random
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,32 +10,7 @@ from chainlab.ptts.api import compute, prepare
 from chainlab.ptts.exact import exact_latency
 from chainlab.ptts.loss import partner_shifts, per_root_loss, quotient_loss
 from chainlab.ptts.quotient import quotient_latency
-from ptts_brute import brute_force
-from ptts_cases import chain, component, pmf
-
-UNIT = 1000  # ns per brute-force time unit (exercises the grid derivation)
-
-
-def random_chain(rng: random.Random, in_order: bool = True):
-    n = rng.choice([2, 3, 3])
-    while True:
-        periods = [rng.randint(2, 7) for _ in range(n)]
-        if math.lcm(*periods) // periods[0] <= 8:
-            break
-    offsets = [rng.randint(0, d - 1) for d in periods]
-    etps = []
-    for d in periods:
-        lo = rng.randint(0, 4)
-        vals = sorted({lo + rng.randint(0, d if in_order else 2 * d) for _ in range(rng.randint(1, 3))})
-        weights = [rng.randint(1, 5) for _ in vals]
-        etps.append([(v, Fraction(w, sum(weights))) for v, w in zip(vals, weights)])
-    return periods, offsets, etps
-
-
-def to_ir(periods, offsets, etps, production_first=True):
-    comps = [component(f"C{i}", d * UNIT, o * UNIT, pmf([(e * UNIT, float(p)) for e, p in etp]))
-             for i, (d, o, etp) in enumerate(zip(periods, offsets, etps))]
-    return chain("small", comps, order="production-first" if production_first else "consumption-first")
+from ptts_brute import UNIT, brute_force, random_chain, to_ir
 
 
 def as_dict(dist):

@@ -12,7 +12,7 @@ from chainlab.ptts import analyze, simulate
 from chainlab.ptts.api import prepare
 from chainlab.ptts.simulate import physics_events, physics_vector, sample
 from ptts_cases import MS, chain, component, config, fig52, pmf, uniform
-from test_bruteforce import random_chain, to_ir
+from ptts_brute import random_chain, to_ir
 
 
 def test_out_of_order_production_overwrites_physically():
@@ -87,7 +87,8 @@ def in_order_chains(draw):
     return ir
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(in_order_chains())
 def test_simulation_converges_where_production_is_in_order(ir):
     small = simulate(ir, iterations=400, seed=2)
@@ -110,3 +111,31 @@ def test_bad_simulation_arguments():
         simulate(fig52(), mode="nope")
     with pytest.raises(ModelError):
         simulate(fig52(), iterations=0)
+
+
+def test_out_of_order_chain_simulation_matches_physical_brute_force():
+    from fractions import Fraction
+
+    from ptts_brute import UNIT, brute_force
+
+    periods, offsets, etps = [4, 3], [0, 1], [[(0, Fraction(1, 2)), (6, Fraction(1, 2))], [(1, Fraction(1))]]
+    lat, loss, _ = brute_force(periods, offsets, etps, True, before=2, after=2)
+    assert brute_force(periods, offsets, etps, True, before=3, after=3)[:2] == (lat, loss)  # window is wide enough
+    ir = to_ir(periods, offsets, etps)
+    exact = analyze(ir)
+    assert exact["in_order"] is False and exact["warnings"] and exact["loss_exact"] is False
+    s = simulate(ir, iterations=40_000, seed=8)
+    xs = sorted(lat)
+    cdf, acc = {}, 0.0
+    for x in xs:
+        acc += float(lat[x])
+        cdf[x] = acc
+    sim_cdf, acc = {}, 0.0
+    for x_ms, p in s["distribution"]:
+        acc += p
+        sim_cdf[round(x_ms * 1e6) // UNIT] = acc
+    assert set(sim_cdf) == set(x for x in xs if lat[x] > 0)
+    assert max(abs(cdf[x] - sim_cdf[x]) for x in sim_cdf) <= s["dkw_epsilon"]
+    lo, hi = s["loss_interval"]
+    assert lo <= float(loss) <= hi
+    assert s["ks_distance"] > 0.05  # the tree model is not the physics here

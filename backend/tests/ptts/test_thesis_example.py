@@ -113,3 +113,15 @@ def test_requirements(result):
     assert reqs["deadline"]["passed"] is False
     assert reqs["loss"]["value"] == result["loss_probability"] and reqs["loss"]["passed"] is True
     assert reqs["loss"]["loc"]["line"] == 9
+
+
+def test_results_are_json_serialisable(result):
+    import json
+
+    from chainlab.ptts import explore, simulate
+
+    assert json.loads(json.dumps(result))["roots"] == 203
+    json.dumps(estimate_cost(fig52()))
+    json.dumps(latency_tree(fig52(), 0))
+    json.dumps(simulate(fig52(), iterations=200))
+    json.dumps(explore(fig52(), ["C2"], step_ns=8 * MS, workers=1))

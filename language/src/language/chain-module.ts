@@ -10,6 +10,7 @@ import {
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices,
 } from 'langium/lsp';
 import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/module.js';
+import { ChainDocumentValidator, ChainLinker } from './chain-linker.js';
 import { ChainScopeComputation, ChainScopeProvider } from './chain-scope.js';
 import { ChainValidator, registerValidationChecks } from './validation/chain-validator.js';
 import { ChainHoverProvider } from './lsp/chain-hover.js';
@@ -32,9 +33,11 @@ export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAd
     references: {
         ScopeComputation: services => new ChainScopeComputation(services),
         ScopeProvider: services => new ChainScopeProvider(services),
+        Linker: services => new ChainLinker(services),
     },
     validation: {
         ChainValidator: () => new ChainValidator(),
+        DocumentValidator: services => new ChainDocumentValidator(services),
     },
     lsp: {
         HoverProvider: services => new ChainHoverProvider(services),

@@ -61,7 +61,14 @@ export class ChainScopeProvider extends DefaultScopeProvider {
             const box = context.container.instance?.ref?.box?.ref;
             return box ? this.portScope(box) : EMPTY_SCOPE;
         }
-        const referenceType = this.reflection.getReferenceType(context);
+        let referenceType: string;
+        try {
+            referenceType = this.reflection.getReferenceType(context);
+        } catch {
+            // Completion in a half-typed model may ask for a property the recovered node does not have
+            // (`Depends:type` when `in i: Frame` became `in i: depends`): nothing is in scope there.
+            return EMPTY_SCOPE;
+        }
         const global = this.getGlobalScope(referenceType, context);
         const precomputed = AstUtils.getDocument(context.container).precomputedScopes;
         if (!precomputed) return global;

@@ -126,3 +126,55 @@ chain C on P { s: S g: G k: K s.o -> g.i g.o -> k.i }
         await hoverAt(document, 'g: G');
     });
 });
+
+describe('fuzzer findings: hover on a chain with a connection cut off after the arrow', () => {
+    test('portRefText of a missing target (seed 7, thesis-fig5-2/sketch mutants)', async () => {
+        const document = await validate(BASE + 'chain D on P { s: S k: K s.o -> }');
+        await expect(hoverAt(document, 'D on')).resolves.toBeDefined();
+    });
+});
+
+describe('fuzzer findings: long pipelines', () => {
+    test('a pipeline of 12,000 boxes does not overflow the stack in the cycle check', async () => {
+        const n = 12_000;
+        const steps = Array.from({ length: n }, (_, i) => `g${i}: G`).join(' ');
+        const links = Array.from({ length: n - 1 }, (_, i) => `g${i}.o -> g${i + 1}.i`).join(' ');
+        const document = await validate(`platform P { cores 4 }
+image F 64 x 64 of u8
+box S { out o: F source period 10 ms }
+box G { in i: F out o: F kernel gain(2) split rows depends pointwise }
+box K { in i: F kernel sink }
+chain C on P { s: S ${steps} k: K s.o -> g0.i ${links} g${n - 1}.o -> k.i g${n - 1}.o -> g0.i }
+`);
+        expect(crashes(document)).toEqual([]);
+        // The closing connection makes one cycle through all of them, reported once.
+        expect(errorsOf(document).filter(m => m.startsWith('Cycle without delay'))).toHaveLength(1);
+    }, 60_000);
+});
+
+describe('fuzzer findings: pmf probabilities beyond exact arithmetic (seed 99)', () => {
+    test.each([['1e-999999999'], ['1e999999999'], [BIG]])('pmf { 1 ms: %s } is an error, not an IR export failure', async p => {
+        const document = await validate(BASE + `ptts Q { component A period 10 ms etp pmf { 1 ms: 0.9, 2 ms: ${p} } }`);
+        expect(errorsOf(document).length).toBeGreaterThan(0);
+    });
+});
+
+describe('fuzzer findings: completion where the parser recovered a different node (seed 99, sketch #411)', () => {
+    test('no scope request for a property the node lacks', async () => {
+        const errors: unknown[] = [];
+        const original = console.error;
+        console.error = (...args: unknown[]) => { errors.push(args); };
+        try {
+            const text = BASE.replace('box K { in i: F kernel sink }', 'box K { in i: depends kernel sink }');
+            const document = await validate(text);
+            for (let offset = text.indexOf('box K'); offset < text.indexOf('chain C'); offset++) {
+                await services.Chain.lsp.CompletionProvider!.getCompletion(document, {
+                    textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(offset),
+                });
+            }
+        } finally {
+            console.error = original;
+        }
+        expect(errors.map(e => String((e as unknown[])[0]))).toEqual([]);
+    });
+});

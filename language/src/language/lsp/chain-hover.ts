@@ -131,8 +131,9 @@ function describeInstance(instance: Instance): string {
     return lines.join('\n\n');
 }
 
-function portRefText(ref: PortRef): string {
-    return `${ref.instance?.$refText ?? '?'}.${ref.port?.$refText ?? '?'}`;
+/** `d.img`; `?` for what a half-typed connection lacks (`d.img ->` has no target yet). */
+function portRefText(ref: PortRef | undefined): string {
+    return `${ref?.instance?.$refText ?? '?'}.${ref?.port?.$refText ?? '?'}`;
 }
 
 function connectionBytes(connection: Connection): { image?: ImageType; bytes: bigint } {

@@ -58,7 +58,7 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
     pmf.entries.forEach((entry, index) => {
         // Exactly: 1e-400 is a positive probability although it is 0 as a float.
         const probability = parseDecimal(entry.probability);
-        if (probability && !(probability.numerator > 0n && probability.numerator <= 10n ** BigInt(probability.scale))) {
+        if (entry.probability !== undefined && (!probability || !(probability.numerator > 0n && probability.numerator <= 10n ** BigInt(probability.scale)))) {
             accept('error', `A probability must be in (0, 1], got ${entry.probability}.`, { node: entry, property: 'probability', data: { code: Codes.pmfProbability } });
         }
         const time = durationNs(entry.time);

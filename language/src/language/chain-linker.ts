@@ -1,0 +1,43 @@
+/**
+ * Linking errors that help: an unknown port names the box's ports, an unknown
+ * element lists what the file has, and a port of an unknown instance is not
+ * reported twice (the instance's or its box's error says it all).
+ */
+import { DefaultDocumentValidator, DefaultLinker, type LangiumDocument, type LinkingError, type ReferenceInfo, type AstNodeDescription, type ValidationOptions } from 'langium';
+import type { Diagnostic } from 'vscode-languageserver';
+import { isPortRef } from '../generated/ast.js';
+import { boxPorts } from './model-util.js';
+
+export class ChainLinker extends DefaultLinker {
+    override createLinkingError(refInfo: ReferenceInfo, targetDescription?: AstNodeDescription): LinkingError {
+        const error = super.createLinkingError(refInfo, targetDescription);
+        const name = refInfo.reference.$refText;
+        if (isPortRef(refInfo.container) && refInfo.property === 'port') {
+            const instance = refInfo.container.instance?.ref;
+            const box = instance?.box?.ref;
+            if (instance && box) {
+                const ports = boxPorts(box).filter(p => p.name).map(p => `${p.direction} ${p.name}`);
+                return { ...error, message: `Box '${box.name}' (instance '${instance.name}') has no port '${name}'; its ports: ${ports.join(', ') || 'none'}.` };
+            }
+            return error;
+        }
+        const candidates = this.scopeProvider.getScope(refInfo).getAllElements().map(d => d.name).filter(n => n !== name).toArray();
+        if (candidates.length > 0 && candidates.length <= 30) {
+            return { ...error, message: `${error.message} Known here: ${candidates.join(', ')}.` };
+        }
+        return error;
+    }
+}
+
+export class ChainDocumentValidator extends DefaultDocumentValidator {
+    protected override processLinkingErrors(document: LangiumDocument, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        const before = diagnostics.length;
+        super.processLinkingErrors(document, diagnostics, options);
+        // Drop `inst.port` errors whose instance (or the instance's box) did not resolve: that error says it all.
+        const unresolvedInstancePorts = new Set(document.references
+            .filter(r => r.error && isPortRef(r.error.container) && r.error.property === 'port' && r.error.container.instance?.ref?.box?.ref === undefined)
+            .map(r => r.$refNode?.range.start.line + ':' + r.$refNode?.range.start.character));
+        const kept = diagnostics.slice(before).filter(d => !unresolvedInstancePorts.has(d.range.start.line + ':' + d.range.start.character));
+        diagnostics.splice(before, diagnostics.length - before, ...kept);
+    }
+}
