@@ -39,7 +39,7 @@ const SUITES = [
         what: 'pytest: IR, PTTS analysis, plan, RPC',
         cwd: join(root, 'backend'),
         command: join(root, 'backend', '.venv', 'bin', 'python'),
-        args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${join(results, 'pytest.xml')}`],
+        args: ['-m', 'pytest', '-q', '--color=no', '-p', 'no:cacheprovider', `--junitxml=${join(results, 'pytest.xml')}`],
         counts: () => junitCounts(join(results, 'pytest.xml')),
     },
     {
@@ -59,11 +59,13 @@ function vitestCounts(file) {
 }
 
 function junitCounts(file) {
+    // Sum the <testsuite> elements: pytest's <testsuites> wrapper carries no counts.
     const xml = readFileSync(file, 'utf-8');
-    const suite = /<testsuites?\b[^>]*>/.exec(xml)?.[0] ?? '';
-    const attr = name => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
-    const tests = attr('tests'), failures = attr('failures'), errors = attr('errors'), skipped = attr('skipped');
-    return { passed: tests - failures - errors - skipped, failed: failures + errors, skipped };
+    const total = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+    for (const [suite] of xml.matchAll(/<testsuite\b[^>]*>/g)) {
+        for (const name of Object.keys(total)) total[name] += Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+    }
+    return { passed: total.tests - total.failures - total.errors - total.skipped, failed: total.failures + total.errors, skipped: total.skipped };
 }
 
 const wanted = process.argv.slice(2);
@@ -74,7 +76,7 @@ for (const suite of SUITES) {
     process.stdout.write(`\n=== ${suite.name}: ${suite.what}\n`);
     const started = Date.now();
     for (const file of ['vitest.json', 'pytest.xml', 'ctest.xml']) rmSync(join(results, file), { force: true });
-    const run = spawnSync(suite.command, suite.args, { cwd: suite.cwd, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+    const run = spawnSync(suite.command, suite.args, { cwd: suite.cwd, stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
     let counts;
     try {
         counts = suite.counts();

@@ -44,4 +44,4 @@ def load_method_modules() -> None:
 
 
 #: Modules whose import registers methods of one concern each.
-ADAPTERS: list[str] = ["chainlab.rpc.ptts_methods"]
+ADAPTERS: list[str] = ["chainlab.rpc.ptts_methods", "chainlab.rpc.plan_methods"]

@@ -50,3 +50,20 @@ def simulate(params: dict[str, Any]) -> dict[str, Any]:
 def cost(params: dict[str, Any]) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     return {"source": ir["source"], "name": ptts["name"], **api.estimate_cost(ptts, resolve_chain=chain_resolver(ir))}
+
+
+@method("ptts/explore")
+def explore(params: dict[str, Any]) -> dict[str, Any]:
+    from chainlab.ptts.explore import explore as sweep
+
+    ir, ptts = _ptts(params)
+    vary = params.get("vary")
+    if isinstance(vary, str):
+        vary = [vary]
+    if not isinstance(vary, list) or not all(isinstance(v, str) for v in vary):
+        raise ModelError("vary: name the component(s) whose offset to sweep (--vary NAME)")
+    options: dict[str, Any] = {"objective": params.get("objective", "p99"), "resolve_chain": chain_resolver(ir)}
+    step = _int_option(params, "step_ns", None)
+    if step is not None:
+        options["step_ns"] = step
+    return {"source": ir["source"], **sweep(ptts, vary, **options)}

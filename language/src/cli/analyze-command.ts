@@ -1,4 +1,6 @@
 /** `chainlab analyze FILE --ptts NAME`: the exact end-to-end latency distribution and loss of a PTTS chain. */
+import type { Command } from 'commander';
+import { positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { withBackend } from './backend-session.js';
 import { formatMs, formatProbability, table, textCdf } from './text-plot.js';
@@ -66,4 +68,15 @@ function describePair(pair: Record<string, unknown>): string {
     const roots = pair.roots_ms ?? [pair.root_ms, pair.partner_ms];
     const probability = Number(pair.probability ?? pair.p ?? 0);
     return `roots ${JSON.stringify(roots)} ms ${formatProbability(probability)}`;
+}
+
+export function registerAnalyze(program: Command): void {
+    program.command('analyze')
+        .description('Exact end-to-end latency distribution and loss probability of a PTTS chain (thesis chapter 5). Exit 3 when a requirement fails.')
+        .argument('<file>', 'a .chain file')
+        .option('--ptts <name>', 'the ptts to analyse (optional when the file has one)')
+        .option('--json', 'print one JSON object (distribution, percentiles, loss, requirements, timing)')
+        .option('--per-root', 'include the distribution of every latency tree (root)')
+        .option('--max-trees <n>', 'refuse exact analysis above this many latency trees', positiveInt('--max-trees'))
+        .action(async (file: string, options: AnalyzeOptions) => { process.exitCode = await analyzeCommand(file, options); });
 }

@@ -1,5 +1,6 @@
 /** The language-side commands of the chainlab CLI: check and export. */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
@@ -74,4 +75,20 @@ export async function exportCommand(path: string, options: { output?: string }, 
         output.out(text);
     }
     return 0;
+}
+
+export function registerCheck(program: Command): void {
+    program.command('check')
+        .description('Validate .chain files; prints file:line:col: error|warning: message lines and exits 1 on errors.')
+        .argument('<files...>', '.chain files')
+        .action(async (files: string[]) => { process.exitCode = await checkCommand(files); });
+}
+
+export function registerExport(program: Command): void {
+    program.command('export')
+        .description('Export a .chain file as the chainlab IR (versioned JSON, the backend\'s input).')
+        .argument('<file>', 'a .chain file')
+        .option('--json', 'print the IR as JSON (the default and only format)')
+        .option('-o, --output <path>', 'write the IR to a file instead of standard output')
+        .action(async (file: string, options: { output?: string }) => { process.exitCode = await exportCommand(file, options); });
 }

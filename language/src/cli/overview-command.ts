@@ -2,6 +2,7 @@
  * `chainlab overview FILE`: check a model and run every analysis chainlab has on it, with a readable
  * summary. This is what `npm start` runs on samples/xray.chain.
  */
+import type { Command } from 'commander';
 import { BackendModelError } from '../backend/backend-client.js';
 import type { IrModel } from '../ir/ir-types.js';
 import type { AnalysisResult } from './analyze-command.js';
@@ -53,4 +54,11 @@ export async function overviewCommand(file: string, output: Output = processOutp
         output.out(`\nDetails: npx chainlab analyze ${file} --ptts NAME`);
         return failures > 0 ? 1 : 0;
     });
+}
+
+export function registerOverview(program: Command): void {
+    program.command('overview')
+        .description('Check a model and run every analysis chainlab has on it, with a readable summary (what npm start runs).')
+        .argument('<file>', 'a .chain file')
+        .action(async (file: string) => { process.exitCode = await overviewCommand(file); });
 }

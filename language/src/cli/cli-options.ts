@@ -1,0 +1,36 @@
+/** Option parsers shared by the CLI commands. */
+import { InvalidArgumentError } from 'commander';
+import { durationNs } from '../language/units.js';
+
+export function positiveInt(option: string): (value: string) => number {
+    return value => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${option} takes a positive integer, not '${value}'`);
+        return n;
+    };
+}
+
+export function nonNegativeInt(option: string): (value: string) => number {
+    return value => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${option} takes a whole number, not '${value}'`);
+        return n;
+    };
+}
+
+/** `2 ms`, `2ms` or `0.5 us` → integer nanoseconds. */
+export function duration(option: string): (value: string) => number {
+    return value => {
+        const match = /^\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(s|ms|us|ns)\s*$/.exec(value);
+        const ns = match ? durationNs({ value: match[1], unit: match[2] } as never) : undefined;
+        if (!ns?.ok || ns.value <= 0n) throw new InvalidArgumentError(`${option} takes a positive duration such as '1 ms', not '${value}'`);
+        return Number(ns.value);
+    };
+}
+
+export function oneOf(option: string, choices: readonly string[]): (value: string) => string {
+    return value => {
+        if (!choices.includes(value)) throw new InvalidArgumentError(`${option} is one of ${choices.join(', ')}, not '${value}'`);
+        return value;
+    };
+}
