@@ -70,7 +70,7 @@ def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
             lines.append(f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees")
     else:
         lines.append("no period set within 2% shrinks the hyper-period enough")
-    lines.append("or run the Monte Carlo simulator (chainlab.ptts.simulate) for an approximate distribution with confidence bands")
+    lines.append("or run the Monte Carlo simulator (`chainlab simulate FILE --ptts NAME`) for an approximate distribution with confidence bands")
     return TooExpensiveError("\n".join(lines), p.model.loc, p.model.name, proposals=proposals)
 
 

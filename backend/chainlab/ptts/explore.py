@@ -9,6 +9,7 @@ import copy
 import itertools
 import math
 import os
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
@@ -124,7 +125,9 @@ def explore(ptts_ir: dict[str, Any], vary: Sequence[str], *, step_ns: int | None
     if n_workers <= 1 or len(jobs) < POOL_THRESHOLD:
         points = [_point(j) for j in jobs]
     else:
-        with ProcessPoolExecutor(max_workers=n_workers) as pool:
+        # Workers are spawned, not forked: the caller may be multi-threaded (the JSON-RPC server), and a
+        # fork taken while another thread holds a lock deadlocks the child.
+        with ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             points = list(pool.map(_point, jobs, chunksize=max(1, len(jobs) // (4 * n_workers))))
     best = min(points, key=_key(objective))
     return {

@@ -10,9 +10,7 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
     } catch (error) {
         if (error instanceof BackendModelError) {
             output.err(error.message.startsWith(error.data?.loc?.file ?? '\0') || error.message.includes(': error: ') ? error.message : `error: ${error.message}`);
-            for (const proposal of (error.data?.proposals ?? []) as Array<Record<string, unknown>>) {
-                output.err(`  proposal: ${describeProposal(proposal)}`);
-            }
+            // The message already lists what to do instead (e.g. nearby periods); the proposals stay in --json output.
             return 1;
         }
         if (error instanceof BackendUnavailableError) {
@@ -23,12 +21,4 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
     } finally {
         await backend?.stop();
     }
-}
-
-function describeProposal(proposal: Record<string, unknown>): string {
-    const periods = proposal.periods_ms ?? proposal.periods;
-    const parts = [periods ? `periods ${JSON.stringify(periods)}` : JSON.stringify(proposal)];
-    if (proposal.roots !== undefined) parts.push(`${proposal.roots} latency trees`);
-    if (proposal.max_relative_change !== undefined) parts.push(`periods change by at most ${(Number(proposal.max_relative_change) * 100).toFixed(2)} %`);
-    return parts.join(', ');
 }
