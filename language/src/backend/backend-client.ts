@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
     CancellationTokenSource, NotificationType, ResponseError, createMessageConnection,
-    type MessageConnection,
+    type CancellationToken, type MessageConnection,
 } from 'vscode-jsonrpc/node.js';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 
@@ -31,14 +31,34 @@ export class BackendModelError extends Error {
 
 export class BackendUnavailableError extends Error {}
 
+export class RequestCancelledError extends Error {}
+
 export interface Progress { fraction: number; message: string }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** This module's folder, both as ESM (the CLI) and inside the CommonJS bundle of the language server. */
+function moduleDir(): string {
+    try {
+        return dirname(fileURLToPath(import.meta.url));
+    } catch {
+        return __dirname;
+    }
+}
+
+/** The checkout that holds backend/ (found upwards, since out/ and dist/ sit at different depths). */
+function repoRoot(): string {
+    let dir = moduleDir();
+    while (!existsSync(join(dir, 'backend', 'pyproject.toml'))) {
+        const parent = dirname(dir);
+        if (parent === dir) return resolve(moduleDir(), '..', '..', '..');
+        dir = parent;
+    }
+    return dir;
+}
 
 /** The backend's Python: $CHAINLAB_PYTHON, else the venv that `npm start`/`npm test` set up. */
 export function backendPython(): string {
     if (process.env.CHAINLAB_PYTHON) return process.env.CHAINLAB_PYTHON;
-    const venv = join(repoRoot, 'backend', '.venv', 'bin', 'python');
+    const venv = join(repoRoot(), 'backend', '.venv', 'bin', 'python');
     if (existsSync(venv)) return venv;
     throw new BackendUnavailableError(
         `the Python backend is not set up (${venv} is missing): run 'npm start' or 'npm run setup' once, or set CHAINLAB_PYTHON`);
@@ -69,16 +89,33 @@ export class BackendClient {
         return new BackendClient(python);
     }
 
-    /** Calls a backend method; model errors become BackendModelError, a dead backend BackendUnavailableError. */
-    async request<T>(method: string, params: object, options: { onProgress?: (p: Progress) => void; timeoutMs?: number } = {}): Promise<T> {
+    get running(): boolean {
+        return !this.exited;
+    }
+
+    /**
+     * Calls a backend method; model errors become BackendModelError, a dead backend BackendUnavailableError.
+     * A time-out or a cancellation rejects at once and kills the backend (work in flight cannot be
+     * interrupted otherwise); the caller starts a new one for the next request.
+     */
+    async request<T>(method: string, params: object, options: { onProgress?: (p: Progress) => void; timeoutMs?: number; cancellation?: CancellationToken } = {}): Promise<T> {
         if (this.exited) throw new BackendUnavailableError(`the backend is not running${this.lastStderr()}`);
         const token = ++nextToken;
         const cancel = new CancellationTokenSource();
-        const timer = options.timeoutMs ? setTimeout(() => cancel.cancel(), options.timeoutMs) : undefined;
+        let stop: ((error: Error) => void) | undefined;
+        const stopped = new Promise<never>((_, reject) => { stop = reject; });
+        const abort = (error: Error) => { cancel.cancel(); this.exited = true; this.child.kill('SIGKILL'); stop!(error); };
+        const timer = options.timeoutMs
+            ? setTimeout(() => abort(new BackendUnavailableError(`${method} took longer than ${options.timeoutMs! / 1000} s; the backend was stopped`)), options.timeoutMs)
+            : undefined;
+        const listener = options.cancellation?.onCancellationRequested(() => abort(new RequestCancelledError(`${method} was cancelled`)));
         if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
         try {
-            return await this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
+            const reply = this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
+            reply.catch(() => undefined); // after an abort nobody waits for the reply any more
+            return await Promise.race([reply, stopped]);
         } catch (error) {
+            if (error instanceof RequestCancelledError || error instanceof BackendUnavailableError) throw error;
             if (error instanceof ResponseError && error.code === MODEL_ERROR_CODE) {
                 throw new BackendModelError(error.message, error.data as BackendErrorData | undefined);
             }
@@ -87,6 +124,7 @@ export class BackendClient {
             throw error;
         } finally {
             if (timer) clearTimeout(timer);
+            listener?.dispose();
             this.progressHandlers.delete(token);
         }
     }

@@ -7,6 +7,7 @@ import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { createChainServices } from './chain-module.js';
+import { registerAnalysisRequests } from './lsp/analysis-requests.js';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -28,3 +29,4 @@ process.on('unhandledRejection', report);
 
 const { shared } = createChainServices({ connection, ...NodeFileSystem });
 startLanguageServer(shared);
+registerAnalysisRequests(connection, shared);

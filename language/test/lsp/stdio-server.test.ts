@@ -5,30 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
     CompletionRequest, createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification,
     DocumentFormattingRequest, ExitNotification, HoverRequest, InitializedNotification, InitializeRequest,
     PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
     type Diagnostic, type InitializeResult, type MarkupContent, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node.js';
-import { buildServer } from '../../esbuild.mjs';
+import { ensureServerBundle, languageDir } from './server-bundle.js';
 import { codeOf } from '../test-utils.js';
 
-const languageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bundle = join(languageDir, 'dist', 'server.cjs');
-
-/** Newest modification time of the sources the bundle is made from. */
-function newestSource(dir: string): number {
-    let newest = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-    }
-    return newest;
-}
 
 const ERRORS_URI = 'file:///work/models/errors.chain';
 const ERRORS = 'image F 8 x 8 of u17\nbox A { out o: F kernel blur(3) }\nchain C { a: A b: Nope }\n';
@@ -63,8 +48,7 @@ function compact(diagnostics: Diagnostic[]): string[] {
 }
 
 beforeAll(async () => {
-    const sources = Math.max(newestSource(join(languageDir, 'src')), statSync(join(languageDir, 'esbuild.mjs')).mtimeMs);
-    if (!existsSync(bundle) || statSync(bundle).mtimeMs < sources) await buildServer();
+    const bundle = await ensureServerBundle();
     server = spawn(process.execPath, [bundle, '--stdio'], { cwd: languageDir, stdio: 'pipe' });
     server.stderr.on('data', chunk => { stderr += String(chunk); });
     connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));

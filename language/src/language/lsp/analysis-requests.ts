@@ -1,0 +1,79 @@
+/**
+ * Analysis requests of the language server (`chainlab/analyze`, `chainlab/plan`, ...): the editor names a
+ * document and an element; the server exports the document's IR and asks the Python backend over the
+ * same JSON-RPC interface the CLI uses. Requests time out and can be cancelled, and a dead backend is
+ * restarted on the next request, so an analysis never hangs the language server.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { URI, type LangiumDocument } from 'langium';
+import type { LangiumSharedServices } from 'langium/lsp';
+import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
+import { BackendClient, BackendModelError, BackendUnavailableError, RequestCancelledError } from '../../backend/backend-client.js';
+import type { Model } from '../../generated/ast.js';
+import { exportIr, IrExportError } from '../../ir/ir-export.js';
+import type { IrModel } from '../../ir/ir-types.js';
+
+/** Analysis request name → backend method and the parameter that names the element. */
+export const ANALYSIS_REQUESTS = {
+    'chainlab/analyze': { method: 'ptts/analyze', element: 'ptts' },
+    'chainlab/simulate': { method: 'ptts/simulate', element: 'ptts' },
+    'chainlab/explore': { method: 'ptts/explore', element: 'ptts' },
+    'chainlab/plan': { method: 'plan/make', element: 'chain' },
+} as const;
+
+export const ANALYSIS_TIMEOUT_MS = 120_000;
+
+/** Error codes of analysis requests (LSP reserves -32899..-32800). */
+export const AnalysisErrorCodes = { modelError: -32001, backendUnavailable: -32002, cancelled: -32800 } as const;
+
+export interface AnalysisParams { uri: string; [element: string]: unknown }
+
+export function registerAnalysisRequests(connection: Connection, shared: LangiumSharedServices): void {
+    let backend: BackendClient | undefined;
+    const client = () => (backend && backend.running ? backend : (backend = BackendClient.start()));
+    connection.onShutdown(async () => { await backend?.stop(); });
+
+    for (const [request, { method }] of Object.entries(ANALYSIS_REQUESTS)) {
+        connection.onRequest(request, async (params: AnalysisParams, token: CancellationToken) => {
+            const ir = await documentIr(shared, params?.uri);
+            const { uri: _uri, ...rest } = params;
+            try {
+                return await client().request(method, { ...rest, ir }, { timeoutMs: ANALYSIS_TIMEOUT_MS, cancellation: token });
+            } catch (error) {
+                if (error instanceof BackendModelError) throw new ResponseError(AnalysisErrorCodes.modelError, error.message, error.data);
+                if (error instanceof BackendUnavailableError) throw new ResponseError(AnalysisErrorCodes.backendUnavailable, error.message);
+                if (error instanceof RequestCancelledError || token.isCancellationRequested) throw new ResponseError(AnalysisErrorCodes.cancelled, `${request} cancelled`);
+                throw new ResponseError(AnalysisErrorCodes.backendUnavailable, (error as Error).message);
+            }
+        });
+    }
+}
+
+/** The IR of an open (or on-disk) document after it is validated; refused while it has errors. */
+async function documentIr(shared: LangiumSharedServices, uriText: unknown): Promise<IrModel> {
+    if (typeof uriText !== 'string') throw new ResponseError(AnalysisErrorCodes.modelError, 'the request needs the document uri');
+    const uri = URI.parse(uriText);
+    const documents = shared.workspace.LangiumDocuments;
+    const document = (documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)) as LangiumDocument<Model>;
+    await shared.workspace.DocumentBuilder.waitUntil(3 /* Validated */, uri);
+    if (!document.diagnostics) await shared.workspace.DocumentBuilder.build([document], { validation: true });
+    const errors = (document.diagnostics ?? []).filter(d => d.severity === 1);
+    if (errors.length > 0) {
+        const first = errors[0];
+        throw new ResponseError(AnalysisErrorCodes.modelError,
+            `${uri.path}:${first.range.start.line + 1}:${first.range.start.character + 1}: the model has ${errors.length} error(s); fix them before analysing (first: ${first.message})`);
+    }
+    const file = uri.scheme === 'file' ? uri.fsPath : uri.toString();
+    try {
+        return exportIr(document.parseResult.value, {
+            file,
+            readFile: path => readFileSync(path, 'utf-8'),
+            resolvePath: path => (uri.scheme === 'file' ? resolve(dirname(uri.fsPath), path) : path),
+        });
+    } catch (error) {
+        if (error instanceof IrExportError) throw new ResponseError(AnalysisErrorCodes.modelError, error.message);
+        throw error;
+    }
+}
+

@@ -1,0 +1,86 @@
+/**
+ * The language server's analysis requests, end to end: bundled server over stdio → IR of the open
+ * document → Python backend over JSON-RPC. Errors come back as LSP errors, a cancelled request
+ * returns at once and the next request gets a fresh backend.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+    CancellationTokenSource, createProtocolConnection, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest,
+    ResponseError, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+} from 'vscode-languageserver/node.js';
+import { ensureServerBundle, languageDir } from './server-bundle.js';
+
+const sample = join(languageDir, '..', 'samples', 'ptts', 'thesis-fig5-2.chain');
+const sampleUri = pathToFileURL(sample).toString();
+
+let server: ChildProcessWithoutNullStreams;
+let connection: ProtocolConnection;
+
+beforeAll(async () => {
+    server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd: languageDir, stdio: 'pipe' });
+    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection.listen();
+    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+    await connection.sendNotification(InitializedNotification.type, {});
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: sampleUri, languageId: 'chain', version: 1, text: readFileSync(sample, 'utf-8') },
+    });
+}, 60_000);
+
+afterAll(() => {
+    connection?.dispose();
+    if (server && server.exitCode === null) server.kill();
+});
+
+async function failure(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
+    try {
+        await promise;
+    } catch (error) {
+        return error as ResponseError<unknown>;
+    }
+    throw new Error('the request succeeded');
+}
+
+describe('analysis requests of the language server', () => {
+    test('the venv backend exists (set up by npm test)', () => {
+        expect(existsSync(join(languageDir, '..', 'backend', '.venv', 'bin', 'python'))).toBe(true);
+    });
+
+    test('chainlab/analyze returns the exact distribution of the open document', async () => {
+        const result = await connection.sendRequest<{ hyperperiod_ms: number; roots: number }>('chainlab/analyze', { uri: sampleUri, ptts: 'Fig52' });
+        expect(result.hyperperiod_ms).toBe(40600);
+        expect(result.roots).toBe(203);
+    });
+
+    test('a model error comes back as an LSP error with the backend message', async () => {
+        const error = await failure(connection.sendRequest('chainlab/analyze', { uri: sampleUri, ptts: 'Nope' }));
+        expect(error.code).toBe(-32001);
+        expect(error.message).toContain("has no ptts named 'Nope'");
+    });
+
+    test('a document with errors is refused before the backend is asked', async () => {
+        const uri = 'file:///tmp/chainlab-broken.chain';
+        await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+            textDocument: { uri, languageId: 'chain', version: 1, text: 'ptts T { component A period 0 ms etp point 1 ms }' },
+        });
+        const error = await failure(connection.sendRequest('chainlab/analyze', { uri, ptts: 'T' }));
+        expect(error.code).toBe(-32001);
+        expect(error.message).toMatch(/1 error\(s\); fix them before analysing/);
+    });
+
+    test('cancelling a long request answers at once; the next request works', async () => {
+        const source = new CancellationTokenSource();
+        const started = Date.now();
+        const long = connection.sendRequest('chainlab/simulate', { uri: sampleUri, ptts: 'Fig52', iterations: 50_000_000 }, source.token);
+        setTimeout(() => source.cancel(), 500);
+        const error = await failure(long);
+        expect(error.code).toBe(-32800);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        const again = await connection.sendRequest<{ roots: number }>('chainlab/analyze', { uri: sampleUri, ptts: 'Fig57' });
+        expect(again.roots).toBe(203);
+    });
+});
