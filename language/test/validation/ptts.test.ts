@@ -351,3 +351,27 @@ describe('histogram-file and histogram-option', () => {
         expect(issues(doc)).toEqual([]);
     });
 });
+
+describe('chain-period-mismatch', () => {
+    const CHAIN = [
+        'platform P { cores 2 }',
+        'image F 8 x 8 of u8',
+        'box S { out o: F source period 33.3 ms }',
+        'box K { in i: F kernel sink }',
+        'chain C on P { s: S k: K s.o -> k.i }',
+    ];
+
+    test("a component running a chain at another rate than the chain's source: a warning at the ETP", async () => {
+        const doc = await check(...CHAIN, 'ptts T { component A period 66.6 ms etp chain C }');
+        expect(issues(doc)).toEqual(['warning chain-period-mismatch 6:41..6:48 "chain C"']);
+        expect(messages(doc, 'chain-period-mismatch')).toEqual([
+            "Component 'A' runs chain 'C' every 66.6 ms, but its source 's' (box S) has period 33.3 ms.",
+        ]);
+    });
+
+    test('positive: the same period, or a free-running source', async () => {
+        expect(issues(await check(...CHAIN, 'ptts T { component A period 33.3 ms etp chain C }'))).toEqual([]);
+        const free = CHAIN.map(l => l.replace('source period 33.3 ms', 'source'));
+        expect(issues(await check(...free, 'ptts T { component A period 66.6 ms etp chain C }'))).toEqual([]);
+    });
+});

@@ -45,6 +45,7 @@ export const Codes = {
     histogramOption: 'histogram-option',
     nonPositiveResolution: 'non-positive-resolution',
     etpExceedsPeriod: 'etp-exceeds-period',
+    chainPeriodMismatch: 'chain-period-mismatch',
     slowAnalysis: 'slow-analysis',
     badPercentile: 'bad-percentile',
     badProbability: 'bad-probability',

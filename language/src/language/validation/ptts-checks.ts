@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
 import type { ChainAstType, Component, HistogramEtp, PmfEtp, Ptts, UniformEtp } from '../../generated/ast.js';
-import { componentEtp, componentOffset, componentPeriod, pttsComponents, pttsResolution, unquote } from '../model-util.js';
+import { boxSource, chainInstances, componentEtp, componentOffset, componentPeriod, pttsComponents, pttsResolution, unquote } from '../model-util.js';
 import { etpSpan, pttsCost, pttsTiming, proposePeriods, SLOW_ANALYSIS_OPERATIONS, uniformDefaultStep } from '../ptts-cost.js';
 import { durationNs, formatNs, formatRatio, parseDecimal, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
@@ -18,7 +18,30 @@ export const PMF_TOLERANCE = 1e-9;
 /** The same tolerance as an exact fraction: |sum - 1| <= 1 / PMF_TOLERANCE_DENOMINATOR. */
 const PMF_TOLERANCE_DENOMINATOR = 1_000_000_000n;
 
+/**
+ * A component whose ETP is a box chain is triggered at the chain's rate: when the chain's source says
+ * otherwise, one of the two periods is a mistake (the PTTS model would analyse another system than
+ * the one planned and run).
+ */
+function checkChainPeriod(component: Component, accept: ValidationAcceptor): void {
+    const etp = componentEtp(component);
+    const chain = etp?.kind === 'chain' ? etp.chain?.ref : undefined;
+    const period = durationNs(componentPeriod(component));
+    if (!chain || !period.ok) return;
+    for (const instance of chainInstances(chain)) {
+        const box = instance.box?.ref;
+        const sourcePeriod = box ? durationNs(boxSource(box)?.period) : undefined;
+        if (box && sourcePeriod?.ok && sourcePeriod.value !== period.value) {
+            accept('warning', `Component '${component.name}' runs chain '${chain.name}' every ${formatNs(period.value)}, but its source '${instance.name}' (box ${box.name}) has period ${formatNs(sourcePeriod.value)}.`, {
+                node: etp!, data: { code: Codes.chainPeriodMismatch },
+            });
+            return;
+        }
+    }
+}
+
 function checkComponent(component: Component, accept: ValidationAcceptor): void {
+    checkChainPeriod(component, accept);
     if (component.name === undefined) return; // a syntax error; its diagnostic says enough
     const periodNode = componentPeriod(component);
     if (!periodNode) {
