@@ -65,9 +65,7 @@ export function describeAnalysis(r: AnalysisResult): string[] {
 }
 
 function describePair(pair: Record<string, unknown>): string {
-    const roots = pair.roots_ms ?? [pair.root_ms, pair.partner_ms];
-    const probability = Number(pair.probability ?? pair.p ?? 0);
-    return `roots ${JSON.stringify(roots)} ms ${formatProbability(probability)}`;
+    return `root ${formatMs(Number(pair.root_ms))} overwritten by ${formatMs(Number(pair.overwritten_by_ms))} (p ${formatProbability(Number(pair.probability))})`;
 }
 
 export function registerAnalyze(program: Command): void {

@@ -21,6 +21,8 @@ export function createProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+    // `chainlab ... | head` closes the pipe early: that is not an error.
+    process.stdout.on('error', error => { if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0); throw error; });
     const program = createProgram();
     program.exitOverride();
     try {
