@@ -28,3 +28,15 @@ export function rangesOf(document: LangiumDocument, code: string): string[] {
 export function textAt(document: LangiumDocument, diagnostic: Diagnostic): string {
     return document.textDocument.getText(diagnostic.range);
 }
+
+/** mulberry32: a small seeded PRNG, identical on every platform, so that random tests reproduce. */
+export function prng(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}

@@ -26,32 +26,9 @@ const MAX_FAILURES = 8;
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 // ------------------------------------------------------------------ sources
-/** The example of the issue (kept in sync with /tmp/t/sketch.chain by hand; it is embedded so the test is self-contained). */
-export const SKETCH = `platform LabPC { cores 4  cache L3 8 MiB shared  smt off }
-image Frame 1024 x 1024 of u16
-box Detector { out img: Frame  source period 66.6 ms }
-box Gain     { in i: Frame  out o: Frame  kernel gain(1.5)       split rows  depends pointwise  cost 0.4 ms }
-box Spatial  { in i: Frame  out o: Frame  kernel convolution(5)  split rows  depends halo 2      cost 3.1 ms }
-box Display  { in i: Frame  kernel sink  split none }
-chain XRay on LabPC {
-    d: Detector  g: Gain  s: Spatial  out: Display
-    d.img -> g.i   g.o -> s.i   s.o -> out.i
-    schedule reduced threads 4 cores 0..3   memory reuse
-    require latency p99 < 20 ms
-}
-ptts System {
-    component Sensor  period 66.6 ms offset 0 ms  etp uniform 30 ms .. 60 ms
-    component Process period 33.3 ms offset 5 ms  etp chain XRay      // ETP = the chain's latency distribution
-    component GPU     period 16.6 ms              etp pmf { 11 ms: 0.9, 12 ms: 0.1 }
-    component Wall    period 16.7 ms              etp point 8 ms
-    require latency p99 < 160 ms   require loss < 1e-4
-    require latency <= 160 ms with probability >= 99.9 %
-}
-throttle BestEffort { duty-cycle counter llc-misses sample 100 us suspend 900 us threshold 25 % }
-throttle Budget     { budget period 10 ms misses 15000 per core }
-target here { local  rt-cores 0  be-cores 1  throttle BestEffort  workload hog }
-target lab1 { ssh "xray@10.200.0.2" port 22 key "~/.ssh/id_ed25519"  rt-cores 0..1  be-cores 2..3  throttle Budget }
-`;
+/** The example of the issue (shared with the language-server tests). */
+export { SKETCH } from '../lsp/lsp-fixtures.js';
+import { SKETCH } from '../lsp/lsp-fixtures.js';
 
 /** A model full of errors, so that mutants also walk the error paths of every check. */
 const BROKEN = `platform P { cores 2 }
@@ -98,17 +75,8 @@ function sampleFiles(): Source[] {
 export const SOURCES: Source[] = [{ name: 'embedded:sketch', text: SKETCH }, { name: 'embedded:broken', text: BROKEN }, ...sampleFiles()];
 
 // ------------------------------------------------------------------ PRNG
-/** mulberry32: small, fast, good enough for fuzzing, and identical on every platform. */
-export function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+export { prng } from '../test-utils.js';
+import { prng } from '../test-utils.js';
 
 function hash(text: string): number {
     let h = 2166136261;

@@ -11,6 +11,7 @@ import {
     sizeBytes, sumDecimals,
 } from '../../src/language/units.js';
 import { check, issues, messages } from './helpers.js';
+import { prng } from '../test-utils.js';
 
 const duration = (value: string, unit: string) => ({ $type: 'Duration', value, unit }) as unknown as Duration;
 const size = (value: string, unit: string) => ({ $type: 'Size', value, unit }) as unknown as Size;
@@ -23,17 +24,6 @@ const bytes = (value: string, unit: string) => {
     return result.ok ? result.value : result.reason;
 };
 
-/** mulberry32: a small seeded PRNG, so that failures reproduce. */
-function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 const int = (random: () => number, below: number) => Math.floor(random() * below);
 /** A random non-negative BigInt of up to `digits` decimal digits. */
 const bigint = (random: () => number, digits: number) =>
