@@ -45,7 +45,7 @@ const SUITES = [
     {
         name: 'runtime-c',
         what: 'ctest: C runtime and throttler',
-        enabled: () => existsSync(join(root, 'runtime-c', 'build', 'CTestTestfile.cmake')),
+        enabled: () => ['lib', 'throttle'].some(part => existsSync(join(root, 'runtime-c', part, 'CMakeLists.txt'))),
         cwd: join(root, 'runtime-c', 'build'),
         command: 'ctest',
         args: ['--output-on-failure', '--output-junit', join(results, 'ctest.xml')],
