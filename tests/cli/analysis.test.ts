@@ -1,9 +1,8 @@
 /** analyze, simulate, explore, plan and synth through the real CLI and the real Python backend. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { chainlab } from './cli-helpers.js';
+import { chainlab, tempDir } from './cli-helpers.js';
 
 const FIG52 = 'samples/ptts/thesis-fig5-2.chain';
 
@@ -32,7 +31,7 @@ describe('chainlab analyze', () => {
         expect(result.stdout).toContain('CDF P(latency <= x)');
         expect(result.stdout).toMatch(/requirements\n/);
         expect([0, 3]).toContain(result.status);
-        const dir = mkdtempSync(join(tmpdir(), 'chainlab-analyze-'));
+        const dir = tempDir('chainlab-analyze');
         const file = join(dir, 'strict.chain');
         writeFileSync(file, 'ptts T {\n  component A period 10 ms etp uniform 1 ms .. 9 ms\n  component B period 7 ms etp point 1 ms\n  require latency p99 < 2 ms\n}\n');
         const strict = chainlab(['analyze', file]);
@@ -113,7 +112,7 @@ describe('chainlab plan and synth', () => {
     test('synth prints a chain that checks clean and plans', () => {
         const synth = chainlab(['synth', '--boxes', '40', '--seed', '7']);
         expect(synth.status).toBe(0);
-        const dir = mkdtempSync(join(tmpdir(), 'chainlab-synth-'));
+        const dir = tempDir('chainlab-synth');
         const file = join(dir, 'synth.chain');
         writeFileSync(file, synth.stdout);
         expect(chainlab(['check', file]).status).toBe(0);

@@ -1,9 +1,8 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { chainlab, repo } from './cli-helpers.js';
+import { chainlab, repo, tempDir } from './cli-helpers.js';
 
 function chainFiles(dir: string): string[] {
     return readdirSync(dir).flatMap(entry => {
@@ -30,7 +29,7 @@ describe('chainlab check', () => {
     });
 
     test('errors are gcc-style file:line:col lines and exit 1', () => {
-        const dir = mkdtempSync(join(tmpdir(), 'chainlab-check-'));
+        const dir = tempDir('chainlab-check');
         const file = join(dir, 'broken.chain');
         writeFileSync(file, 'platform P { cores 2 }\nbox B { in i: Missing kernel blur(3) }\n');
         const result = chainlab(['check', file]);
@@ -40,7 +39,7 @@ describe('chainlab check', () => {
     });
 
     test('syntax errors are reported with their position, never a crash', () => {
-        const dir = mkdtempSync(join(tmpdir(), 'chainlab-check-'));
+        const dir = tempDir('chainlab-check');
         const file = join(dir, 'syntax.chain');
         writeFileSync(file, 'box { kernel gain(1.5 }\nptts T { component C period ms }\n');
         const result = chainlab(['check', file]);
@@ -76,7 +75,7 @@ describe('chainlab export', () => {
     });
 
     test('refuses a model with errors', () => {
-        const dir = mkdtempSync(join(tmpdir(), 'chainlab-export-'));
+        const dir = tempDir('chainlab-export');
         const file = join(dir, 'bad.chain');
         writeFileSync(file, 'ptts T { component C period 0 ms etp point 1 ms }\n');
         const result = chainlab(['export', file, '--json']);
