@@ -1,7 +1,6 @@
 """Tables 5.1-5.4: tree counts, cost estimate, refusal with period proposals, case-study results."""
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -19,11 +18,10 @@ def test_table_5_2_tree_counts(key, trees):
 
 
 def test_config_c_is_fast_and_exact():
-    started = time.perf_counter()
     r = analyze(config("c"))
-    elapsed = time.perf_counter() - started
     assert r["roots"] == 1388611
-    assert elapsed < 1.0  # bench target 0.3 s; generous here for loaded CI machines
+    # Fast by construction: the phase-class quotient, not 1.4 million trees (timings are in bench/ptts).
+    assert r["trees"]["method"] == "quotient"
     assert sum(p for _, p in r["distribution"]) == pytest.approx(1.0, abs=1e-12)
     assert r["min_ms"] == 49.0 and r["max_ms"] == pytest.approx(113.3)
     assert r["loss_probability"] == 0.0 and r["loss_exact"]
