@@ -6,9 +6,12 @@ import { UsageError } from './load-documents.js';
 import { registerOverview } from './overview-command.js';
 import { registerPlan, registerSynth } from './plan-command.js';
 import { registerExplore, registerSimulate } from './ptts-commands.js';
+import { registerGenerate, registerRun } from './run-command.js';
+import { registerThrottleParams } from './throttle-command.js';
 
 const REGISTRARS: Array<(program: Command) => void> = [
     registerCheck, registerExport, registerAnalyze, registerSimulate, registerExplore, registerPlan, registerSynth, registerOverview,
+    registerGenerate, registerRun, registerThrottleParams,
 ];
 
 export function createProgram(): Command {

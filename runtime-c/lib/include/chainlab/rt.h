@@ -40,6 +40,8 @@ void cl_default_options(cl_options *o);
 /* Allocates everything (arena pre-faulted, timestamp buffers); NULL with a message on stderr on failure. */
 cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user);
 unsigned char *cl_arena(cl_ctx *c);
+/* The pointer every sub-box function receives. */
+void cl_set_user(cl_ctx *c, void *user);
 /* Runs the iterations. Returns 0 when all ran, 1 when stopped by SIGINT/SIGTERM (or cl_stop), 2 on a watchdog abort. */
 int cl_run(cl_ctx *c);
 void cl_stop(cl_ctx *c);
@@ -61,6 +63,6 @@ typedef struct { _Alignas(64) int tokens; int waiters; } cl_sem;
 void cl_sem_init(cl_sem *s, int tokens);
 void cl_sem_post(cl_sem *s);
 /* 0 when a token was taken; -1 when *stop became non-zero or the watchdog (timeout_ns > 0) fired. */
-int cl_sem_wait(cl_sem *s, int spin, const volatile int *stop, int64_t timeout_ns);
+int cl_sem_wait(cl_sem *s, int spin, const int *stop, int64_t timeout_ns);
 
 #endif

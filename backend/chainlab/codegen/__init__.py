@@ -1,0 +1,4 @@
+"""Code generation: a plan (chainlab.plan) -> a standalone C project on the chainlab runtime."""
+from chainlab.codegen.generate import generate_project, reference_source, validate_plan, write_project
+
+__all__ = ["generate_project", "reference_source", "validate_plan", "write_project"]

@@ -1,0 +1,215 @@
+"""`chainlab run --target here`: plan, generate, build (cached), calibrate if asked, run, report.
+
+Thread mapping (the model's chain may ask for more threads than the target has rt-cores, e.g. XRay
+wants 4 on a 2-core machine): the chain is re-planned with threads = number of the target's
+rt-cores and cores = those rt-cores, so every pinned thread owns one core. `threads` overrides this
+(several threads then share the cores round-robin: the runtime pins thread i to cores[i % n]).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from chainlab.codegen import generate_project
+from chainlab.errors import ModelError
+from chainlab.ir import find_chain
+from chainlab.plan.api import make_plan, plan_to_json, predict_latency
+from chainlab.run.build import build_project
+from chainlab.run.stats import ks_distance, latency_stats, plot_cdf, read_latencies
+
+
+@dataclass
+class RunResult:
+    chain: str
+    period_ns: int
+    heuristic: str
+    memory: str
+    threads: int
+    cores: list[int]
+    iterations: int
+    completed: int
+    status: str
+    checksum: str
+    arena_bytes: int
+    sum_bytes: int
+    measured: dict[str, Any]
+    predicted: dict[str, Any] | None
+    ks: float | None
+    out_dir: str
+    files: list[str] = field(default_factory=list)
+    cached_build: bool = False
+    calibrated: bool = False
+    overloaded: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def target_cores(ir: dict[str, Any], target: str | None) -> list[int]:
+    """The rt-cores a local target offers on this machine (all cores when it names none)."""
+    ncpu = os.cpu_count() or 1
+    if target is None:
+        return list(range(ncpu))
+    t = next((t for t in ir.get("targets", []) if t["name"] == target), None)
+    if t is None:
+        names = ", ".join(t["name"] for t in ir.get("targets", [])) or "none"
+        raise ModelError(f"no target named '{target}' (targets: {names})", element=target)
+    if t["kind"] != "local":
+        raise ModelError(f"target {target} is an ssh target; only local targets can run for now", loc=t.get("loc"), element=target)
+    cores = [c for c in (t.get("rt_cores") or range(ncpu)) if c < ncpu]
+    if not cores:
+        raise ModelError(f"target {target}: none of its rt-cores {t.get('rt_cores')} exists on this machine ({ncpu} cores)",
+                         loc=t.get("loc"), element=target)
+    return cores
+
+
+def _plan(ir: dict[str, Any], chain: str, heuristic: str | None, memory: str | None, threads: int, cores: list[int]) -> Any:
+    if threads <= len(cores):
+        return make_plan(ir, chain, heuristic=heuristic, memory=memory, threads=threads, cores=cores[:threads], predict=False)
+    # more threads than rt-cores: plan for `threads` distinct cores, then share the rt-cores round-robin (_pin)
+    return make_plan(ir, chain, heuristic=heuristic, memory=memory, threads=threads, cores=list(range(threads)), predict=False)
+
+
+def _pin(pj: dict[str, Any], cores: list[int]) -> dict[str, Any]:
+    """Pinned threads of the plan onto the target's rt-cores: thread i -> cores[i % len(cores)]."""
+    for k, th in enumerate(t for t in pj["threads"] if t["core"] is not None):
+        th["core"] = cores[k % len(cores)]
+        th["affinity"] = [th["core"]]
+    pj["cores"] = sorted({t["core"] for t in pj["threads"] if t["core"] is not None})
+    return pj
+
+
+def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: int = 16) -> dict[str, Any]:
+    """The IR with every box's cost replaced by its measured ETP on this machine: per repetition, the
+    sum over the instance's slices (one core), binned into a pmf of at most `bins` points; a box used
+    by several instances pools their samples. cost_ns becomes the measured mean."""
+    rows = np.genfromtxt(calibration_csv, delimiter=",", skip_header=1, dtype=None, encoding=None)
+    per_inst: dict[str, dict[int, int]] = {}
+    for name, rep, ns in np.atleast_1d(rows):
+        inst = str(name).rsplit(".", 1)[0]
+        reps = per_inst.setdefault(inst, {})
+        reps[int(rep)] = reps.get(int(rep), 0) + int(ns)
+    c = find_chain(ir, chain)
+    box_of = {i["name"]: i["box"] for i in c["instances"]}
+    per_box: dict[str, list[int]] = {}
+    for inst, reps in per_inst.items():
+        per_box.setdefault(box_of[inst], []).extend(reps.values())
+    out = copy.deepcopy(ir)
+    for b in out["boxes"]:
+        if b["name"] not in per_box:
+            continue
+        samples = np.asarray(per_box[b["name"]], dtype=float)
+        counts, edges = np.histogram(samples, bins=min(bins, max(1, len(np.unique(samples)))))
+        mids = (edges[:-1] + edges[1:]) / 2
+        points = [[max(1, int(round(v))), float(n) / samples.size] for v, n in zip(mids, counts) if n > 0]
+        b["etp"] = {"kind": "pmf", "points": points}
+        b["cost_ns"] = max(1, int(samples.mean()))
+    return out
+
+
+def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
+              memory: str | None = None, iterations: int | None = None, threads: int | None = None,
+              calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
+              on_progress: Callable[[float, str], None] | None = None,
+              log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
+              period_ns: int | None = None) -> RunResult:
+    """period_ns: None = the chain's source period when it has one (absolute-time releases), else free
+    running; 0 = free running (iteration i+1 may start while i is in flight: latency then includes queueing)."""
+    cores = target_cores(ir, target)
+    n_threads = threads or len(cores)
+    iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
+    out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
+    pj = _pin(plan_to_json(plan), cores)
+    calibrated = False
+    if calibrate > 0:
+        binary, _ = build_project(generate_project(pj, ir), cache)
+        log(f"calibrating every sub-box {calibrate} times")
+        subprocess.run([str(binary), "--calibrate", str(calibrate), "--out", str(out)], check=True, capture_output=True)
+        ir = calibrated_ir(ir, chain, out / "calibration.csv")
+        plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
+        pj = _pin(plan_to_json(plan), cores)
+        calibrated = True
+    binary, cached = build_project(generate_project(pj, ir), cache)
+    log(f"{'cached build' if cached else 'built'} {binary}")
+    (out / "plan.json").write_text(json.dumps(pj, indent=1))
+    period = pj.get("period_ns") or 0 if period_ns is None else period_ns
+    cmd = [str(binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(int(period))] + (["--progress"] if on_progress else []) + (extra_args or [])
+    returncode, stderr = _execute(cmd, on_progress)
+    if returncode != 0:
+        raise ModelError(f"the run failed (exit {returncode}): {stderr.strip()[-2000:]}", element=chain)
+    header = json.loads((out / "run.json").read_text())
+    lat = read_latencies(out / "latencies.csv")
+    overloaded = bool(period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period)
+    measured = latency_stats(lat)
+    pred = predict_latency(plan, iterations=min(iterations, 2000), seed=1)
+    predicted = {"mean_ns": pred.mean_ns, "std_ns": pred.std_ns, "p50_ns": pred.p50_ns, "p99_ns": pred.p99_ns,
+                 "max_ns": pred.max_ns, "samples": pred.samples}
+    ks = ks_distance(lat, pred.points)
+    files = [str(out / "latencies.csv"), str(out / "run.json"), str(out / "plan.json")]
+    (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
+    files.append(str(out / "predicted.csv"))
+    if lat.size:
+        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pj['heuristic']}/{pj['memory']}, {n_threads} thread(s)", out / "cdf")]
+    result = RunResult(chain, int(period), pj["heuristic"], pj["memory"], n_threads, list(pj["cores"]), iterations, int(header["completed"]),
+                       header["status"], header["checksum"], pj["arena_bytes"], pj["sum_bytes"], measured, predicted, ks,
+                       str(out), files, cached, calibrated, overloaded)
+    (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
+    result.files.append(str(out / "report.json"))
+    return result
+
+
+def _execute(cmd: list[str], on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
+    """Runs the chain binary; its progress bar on stderr (`... NN% done/total`) becomes on_progress calls."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    seen = bytearray()
+    last = -1
+    while True:
+        chunk = proc.stderr.read1(4096)  # type: ignore[attr-defined]
+        if not chunk:
+            break
+        seen += chunk
+        if on_progress:
+            found = re.findall(rb"(\d+)% (\d+)/(\d+)", bytes(seen[-200:]))
+            if found and int(found[-1][0]) != last:
+                last = int(found[-1][0])
+                on_progress(last / 100, f"{found[-1][1].decode()}/{found[-1][2].decode()} iterations")
+    proc.wait()
+    text = re.sub(r"\r?\[[#.]+\][^\r\n]*", "", seen.decode(errors="replace"))
+    return proc.returncode, text
+
+
+def summary_text(r: RunResult) -> str:
+    m = r.measured
+    release = f"released every {r.period_ns / 1e6:g} ms" if r.period_ns else "free-running source"
+    lines = [f"chain {r.chain}: {r.heuristic}/{r.memory}, {r.threads} thread(s) on cores {r.cores}, {release}",
+             f"  iterations {r.completed}/{r.iterations} ({r.status}), checksum {r.checksum}",
+             f"  memory: arena {r.arena_bytes} B (sum of buffers {r.sum_bytes} B)"]
+    if m.get("samples"):
+        lines.append(f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  p50 {m['p50_ns'] / 1e6:.3f}"
+                     f"  p99 {m['p99_ns'] / 1e6:.3f}  max {m['max_ns'] / 1e6:.3f} ms")
+    if r.predicted:
+        p = r.predicted
+        lines.append(f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  p50 {p['p50_ns'] / 1e6:.3f}"
+                     f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}")
+    if r.overloaded:
+        lines.append("  OVERLOADED: an iteration takes longer than the period, latencies grow with every release "
+                     "(fewer threads than the chain needs? try --threads or a target with more rt-cores)")
+    lines.append(f"  report: {r.out_dir}/report.json")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m chainlab.run.local IR.json CHAIN
+    r = run_local(json.load(open(sys.argv[1])), sys.argv[2], iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None)
+    print(summary_text(r))

@@ -1,0 +1,72 @@
+/** `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run, measure). */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { withBackend } from './backend-session.js';
+import { nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
+import { loadIr, processOutput, type Output } from './commands.js';
+
+const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced'];
+
+interface GenerateReply { chain: string; heuristic: string; memory: string; threads: number; out: string; files: string[] }
+interface RunReply { summary: string; status: string; completed: number; iterations: number; [key: string]: unknown }
+
+export async function generateCommand(file: string, options: { chain?: string; out: string; schedule?: string; memory?: string; threads?: number; json?: boolean }, output: Output = processOutput): Promise<number> {
+    const ir = await loadIr(file, output);
+    if (!ir) return 1;
+    return withBackend(output, async backend => {
+        const reply = await backend.request<GenerateReply>('run/generate', {
+            ir, chain: options.chain, out: resolve(options.out), heuristic: options.schedule, memory: options.memory, threads: options.threads,
+        });
+        if (options.json) output.out(JSON.stringify(reply, null, 2));
+        else {
+            output.out(`chain ${reply.chain}: ${reply.heuristic}/${reply.memory}, ${reply.threads} thread(s) -> ${reply.out} (${reply.files.length} files)`);
+            output.out(`build: cmake -S ${reply.out} -B ${reply.out}/build && cmake --build ${reply.out}/build && ${reply.out}/build/chain`);
+        }
+        return 0;
+    });
+}
+
+export async function runCommand(file: string, options: { chain?: string; target: string; iterations?: number; schedule?: string; memory?: string; threads?: number; calibrate?: number; out?: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+    const ir = await loadIr(file, output);
+    if (!ir) return 1;
+    return withBackend(output, async backend => {
+        const showProgress = !options.json && process.stderr.isTTY;
+        const reply = await backend.request<RunReply>('run/local', {
+            ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
+            threads: options.threads, calibrate: options.calibrate, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
+        }, showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}   `) } : {});
+        if (showProgress) process.stderr.write('\n');
+        if (options.json) output.out(JSON.stringify(reply, null, 2));
+        else output.out(reply.summary);
+        return reply.status === 'watchdog' ? 1 : 0;
+    });
+}
+
+export function registerGenerate(program: Command): void {
+    program.command('generate')
+        .description('Generate a standalone C project (CMake, runtime, README) that runs the chain\'s plan.')
+        .argument('<file>', 'a .chain file')
+        .option('--chain <name>', 'the chain (optional when the file has one)')
+        .requiredOption('-o, --out <dir>', 'directory of the generated project')
+        .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
+        .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
+        .option('--threads <n>', 'number of threads (default: the chain\'s)', positiveInt('--threads'))
+        .option('--json', 'print the result as JSON')
+        .action(async (file: string, options) => { process.exitCode = await generateCommand(file, options); });
+}
+
+export function registerRun(program: Command): void {
+    program.command('run')
+        .description('Plan, generate, build (cached) and run the chain on a target; report measured vs predicted latency.')
+        .argument('<file>', 'a .chain file')
+        .option('--chain <name>', 'the chain (optional when the file has one)')
+        .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
+        .option('--iterations <n>', 'iterations to measure (default: the chain\'s)', positiveInt('--iterations'))
+        .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
+        .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
+        .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
+        .option('--calibrate <reps>', 'first measure every sub-box alone this many times and plan with the measured costs', nonNegativeInt('--calibrate'))
+        .option('-o, --out <dir>', 'directory of the run\'s files (default chainlab-runs/CHAIN)')
+        .option('--json', 'print the report as JSON')
+        .action(async (file: string, options) => { process.exitCode = await runCommand(file, options); });
+}
