@@ -9,7 +9,7 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
         return await work(backend);
     } catch (error) {
         if (error instanceof BackendModelError) {
-            output.err(error.message.startsWith(error.data?.loc?.file ?? '\0') || error.message.includes(': error: ') ? error.message : `error: ${error.message}`);
+            output.err(/(^|: )error: /.test(error.message) ? error.message : `error: ${error.message}`);
             // The message already lists what to do instead (e.g. nearby periods); the proposals stay in --json output.
             return 1;
         }

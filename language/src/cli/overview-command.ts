@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { BackendModelError } from '../backend/backend-client.js';
 import type { IrModel } from '../ir/ir-types.js';
 import type { AnalysisResult } from './analyze-command.js';
+import type { PlanJson } from './plan-command.js';
 import { withBackend } from './backend-session.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table } from './text-plot.js';
@@ -32,9 +33,28 @@ export async function overviewCommand(file: string, output: Output = processOutp
     if (!ir) return 1;
     output.out('== model');
     for (const line of describeModel(ir)) output.out(line);
-    if (ir.ptts.length === 0) return 0;
+    if (ir.ptts.length === 0 && ir.chains.length === 0) return 0;
     return withBackend(output, async backend => {
         let failures = 0;
+        if (ir.chains.length > 0) {
+            output.out('\n== plan of each chain (chainlab plan)');
+            const planRows: string[][] = [['chain', 'schedule', 'threads', 'sub-boxes', 'signals', 'arena', 'lower bound', 'predicted p99', 'check']];
+            for (const chain of ir.chains) {
+                try {
+                    const plan = await backend.request<PlanJson>('plan/make', { ir, chain: chain.name });
+                    planRows.push([chain.name, `${plan.heuristic}/${plan.memory}`, String(plan.threads.length), String(plan.sub_boxes.length), String(plan.signals.length),
+                        `${(plan.arena_bytes / MiB).toFixed(1)} MiB`, `${(plan.lower_bound_bytes / MiB).toFixed(1)} MiB`, formatMs(plan.latency.p99_ns / 1e6),
+                        plan.check.ok ? 'deadlock-free' : 'FAILED']);
+                } catch (error) {
+                    if (!(error instanceof BackendModelError)) throw error;
+                    failures++;
+                    planRows.push([chain.name, '-', '-', '-', '-', '-', '-', '-', 'not planned']);
+                    output.err(error.message);
+                }
+            }
+            for (const line of table(planRows)) output.out(line);
+        }
+        if (ir.ptts.length === 0) return failures > 0 ? 1 : 0;
         output.out('\n== exact end-to-end latency of each ptts (chainlab analyze)');
         const rows: string[][] = [['ptts', 'trees', 'mean', 'p99', 'max', 'loss', 'requirements', 'time']];
         for (const ptts of ir.ptts) {
@@ -51,7 +71,7 @@ export async function overviewCommand(file: string, output: Output = processOutp
             }
         }
         for (const line of table(rows)) output.out(line);
-        output.out(`\nDetails: npx chainlab analyze ${file} --ptts NAME`);
+        output.out(`\nDetails: npx chainlab plan ${file} --chain NAME, npx chainlab analyze ${file} --ptts NAME`);
         return failures > 0 ? 1 : 0;
     });
 }

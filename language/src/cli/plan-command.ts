@@ -6,7 +6,7 @@ import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, table } from './text-plot.js';
 
 interface PlanStep { op: string; signal?: string; sub_box?: string }
-interface PlanJson {
+export interface PlanJson {
     chain: string; source: string; heuristic: string; memory: string; cores: number[];
     threads: Array<{ name: string; core: number | null; steps: PlanStep[] }>;
     sub_boxes: Array<{ name: string; box: string; kernel: string; rows: [number, number]; thread: number; estimated_cost_ns: number }>;
