@@ -1,0 +1,193 @@
+"""How the experiment reaches a target: one interface, a local and an SSH implementation.
+
+The experiment (plan, upload, build, run scenarios, collect) is written once against `Transport`;
+`LocalTransport` runs on this machine, `SshTransport` (chainlab.deploy.ssh) over asyncssh. Commands are
+argument lists, never shell strings: the transport quotes them (shlex.join) where a shell is involved.
+
+Every process an experiment starts goes through `start`: it runs in its own session (setsid) with a pid
+file `<run_dir>/pids/<name>.pid` and its output in `<run_dir>/logs/<name>.log`, so `cleanup(run_dir)` can
+always find and stop it (SIGCONT first, so nothing stays stopped; then TERM, then KILL).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import shutil
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+
+@dataclass
+class Completed:
+    argv: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+class RemoteProcess(Protocol):
+    name: str
+    pid: int
+
+    async def wait(self, timeout: float | None = None) -> int | None:
+        """The exit status, or None when it is still running after `timeout` seconds."""
+
+    async def signal(self, sig: int) -> None:
+        """Send a signal to the process's whole session."""
+
+
+class Transport(Protocol):
+    """A target reachable for an experiment. All paths are target paths (str)."""
+
+    name: str
+
+    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
+                  check: bool = True) -> Completed:
+        """Run a command to completion; check=True raises TransportError on a non-zero exit."""
+
+    async def put_tree(self, local: Path, remote: str) -> None:
+        """Upload a local directory to `remote` (created if missing; existing files overwritten)."""
+
+    async def put_file(self, local: Path, remote: str) -> None:
+        """Upload one file."""
+
+    async def get_file(self, remote: str, local: Path) -> None:
+        """Download one file."""
+
+    async def read_text(self, remote: str, offset: int = 0) -> str:
+        """Content of a target file from byte `offset` (for collecting files while they grow)."""
+
+    async def start(self, argv: list[str], *, run_dir: str, name: str, cwd: str | None = None) -> RemoteProcess:
+        """Start a detached process in its own session with pid file and log under run_dir."""
+
+    async def cleanup(self, run_dir: str) -> list[str]:
+        """Stop every process with a pid file under run_dir; returns what it had to stop."""
+
+    async def close(self) -> None:
+        """Release the connection."""
+
+
+class TransportError(Exception):
+    """A command on the target failed or the target cannot be reached."""
+
+    def __init__(self, message: str, completed: Completed | None = None):
+        super().__init__(message)
+        self.completed = completed
+
+
+def command_text(argv: list[str]) -> str:
+    """The one place where an argument list becomes a shell command line."""
+    return shlex.join(argv)
+
+
+class _LocalProcess:
+    def __init__(self, name: str, proc: asyncio.subprocess.Process):
+        self.name = name
+        self.pid = proc.pid
+        self._proc = proc
+
+    async def wait(self, timeout: float | None = None) -> int | None:
+        try:
+            return await asyncio.wait_for(self._proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    async def signal(self, sig: int) -> None:
+        try:
+            os.killpg(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+class LocalTransport:
+    """This machine: the embedded default target `here` and every `local` target."""
+
+    def __init__(self, name: str = "here"):
+        self.name = name
+
+    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
+                  check: bool = True) -> Completed:
+        proc = await asyncio.create_subprocess_exec(*argv, cwd=cwd, stdout=asyncio.subprocess.PIPE,
+                                                    stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        except asyncio.TimeoutError:
+            os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+            raise TransportError(f"'{command_text(argv)}' took longer than {timeout} s on {self.name}") from None
+        done = Completed(argv, proc.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace"))
+        if check and done.returncode != 0:
+            raise TransportError(f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
+                                 f"{(done.stderr or done.stdout).strip()[-2000:]}", done)
+        return done
+
+    async def put_tree(self, local: Path, remote: str) -> None:
+        shutil.copytree(local, remote, dirs_exist_ok=True)
+
+    async def put_file(self, local: Path, remote: str) -> None:
+        Path(remote).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(local, remote)
+
+    async def get_file(self, remote: str, local: Path) -> None:
+        local.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(remote, local)
+
+    async def read_text(self, remote: str, offset: int = 0) -> str:
+        with open(remote, "rb") as f:
+            f.seek(offset)
+            return f.read().decode(errors="replace")
+
+    async def start(self, argv: list[str], *, run_dir: str, name: str, cwd: str | None = None) -> RemoteProcess:
+        pids, logs = Path(run_dir, "pids"), Path(run_dir, "logs")
+        pids.mkdir(parents=True, exist_ok=True)
+        logs.mkdir(parents=True, exist_ok=True)
+        with open(logs / f"{name}.log", "ab") as log:
+            proc = await asyncio.create_subprocess_exec(*argv, cwd=cwd, stdin=asyncio.subprocess.DEVNULL, stdout=log,
+                                                        stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+        (pids / f"{name}.pid").write_text(f"{proc.pid}\n")
+        return _LocalProcess(name, proc)
+
+    async def cleanup(self, run_dir: str) -> list[str]:
+        stopped = []
+        for pid_file in sorted(Path(run_dir, "pids").glob("*.pid")):
+            pid = int(pid_file.read_text().strip() or 0)
+            if pid > 0 and _alive(pid):
+                for sig in (signal.SIGCONT, signal.SIGTERM):
+                    _killpg(pid, sig)
+                for _ in range(50):
+                    if not _alive(pid):
+                        break
+                    await asyncio.sleep(0.02)
+                else:
+                    _killpg(pid, signal.SIGKILL)
+                stopped.append(pid_file.stem)
+            pid_file.unlink(missing_ok=True)
+        return stopped
+
+    async def close(self) -> None:
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # a zombie child of ours still answers kill(0): reap it if it is one
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        return done == 0
+    except ChildProcessError:
+        return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def _killpg(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        pass
