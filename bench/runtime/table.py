@@ -46,8 +46,8 @@ def main() -> None:
     threads = os.cpu_count() or 2
     for which in args.chains.split(","):
         ir, chain = chain_ir(which)
-        period = int(args.period_ms * 1e6) if args.period_ms else (None if which == "xray" else 40_000_000)
-        print(f"\n{chain} ({which}), {threads} threads on cores 0..{threads - 1}, {args.iterations} iterations, source released every {'chain period' if period is None else f'{period / 1e6:g} ms'}")
+        period = int(args.period_ms * 1e6) if args.period_ms is not None else (None if which == "xray" else 40_000_000)
+        print(f"\n{chain} ({which}), {threads} threads on cores 0..{threads - 1}, {args.iterations} iterations, source {'released every chain period' if period is None else 'free-running (next iteration starts when its first thread is free)' if period == 0 else f'released every {period / 1e6:g} ms'}")
         print(f"{'heuristic/memory':22} {'mean ms':>9} {'sigma ms':>9} {'p99 ms':>9} {'max ms':>9} {'arena MiB':>10} {'mean/s':>7} {'sigma/s':>8} {'mem/s':>6}  checksum")
         base = None
         sums = set()

@@ -16,6 +16,7 @@ from pylsp_jsonrpc.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
 
 from chainlab.errors import ChainlabError
+from chainlab.run import interrupt
 from chainlab.rpc.methods import METHODS, load_method_modules
 
 log = logging.getLogger("chainlab.rpc")
@@ -86,6 +87,7 @@ def serve(rfile, wfile) -> None:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="chainlab-backend: %(levelname)s: %(message)s")
     load_method_modules()
+    interrupt.install()  # Ctrl-C stops a run but keeps what it measured; the client ends the backend
     serve(sys.stdin.buffer, sys.stdout.buffer)
 
 

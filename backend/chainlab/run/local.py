@@ -24,6 +24,7 @@ from chainlab.errors import ModelError
 from chainlab.ir import find_chain
 from chainlab.plan.api import make_plan, plan_to_json, predict_latency
 from chainlab.run.build import build_project
+from chainlab.run.interrupt import interruptible
 from chainlab.run.stats import ks_distance, latency_stats, plot_cdf, read_latencies
 
 
@@ -116,43 +117,68 @@ def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: i
     return out
 
 
-def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
-              memory: str | None = None, iterations: int | None = None, threads: int | None = None,
-              calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
-              on_progress: Callable[[float, str], None] | None = None,
-              log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
-              period_ns: int | None = None) -> RunResult:
-    """period_ns: None = the chain's source period when it has one (absolute-time releases), else free
-    running; 0 = free running (iteration i+1 may start while i is in flight: latency then includes queueing)."""
+@dataclass
+class PreparedRun:
+    """A planned (and, when asked, calibrated) chain with its built binary, ready to run any number of times."""
+    ir: dict[str, Any]
+    chain: str
+    plan: Any
+    plan_json: dict[str, Any]
+    binary: Path
+    cached_build: bool
+    calibrated: bool
+    threads: int
+    iterations: int
+    period_ns: int
+
+
+def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
+                memory: str | None = None, iterations: int | None = None, threads: int | None = None,
+                calibrate: int = 0, out_dir: Path, cache: Path | None = None,
+                log: Callable[[str], None] = lambda s: None, period_ns: int | None = None) -> PreparedRun:
+    """Plan, calibrate (calibrate > 0: every sub-box alone that many times, then re-plan with the measured
+    costs) and build. period_ns: None = the chain's source period when it has one (absolute-time releases),
+    else free running; 0 = free running (iteration i+1 may start while i is in flight: latency then
+    includes queueing)."""
     cores = target_cores(ir, target)
     n_threads = threads or len(cores)
     iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
-    out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
-    out.mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
     plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
     pj = _pin(plan_to_json(plan), cores)
     calibrated = False
     if calibrate > 0:
         binary, _ = build_project(generate_project(pj, ir), cache)
         log(f"calibrating every sub-box {calibrate} times")
-        subprocess.run([str(binary), "--calibrate", str(calibrate), "--out", str(out)], check=True, capture_output=True)
-        ir = calibrated_ir(ir, chain, out / "calibration.csv")
+        subprocess.run([str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True)
+        ir = calibrated_ir(ir, chain, out_dir / "calibration.csv")
         plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
         pj = _pin(plan_to_json(plan), cores)
         calibrated = True
     binary, cached = build_project(generate_project(pj, ir), cache)
     log(f"{'cached build' if cached else 'built'} {binary}")
+    period = (pj.get("period_ns") or 0) if period_ns is None else period_ns
+    return PreparedRun(ir, chain, plan, pj, binary, cached, calibrated, n_threads, iterations, int(period))
+
+
+def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[float, str], None] | None = None,
+                extra_args: list[str] | None = None) -> RunResult:
+    """Run the built chain once into out_dir and report measured vs predicted latency. A run stopped by
+    SIGINT/SIGTERM still reports what it measured (status 'stopped', completed < iterations)."""
+    out = out_dir.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    pj, chain, iterations, period = prep.plan_json, prep.chain, prep.iterations, prep.period_ns
     (out / "plan.json").write_text(json.dumps(pj, indent=1))
-    period = pj.get("period_ns") or 0 if period_ns is None else period_ns
-    cmd = [str(binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(int(period))] + (["--progress"] if on_progress else []) + (extra_args or [])
+    cmd = [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)] + \
+        (["--progress"] if on_progress else []) + (extra_args or [])
     returncode, stderr = _execute(cmd, on_progress)
-    if returncode != 0:
+    if returncode != 0 or not (out / "run.json").exists():
         raise ModelError(f"the run failed (exit {returncode}): {stderr.strip()[-2000:]}", element=chain)
     header = json.loads((out / "run.json").read_text())
     lat = read_latencies(out / "latencies.csv")
     overloaded = bool(period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period)
     measured = latency_stats(lat)
-    pred = predict_latency(plan, iterations=min(iterations, 2000), seed=1)
+    pred = predict_latency(prep.plan, iterations=min(iterations, 2000), seed=1)
     predicted = {"mean_ns": pred.mean_ns, "std_ns": pred.std_ns, "p50_ns": pred.p50_ns, "p99_ns": pred.p99_ns,
                  "max_ns": pred.max_ns, "samples": pred.samples}
     ks = ks_distance(lat, pred.points)
@@ -160,18 +186,37 @@ def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, heur
     (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
     files.append(str(out / "predicted.csv"))
     if lat.size:
-        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pj['heuristic']}/{pj['memory']}, {n_threads} thread(s)", out / "cdf")]
-    result = RunResult(chain, int(period), pj["heuristic"], pj["memory"], n_threads, list(pj["cores"]), iterations, int(header["completed"]),
-                       header["status"], header["checksum"], pj["arena_bytes"], pj["sum_bytes"], measured, predicted, ks,
-                       str(out), files, cached, calibrated, overloaded)
+        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pj['heuristic']}/{pj['memory']}, {prep.threads} thread(s)", out / "cdf")]
+    result = RunResult(chain, int(period), pj["heuristic"], pj["memory"], prep.threads, list(pj["cores"]), iterations,
+                       int(header["completed"]), header["status"], header["checksum"], pj["arena_bytes"], pj["sum_bytes"],
+                       measured, predicted, ks, str(out), files, prep.cached_build, prep.calibrated, overloaded)
     (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
     result.files.append(str(out / "report.json"))
     return result
 
 
+def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
+              memory: str | None = None, iterations: int | None = None, threads: int | None = None,
+              calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
+              on_progress: Callable[[float, str], None] | None = None,
+              log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
+              period_ns: int | None = None) -> RunResult:
+    """One run on this machine: prepare_run then execute_run."""
+    out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
+    prep = prepare_run(ir, chain, target=target, heuristic=heuristic, memory=memory, iterations=iterations, threads=threads,
+                       calibrate=calibrate, out_dir=out, cache=cache, log=log, period_ns=period_ns)
+    return execute_run(prep, out, on_progress=on_progress, extra_args=extra_args)
+
+
 def _execute(cmd: list[str], on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
     """Runs the chain binary; its progress bar on stderr (`... NN% done/total`) becomes on_progress calls."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    with interruptible(proc):
+        return _follow(proc, on_progress)
+
+
+def _follow(proc: subprocess.Popen, on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
     assert proc.stderr is not None
     seen = bytearray()
     last = -1

@@ -4,6 +4,7 @@
  * the language server both use this class.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,21 +73,42 @@ export class BackendClient {
     private readonly stderr: string[] = [];
     private exited = false;
     private readonly progressHandlers = new Map<number, (p: Progress) => void>();
+    /** Requests in flight, rejected when the backend process dies (the stream alone would leave them pending). */
+    private readonly inFlight = new Set<(error: Error) => void>();
 
     private constructor(python: string) {
         this.child = spawn(python, ['-m', 'chainlab.rpc'], { stdio: ['pipe', 'pipe', 'pipe'] });
         this.child.stderr!.on('data', chunk => { this.stderr.push(String(chunk)); if (this.stderr.length > 200) this.stderr.shift(); });
-        this.child.on('exit', () => { this.exited = true; });
-        this.child.on('error', () => { this.exited = true; });
-        this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+        this.child.on('exit', () => this.died());
+        this.child.stdin!.on('error', () => this.died()); // EPIPE: the backend is gone; requests report that
+        this.child.on('error', () => this.died());
+        // Requests go through a PassThrough: a write to a backend that just died must not fail inside
+        // vscode-jsonrpc (it rethrows write errors as unhandled rejections); died() rejects what is in flight.
+        const toBackend = new PassThrough();
+        toBackend.pipe(this.child.stdin!);
+        this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(toBackend));
         this.connection.onNotification(new NotificationType<{ token: number; fraction: number; message: string }>('progress'), params => {
             this.progressHandlers.get(params.token)?.({ fraction: params.fraction, message: params.message });
         });
         this.connection.listen();
     }
 
+    private died(): void {
+        this.exited = true;
+        // let the last stderr lines arrive before the message quotes them
+        setTimeout(() => {
+            for (const reject of this.inFlight) reject(new BackendUnavailableError(`the backend exited${this.lastStderr()}`));
+            this.inFlight.clear();
+        }, 50);
+    }
+
     static start(python = backendPython()): BackendClient {
         return new BackendClient(python);
+    }
+
+    /** Ctrl-C for the work in flight: the backend stops its run and still replies with what was measured. */
+    interrupt(): void {
+        if (!this.exited) this.child.kill('SIGINT');
     }
 
     get running(): boolean {
@@ -110,6 +132,8 @@ export class BackendClient {
             : undefined;
         const listener = options.cancellation?.onCancellationRequested(() => abort(new RequestCancelledError(`${method} was cancelled`)));
         if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
+        const onDeath = (error: Error) => stop!(error);
+        this.inFlight.add(onDeath);
         try {
             const reply = this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
             reply.catch(() => undefined); // after an abort nobody waits for the reply any more
@@ -119,11 +143,15 @@ export class BackendClient {
             if (error instanceof ResponseError && error.code === MODEL_ERROR_CODE) {
                 throw new BackendModelError(error.message, error.data as BackendErrorData | undefined);
             }
+            if (this.exited || this.child.exitCode !== null || this.child.signalCode !== null) {
+                await new Promise(r => setTimeout(r, 50)); // its last stderr lines
+                throw new BackendUnavailableError(`the backend exited during ${method}${this.lastStderr()}`);
+            }
             if (error instanceof ResponseError) throw new Error(`backend error in ${method}: ${error.message}`);
-            if (this.exited) throw new BackendUnavailableError(`the backend exited during ${method}${this.lastStderr()}`);
             throw error;
         } finally {
             if (timer) clearTimeout(timer);
+            this.inFlight.delete(onDeath);
             listener?.dispose();
             this.progressHandlers.delete(token);
         }

@@ -1,11 +1,20 @@
 /** `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run, measure). */
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { BackendClient } from '../backend/backend-client.js';
 import { withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
 const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced'];
+const SCENARIOS = ['baseline', 'congested', 'throttled'];
+
+function scenarioList(value: string): string {
+    const names = value.split(',').map(s => s.trim()).filter(Boolean);
+    const unknown = names.filter(n => !SCENARIOS.includes(n));
+    if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`unknown scenario '${unknown.join(', ') || value}': choose from ${SCENARIOS.join(', ')}`);
+    return names.join(',');
+}
 
 interface GenerateReply { chain: string; heuristic: string; memory: string; threads: number; out: string; files: string[] }
 interface RunReply { summary: string; status: string; completed: number; iterations: number; [key: string]: unknown }
@@ -26,20 +35,45 @@ export async function generateCommand(file: string, options: { chain?: string; o
     });
 }
 
-export async function runCommand(file: string, options: { chain?: string; target: string; iterations?: number; schedule?: string; memory?: string; threads?: number; calibrate?: number; out?: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+export async function runCommand(file: string, options: { chain?: string; target: string; iterations?: number; schedule?: string; memory?: string; threads?: number; calibrate?: number; scenario?: string; out?: string; json?: boolean }, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const showProgress = !options.json && process.stderr.isTTY;
-        const reply = await backend.request<RunReply>('run/local', {
-            ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
-            threads: options.threads, calibrate: options.calibrate, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
-        }, showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}   `) } : {});
-        if (showProgress) process.stderr.write('\n');
-        if (options.json) output.out(JSON.stringify(reply, null, 2));
-        else output.out(reply.summary);
-        return reply.status === 'watchdog' ? 1 : 0;
+        const stopOnCtrlC = onCtrlC(backend, output);
+        try {
+            const reply = await backend.request<RunReply>('run/local', {
+                ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
+                threads: options.threads, calibrate: options.calibrate, scenario: options.scenario, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
+            }, showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}   `) } : {});
+            if (showProgress) process.stderr.write('\n');
+            if (options.json) output.out(JSON.stringify(reply, null, 2));
+            else output.out(reply.summary);
+            if (reply.status === 'stopped') {
+                output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
+                return 130;
+            }
+            return reply.status === 'watchdog' ? 1 : 0;
+        } finally {
+            stopOnCtrlC();
+        }
     });
+}
+
+/**
+ * While a run is in flight, Ctrl-C asks the backend to stop it: the chain writes what it measured and the
+ * reply still comes, marked stopped. A second Ctrl-C gives up at once. Returns the function that uninstalls it.
+ */
+function onCtrlC(backend: BackendClient, output: Output): () => void {
+    let pressed = 0;
+    const handler = () => {
+        pressed++;
+        if (pressed > 1) process.exit(130);
+        output.err('\nchainlab: stopping the run (Ctrl-C again to abandon it); keeping what was measured ...');
+        backend.interrupt();
+    };
+    process.on('SIGINT', handler);
+    return () => { process.off('SIGINT', handler); };
 }
 
 export function registerGenerate(program: Command): void {
@@ -66,6 +100,7 @@ export function registerRun(program: Command): void {
         .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
         .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
         .option('--calibrate <reps>', 'first measure every sub-box alone this many times and plan with the measured costs', nonNegativeInt('--calibrate'))
+        .option('--scenario <list>', 'comma-separated: baseline (chain alone), congested (+ best-effort workload on the be-cores), throttled (+ the throttler); prints a Table 4.4-style comparison', scenarioList)
         .option('-o, --out <dir>', 'directory of the run\'s files (default chainlab-runs/CHAIN)')
         .option('--json', 'print the report as JSON')
         .action(async (file: string, options) => { process.exitCode = await runCommand(file, options); });
