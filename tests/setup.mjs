@@ -24,6 +24,9 @@ const DEBIAN_PACKAGES = [
     { pkg: 'cmake', command: 'cmake' },
     { pkg: 'gcc', command: 'gcc' },
     { pkg: 'make', command: 'make' },
+    { pkg: 'openssh-server', check: () => existsSync('/usr/sbin/sshd') }, // the SSH lab host of the deploy tests
+    { pkg: 'openssh-client', command: 'ssh-keygen' },
+    { pkg: 'iproute2', command: 'ip' },
     { pkg: 'python3-venv', check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0 },
 ];
 

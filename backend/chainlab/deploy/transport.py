@@ -66,6 +66,12 @@ class Transport(Protocol):
     async def cleanup(self, run_dir: str) -> list[str]:
         """Stop every process with a pid file under run_dir; returns what it had to stop."""
 
+    async def keepalive(self, run_dir: str, stale_s: int = 5) -> None:
+        """Make the run stop by itself when this controller vanishes (heartbeat + watchdog on the target)."""
+
+    async def finish(self, run_dir: str) -> None:
+        """The run ended normally: stop the keepalive."""
+
     async def close(self) -> None:
         """Release the connection."""
 
@@ -166,6 +172,12 @@ class LocalTransport:
                 stopped.append(pid_file.stem)
             pid_file.unlink(missing_ok=True)
         return stopped
+
+    async def keepalive(self, run_dir: str, stale_s: int = 5) -> None:
+        """Nothing to watch here: our own process group ends with us, and cleanup runs in a finally."""
+
+    async def finish(self, run_dir: str) -> None:
+        return None
 
     async def close(self) -> None:
         return None

@@ -1,0 +1,217 @@
+"""SshTransport: a lab machine over SSH (asyncssh), with the same process discipline as LocalTransport.
+
+Every started process runs in its own session under `sh`, which writes `pids/<name>.pid` (the session id) and,
+when the command ends, `pids/<name>.exit`. `cleanup` signals whole sessions (SIGCONT first, then TERM, then
+KILL). `keepalive` touches a heartbeat file every second and starts a remote watchdog that cleans the run up by
+itself when the heartbeat goes stale: a controller that vanished (killed, network gone) leaves nothing running.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import posixpath
+import shlex
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from chainlab.deploy import hostkeys
+from chainlab.deploy.names import check_target
+from chainlab.deploy.transport import Completed, TransportError, command_text
+
+_LOST = (asyncssh.Error, OSError, asyncio.IncompleteReadError, BrokenPipeError)
+
+
+def _q(path: str) -> str:
+    return shlex.quote(path)
+
+
+def cleanup_script(run_dir: str, keep: str = "") -> str:
+    """POSIX sh: stop every session with a pid file under run_dir (except `keep`), print the names it stopped."""
+    pids = f"{_q(run_dir)}/pids"
+    return (f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
+            f"[ \"$n\" = {_q(keep or '-')} ] && continue; p=$(cat \"$f\"); "
+            f"if [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null; then kill -CONT -\"$p\" 2>/dev/null; "
+            f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
+            f"for i in 1 2 3 4 5 6 7 8 9 10; do alive=''; for p in $stopped; do kill -0 \"$p\" 2>/dev/null && alive=1; done; "
+            f"[ -z \"$alive\" ] && break; sleep 0.1; done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
+
+
+class _SshProcess:
+    def __init__(self, transport: "SshTransport", name: str, pid: int, run_dir: str):
+        self.name, self.pid, self._t, self._exit = name, pid, transport, f"{run_dir}/pids/{name}.exit"
+
+    async def wait(self, timeout: float | None = None) -> int | None:
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while True:
+            done = await self._t.run(["sh", "-c", f"cat {_q(self._exit)} 2>/dev/null || true"])
+            if done.stdout.strip():
+                return int(done.stdout.strip())
+            if deadline is not None and loop.time() >= deadline:
+                return None
+            await asyncio.sleep(0.1)
+
+    async def signal(self, sig: int) -> None:
+        await self._t.run(["kill", f"-{int(sig)}", f"-{self.pid}"], check=False)
+
+
+class SshTransport:
+    def __init__(self, target: dict[str, Any], *, file: str = "FILE", known_hosts: Path | None = None,
+                 connect_timeout: float = 10):
+        check_target(target)
+        self.name = target["name"]
+        self.host, self.port = target["host"], int(target.get("port") or 22)
+        self.user = target.get("user") or os.environ.get("USER") or "root"
+        self.key = str(Path(target["key"]).expanduser()) if target.get("key") else None
+        self.file, self.known_hosts, self.timeout = file, known_hosts or hostkeys.known_hosts_path(), connect_timeout
+        self._conn: asyncssh.SSHClientConnection | None = None
+        self._sftp: asyncssh.SFTPClient | None = None
+        self._beats: list[asyncio.Task] = []
+
+    async def connect(self) -> "SshTransport":
+        await hostkeys.verify(self.host, self.port, self.file, self.name, self.known_hosts)
+        try:
+            self._conn = await asyncio.wait_for(asyncssh.connect(
+                self.host, self.port, username=self.user, known_hosts=str(self.known_hosts),
+                client_keys=[self.key] if self.key else (), agent_path=None if self.key else os.environ.get("SSH_AUTH_SOCK"),
+                password=None, kbdint_auth=False, keepalive_interval=2, keepalive_count_max=3), self.timeout)
+        except asyncssh.PermissionDenied as e:
+            raise TransportError(f"target {self.name}: {self.user}@{self.host}:{self.port} refused the key "
+                                 f"{self.key or '(SSH agent)'}: {e.reason}") from None
+        except (asyncio.TimeoutError, *_LOST) as e:
+            raise TransportError(f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: "
+                                 f"{e or type(e).__name__}") from None
+        return self
+
+    def _c(self) -> asyncssh.SSHClientConnection:
+        if self._conn is None:
+            raise TransportError(f"target {self.name}: not connected")
+        return self._conn
+
+    async def _sftp_client(self) -> asyncssh.SFTPClient:
+        if self._sftp is None:
+            try:
+                self._sftp = await self._c().start_sftp_client()
+            except _LOST as e:
+                raise self._lost("sftp", e) from None
+        return self._sftp
+
+    def _lost(self, what: str, e: BaseException) -> TransportError:
+        return TransportError(f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} "
+                              f"({e or type(e).__name__})")
+
+    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
+                  check: bool = True) -> Completed:
+        text = command_text(argv)
+        if cwd:
+            text = f"cd {_q(cwd)} && {text}"
+        try:
+            r = await asyncio.wait_for(self._c().run(text, check=False), timeout)
+        except asyncio.TimeoutError:
+            raise TransportError(f"'{command_text(argv)}' took longer than {timeout} s on {self.name}") from None
+        except _LOST as e:
+            raise self._lost(f"'{command_text(argv)[:200]}'", e) from None
+        if r.exit_status is None:
+            raise self._lost(f"'{command_text(argv)[:200]}'", ConnectionError("no exit status"))
+        done = Completed(argv, r.exit_status, str(r.stdout or ""), str(r.stderr or ""))
+        if check and done.returncode != 0:
+            raise TransportError(f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
+                                 f"{(done.stderr or done.stdout).strip()[-3000:]}", done)
+        return done
+
+    async def put_tree(self, local: Path, remote: str) -> None:
+        sftp = await self._sftp_client()
+        try:
+            for d, _, files in os.walk(local):
+                rel = os.path.relpath(d, local)
+                target = remote if rel == "." else posixpath.join(remote, *Path(rel).parts)
+                await sftp.makedirs(target, exist_ok=True)
+                for f in files:
+                    await sftp.put(os.path.join(d, f), posixpath.join(target, f))
+        except _LOST as e:
+            raise self._lost(f"the upload to {remote}", e) from None
+
+    async def put_file(self, local: Path, remote: str) -> None:
+        sftp = await self._sftp_client()
+        try:
+            await sftp.makedirs(posixpath.dirname(remote) or ".", exist_ok=True)
+            await sftp.put(str(local), remote)
+        except _LOST as e:
+            raise self._lost(f"the upload of {remote}", e) from None
+
+    async def get_file(self, remote: str, local: Path) -> None:
+        local.parent.mkdir(parents=True, exist_ok=True)
+        sftp = await self._sftp_client()
+        try:
+            await sftp.get(remote, str(local))
+        except _LOST as e:
+            raise self._lost(f"the download of {remote}", e) from None
+
+    async def read_text(self, remote: str, offset: int = 0) -> str:
+        sftp = await self._sftp_client()
+        try:
+            async with sftp.open(remote, "rb") as f:
+                await f.seek(offset)
+                return (await f.read()).decode(errors="replace")
+        except _LOST as e:
+            raise self._lost(f"reading {remote}", e) from None
+
+    async def start(self, argv: list[str], *, run_dir: str, name: str, cwd: str | None = None) -> _SshProcess:
+        pid_file, log = f"{run_dir}/pids/{name}.pid", f"{run_dir}/logs/{name}.log"
+        # sh writes its pid (= the new session's id), runs the command, then records its exit status
+        inner = ["setsid", "sh", "-c", 'echo $$ > "$0"; "$@"; echo $? > "${0%.pid}.exit"', pid_file, *argv]
+        script = (f"mkdir -p {_q(run_dir)}/pids {_q(run_dir)}/logs && rm -f {_q(pid_file)} {_q(pid_file[:-4])}.exit && "
+                  + (f"cd {_q(cwd)} && " if cwd else "")
+                  + f"{{ {command_text(inner)} >{_q(log)} 2>&1 </dev/null & }}; "
+                  f"i=0; while [ ! -s {_q(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; cat {_q(pid_file)}")
+        done = await self.run(["sh", "-c", script])
+        try:
+            return _SshProcess(self, name, int(done.stdout.strip()), run_dir)
+        except ValueError:
+            raise TransportError(f"target {self.name}: '{command_text(argv)}' did not start: {done.stderr.strip()}") from None
+
+    async def cleanup(self, run_dir: str) -> list[str]:
+        done = await self.run(["sh", "-c", cleanup_script(run_dir)])
+        return done.stdout.split()
+
+    async def keepalive(self, run_dir: str, stale_s: int = 5) -> None:
+        """Heartbeat from here, watchdog there: the run stops by itself stale_s seconds after we vanish."""
+        beat = f"{run_dir}/heartbeat"
+        await self.run(["sh", "-c", f"mkdir -p {_q(run_dir)} && touch {_q(beat)}"])
+        watchdog = (f"while :; do sleep 1; [ -e {_q(run_dir)}/done ] && exit 0; "
+                    f"age=$(( $(date +%s) - $(stat -c %Y {_q(beat)} 2>/dev/null || echo 0) )); "
+                    f"if [ $age -gt {int(stale_s)} ]; then echo \"controller gone ($age s without heartbeat): stopping the run\"; "
+                    f"{cleanup_script(run_dir, keep='watchdog')}; exit 0; fi; done")
+        await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
+
+        async def beat_loop() -> None:
+            while True:
+                await asyncio.sleep(1)
+                try:
+                    await self.run(["touch", beat])
+                except TransportError:
+                    return
+
+        self._beats.append(asyncio.create_task(beat_loop()))
+
+    async def finish(self, run_dir: str) -> None:
+        """The run ended normally: the watchdog leaves."""
+        for t in self._beats:
+            t.cancel()
+        self._beats.clear()
+        await self.run(["sh", "-c", f"touch {_q(run_dir)}/done"], check=False)
+
+    async def close(self) -> None:
+        for t in self._beats:
+            t.cancel()
+        if self._sftp is not None:
+            self._sftp.exit()
+        if self._conn is not None:
+            self._conn.close()
+            try:
+                await asyncio.wait_for(self._conn.wait_closed(), 5)
+            except (asyncio.TimeoutError, *_LOST):
+                pass
+        self._conn = self._sftp = None

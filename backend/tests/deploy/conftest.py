@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+from lab import Lab, lab_host
+
+
+@pytest.fixture(scope="module")
+def lab() -> Iterator[Lab]:
+    with lab_host() as host:
+        yield host
