@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from chainlab.errors import ChainlabError
+
 
 @dataclass
 class Completed:
@@ -76,8 +78,9 @@ class Transport(Protocol):
         """Release the connection."""
 
 
-class TransportError(Exception):
+class TransportError(ChainlabError):
     """A command on the target failed or the target cannot be reached."""
+    code = "transport"
 
     def __init__(self, message: str, completed: Completed | None = None):
         super().__init__(message)

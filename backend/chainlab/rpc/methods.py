@@ -45,4 +45,4 @@ def load_method_modules() -> None:
 
 #: Modules whose import registers methods of one concern each.
 ADAPTERS: list[str] = ["chainlab.rpc.ptts_methods", "chainlab.rpc.plan_methods", "chainlab.rpc.run_methods",
-                        "chainlab.rpc.throttle_methods"]
+                        "chainlab.rpc.throttle_methods", "chainlab.rpc.deploy_methods"]

@@ -66,6 +66,9 @@ class Lab:
         raise RuntimeError(f"the lab sshd did not start: {(self.sshd_config.parent / 'sshd.log').read_text()[-2000:]}")
 
 
+_labs = 0
+
+
 def _run(*argv: str) -> None:
     subprocess.run(argv, check=True, capture_output=True)
 
@@ -77,7 +80,9 @@ def lab_host(path_dirs: list[str] | None = None) -> Iterator[Lab]:
         raise RuntimeError("the SSH lab host needs root (network namespaces, sshd); CI runs as root")
     if not Path("/usr/sbin/sshd").exists() or not shutil.which("ip"):
         raise RuntimeError("the SSH lab host needs Debian's openssh-server and iproute2: run node tests/setup.mjs as root")
-    x = 1 + (os.getpid() % 250)  # one subnet per test process: parallel runs do not collide
+    global _labs
+    _labs += 1
+    x = 1 + (os.getpid() * 7 + _labs) % 250  # one subnet per lab: labs of this and of parallel test processes do not collide
     ns, veth = f"chainlab-lab{x}", f"clab{x}"
     host_ip, lab_ip = f"10.200.{x}.1", f"10.200.{x}.2"
     d = Path(tempfile.mkdtemp(prefix="chainlab-lab-"))

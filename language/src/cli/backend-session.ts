@@ -22,3 +22,19 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
         await backend?.stop();
     }
 }
+
+/**
+ * While a run is in flight, Ctrl-C asks the backend to stop it: the chain writes what it measured and the
+ * reply still comes, marked stopped. A second Ctrl-C gives up at once. Returns the function that uninstalls it.
+ */
+export function interruptOnCtrlC(backend: BackendClient, output: Output): () => void {
+    let pressed = 0;
+    const handler = () => {
+        pressed++;
+        if (pressed > 1) process.exit(130);
+        output.err('\nchainlab: stopping the run (Ctrl-C again to abandon it); keeping what was measured ...');
+        backend.interrupt();
+    };
+    process.on('SIGINT', handler);
+    return () => { process.off('SIGINT', handler); };
+}

@@ -34,3 +34,13 @@ export function oneOf(option: string, choices: readonly string[]): (value: strin
         return value;
     };
 }
+
+const SCENARIOS = ['baseline', 'congested', 'throttled'];
+
+/** --scenario: a comma-separated subset of baseline, congested, throttled. */
+export function scenarioList(value: string): string {
+    const names = value.split(',').map(s => s.trim()).filter(Boolean);
+    const unknown = names.filter(n => !SCENARIOS.includes(n));
+    if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`unknown scenario '${unknown.join(', ') || value}': choose from ${SCENARIOS.join(', ')}`);
+    return names.join(',');
+}

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAnalyze } from './analyze-command.js';
 import { registerCheck, registerExport } from './commands.js';
+import { registerDeploy } from './deploy-command.js';
 import { UsageError } from './load-documents.js';
 import { registerOverview } from './overview-command.js';
 import { registerPlan, registerSynth } from './plan-command.js';
@@ -11,7 +12,7 @@ import { registerThrottleParams } from './throttle-command.js';
 
 const REGISTRARS: Array<(program: Command) => void> = [
     registerCheck, registerExport, registerAnalyze, registerSimulate, registerExplore, registerPlan, registerSynth, registerOverview,
-    registerGenerate, registerRun, registerThrottleParams,
+    registerGenerate, registerRun, registerThrottleParams, registerDeploy,
 ];
 
 export function createProgram(): Command {

@@ -1,21 +1,11 @@
 /** `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run, measure). */
 import { resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
-import type { BackendClient } from '../backend/backend-client.js';
-import { withBackend } from './backend-session.js';
-import { nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
+import type { Command } from 'commander';
+import { interruptOnCtrlC, withBackend } from './backend-session.js';
+import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
-const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced'];
-const SCENARIOS = ['baseline', 'congested', 'throttled'];
-
-function scenarioList(value: string): string {
-    const names = value.split(',').map(s => s.trim()).filter(Boolean);
-    const unknown = names.filter(n => !SCENARIOS.includes(n));
-    if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`unknown scenario '${unknown.join(', ') || value}': choose from ${SCENARIOS.join(', ')}`);
-    return names.join(',');
-}
-
+export const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced'];
 interface GenerateReply { chain: string; heuristic: string; memory: string; threads: number; out: string; files: string[] }
 interface RunReply { summary: string; status: string; completed: number; iterations: number; [key: string]: unknown }
 
@@ -40,7 +30,7 @@ export async function runCommand(file: string, options: { chain?: string; target
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const showProgress = !options.json && process.stderr.isTTY;
-        const stopOnCtrlC = onCtrlC(backend, output);
+        const stopOnCtrlC = interruptOnCtrlC(backend, output);
         try {
             const reply = await backend.request<RunReply>('run/local', {
                 ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
@@ -58,22 +48,6 @@ export async function runCommand(file: string, options: { chain?: string; target
             stopOnCtrlC();
         }
     });
-}
-
-/**
- * While a run is in flight, Ctrl-C asks the backend to stop it: the chain writes what it measured and the
- * reply still comes, marked stopped. A second Ctrl-C gives up at once. Returns the function that uninstalls it.
- */
-function onCtrlC(backend: BackendClient, output: Output): () => void {
-    let pressed = 0;
-    const handler = () => {
-        pressed++;
-        if (pressed > 1) process.exit(130);
-        output.err('\nchainlab: stopping the run (Ctrl-C again to abandon it); keeping what was measured ...');
-        backend.interrupt();
-    };
-    process.on('SIGINT', handler);
-    return () => { process.off('SIGINT', handler); };
 }
 
 export function registerGenerate(program: Command): void {

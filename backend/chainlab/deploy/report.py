@@ -1,0 +1,176 @@
+"""Results of a deployment: statistics per scenario against the prediction, the PTTS system re-analysed with the
+measured chain ETP, plots (CDF and PMF, PNG and SVG) and one self-contained HTML report."""
+from __future__ import annotations
+
+import html
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from chainlab.deploy.experiment import Deployment
+from chainlab.errors import ChainlabError
+from chainlab.run.stats import ks_distance, latency_stats, read_latencies
+
+QUANTILES = (50, 90, 99, 99.9)
+
+
+def _quantile(points: list[tuple[int, float]], q: float) -> float:
+    cum = np.cumsum([p for _, p in points])
+    i = int(np.searchsorted(cum, q / 100 * cum[-1] - 1e-12))
+    return float(points[min(i, len(points) - 1)][0])
+
+
+def measured_etp(lat: np.ndarray, bins: int = 24) -> list[tuple[int, float]]:
+    """A measured latency sample as a small pmf (values in ns) for the PTTS analysis."""
+    counts, edges = np.histogram(lat, bins=min(bins, max(1, len(np.unique(lat)))))
+    mids = np.ceil((edges[:-1] + edges[1:]) / 2)
+    return [(int(v), float(n) / lat.size) for v, n in zip(mids, counts) if n > 0]
+
+
+def _ptts_with(ir: dict[str, Any], chain: str, etp: list[tuple[int, float]]) -> list[dict[str, Any]]:
+    """Every PTTS chain whose component runs this box chain, analysed exactly with the measured ETP."""
+    from chainlab.ptts.api import analyze
+    out = []
+    for p in ir.get("ptts", []):
+        if not any((c.get("etp") or {}).get("chain") == chain for c in p["components"]):
+            continue
+        try:
+            r = analyze(p, resolve_chain=lambda name: etp if name == chain else [])
+            out.append({"ptts": p["name"], "mean_ms": r["mean_ms"], "p99_ms": r["percentiles"]["99"], "max_ms": r["max_ms"],
+                        "loss": r["loss_probability"], "requirements": r["requirements"]})
+        except ChainlabError as e:
+            out.append({"ptts": p["name"], "error": str(e)})
+    return out
+
+
+def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, float]]) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    base_mean = None
+    for s in dep.scenarios:
+        csv = Path(s.local_dir) / "latencies.csv"
+        lat = read_latencies(csv) if csv.exists() else np.zeros(0, dtype=np.int64)
+        stats = latency_stats(lat)
+        row: dict[str, Any] = {"scenario": s.scenario, "dir": s.local_dir, "status": s.status, "completed": s.completed, "iterations": s.iterations,
+                               "checksum": s.checksum, "measured": stats, "be_bytes_per_s": s.be_bytes_per_s,
+                               "throttle": s.throttle, "error": s.error}
+        if stats.get("samples"):
+            if s.scenario == "baseline":
+                base_mean = stats["mean_ns"]
+            row["ks"] = ks_distance(lat, predicted) if predicted else None
+            row["quantiles_ms"] = {str(q): {"measured": float(np.percentile(lat, q)) / 1e6,
+                                            "predicted": _quantile(predicted, q) / 1e6 if predicted else None} for q in QUANTILES}
+            row["ptts"] = _ptts_with(ir, dep.chain, measured_etp(lat))
+        rows.append(row)
+    for row in rows:
+        if base_mean and row["measured"].get("samples"):
+            row["increase_pct"] = 100 * (row["measured"]["mean_ns"] / base_mean - 1)
+    checksums = {r["checksum"] for r in rows if r["checksum"]}
+    return {"chain": dep.chain, "target": dep.target, "scenarios": rows, "checksums_equal": len(checksums) <= 1,
+            "predicted": {"points": predicted}, "phases_s": dep.phases_s}
+
+
+def summary_table(res: dict[str, Any]) -> str:
+    head = (f"{'scenario':10} {'mean ms':>8} {'sigma':>7} {'p50':>8} {'p99':>8} {'max':>8} {'+mean%':>7} {'KS':>5} "
+            f"{'BE GB/s':>7} {'susp%':>6} {'e2e p99':>8} {'loss':>8}  iterations")
+    lines = [head, "-" * len(head)]
+    for r in res["scenarios"]:
+        m = r["measured"]
+        if not m.get("samples"):
+            lines.append(f"{r['scenario']:10} no iteration measured ({r['status']}{': ' + r['error'][:200] if r.get('error') else ''})")
+            continue
+        susp = "-"
+        t = r.get("throttle")
+        if t and t.get("wall_ns") and t.get("cores"):
+            susp = f"{100 * sum(c['suspended_ns'] for c in t['cores']) / (t['wall_ns'] * len(t['cores'])):.1f}"
+        e2e = next((p for p in r.get("ptts", []) if "p99_ms" in p), None)
+        lines.append(f"{r['scenario']:10} {m['mean_ns'] / 1e6:8.3f} {m['std_ns'] / 1e6:7.3f} {m['p50_ns'] / 1e6:8.3f} "
+                     f"{m['p99_ns'] / 1e6:8.3f} {m['max_ns'] / 1e6:8.3f} {r.get('increase_pct', 0):+7.1f} "
+                     f"{(r.get('ks') or float('nan')):5.2f} "
+                     f"{(r['be_bytes_per_s'] / 1e9 if r.get('be_bytes_per_s') else float('nan')):7.2f} {susp:>6} "
+                     f"{(e2e['p99_ms'] if e2e else float('nan')):8.2f} {(e2e['loss'] if e2e else float('nan')):8.2g}  "
+                     f"{r['completed']}/{r['iterations']}" + ("" if r["status"] == "ok" else f" {r['status'].upper()}"))
+    if not res["checksums_equal"]:
+        lines.append("WARNING: the scenarios computed different checksums")
+    return "\n".join(lines)
+
+
+def _figure(res: dict[str, Any], kind: str, requirements_ms: list[float]):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for r in res["scenarios"]:
+        csv = Path(r.get("dir", "")) / "latencies.csv"
+        lat = np.sort(read_latencies(csv)) / 1e6 if csv.exists() else np.zeros(0)
+        if lat.size == 0:
+            continue
+        if kind == "cdf":
+            ax.step(lat, np.arange(1, lat.size + 1) / lat.size, where="post", label=f"{r['scenario']} (measured)")
+        else:
+            ax.hist(lat, bins=min(60, max(5, lat.size // 10)), density=True, histtype="step", label=f"{r['scenario']} (measured)")
+    pts = res["predicted"]["points"]
+    if pts:
+        xs = [p[0] / 1e6 for p in pts]
+        if kind == "cdf":
+            ax.step(xs, np.cumsum([p[1] for p in pts]), where="post", linestyle="--", color="black", label="predicted")
+    for bound in requirements_ms:
+        ax.axvline(bound, color="red", linestyle=":", label=f"requirement {bound:g} ms")
+    ax.set_xlabel("latency (ms)")
+    ax.set_ylabel("P(latency <= x)" if kind == "cdf" else "density")
+    ax.set_title(f"{res['chain']} on {res['target']}: {'CDF' if kind == 'cdf' else 'PMF'}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig, plt
+
+
+def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Path]:
+    """results.json, cdf/pmf as PNG and SVG, and report.html (self-contained: inline SVG, no external resources)."""
+    chain = next((c for c in ir.get("chains", []) if c["name"] == res["chain"]), {})
+    bounds = [r["bound_ns"] / 1e6 for r in chain.get("requirements", []) if r.get("bound_ns")]
+    files = [out / "results.json"]
+    (out / "results.json").write_text(json.dumps(res, indent=1))
+    svgs = {}
+    for kind in ("cdf", "pmf"):
+        fig, plt = _figure(res, kind, bounds)
+        for ext in ("png", "svg"):
+            fig.savefig(out / f"{kind}.{ext}", dpi=120)
+            files.append(out / f"{kind}.{ext}")
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg")
+        svgs[kind] = buf.getvalue()[buf.getvalue().find("<svg"):]
+        plt.close(fig)
+    rows = []
+    for r in res["scenarios"]:
+        m = r["measured"]
+        q = r.get("quantiles_ms", {})
+        e2e = next((p for p in r.get("ptts", []) if "p99_ms" in p), {})
+        cells = [r["scenario"], r["status"], f"{r['completed']}/{r['iterations']}"]
+        if m.get("samples"):
+            cells += [f"{m['mean_ns'] / 1e6:.3f}", f"{m['std_ns'] / 1e6:.3f}", f"{m['p99_ns'] / 1e6:.3f}", f"{m['max_ns'] / 1e6:.3f}",
+                      f"{r.get('increase_pct', 0):+.1f}", f"{r.get('ks', float('nan')):.3f}",
+                      " / ".join(f"{k}: {v['measured']:.2f} vs {v['predicted']:.2f}" if v["predicted"] is not None else f"{k}: {v['measured']:.2f}"
+                                 for k, v in q.items()),
+                      f"{r['be_bytes_per_s'] / 1e9:.2f}" if r.get("be_bytes_per_s") else "-",
+                      f"{e2e.get('p99_ms', float('nan')):.2f} ms, loss {e2e.get('loss', float('nan')):.2g}" if e2e else "-"]
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    head = ["scenario", "status", "iterations", "mean ms", "σ ms", "p99 ms", "max ms", "+mean %", "KS", "quantiles ms (measured vs predicted)",
+            "BE GB/s", "end-to-end (PTTS, measured ETP)"]
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>chainlab: {html.escape(res['chain'])} on {html.escape(res['target'])}</title>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;font-size:13px}}</style>
+</head><body>
+<h1>{html.escape(res['chain'])} on {html.escape(res['target'])}</h1>
+<p>Checksums equal across scenarios: {res['checksums_equal']}. Phases (s): {html.escape(json.dumps(res['phases_s']))}</p>
+<table><tr>{''.join(f'<th>{html.escape(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>
+<h2>CDF</h2>{svgs['cdf']}
+<h2>PMF</h2>{svgs['pmf']}
+</body></html>
+"""
+    (out / "report.html").write_text(page)
+    files.append(out / "report.html")
+    return files

@@ -1,0 +1,178 @@
+"""`chainlab deploy` end to end through the CLI: against this machine and against the SSH lab host (a real sshd
+in a network namespace), three scenarios, collection, report; and the faults: a compile error on the target, a
+target without cmake, an unknown host key, Ctrl-C and a dropped connection during a run."""
+from __future__ import annotations
+
+import json
+import re
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from lab import Lab, lab_host
+
+REPO = Path(__file__).resolve().parents[3]
+CLI = REPO / "language" / "bin" / "chainlab.js"
+CHAIN = (REPO / "samples" / "chains" / "appendix-a.chain").read_text()
+THROTTLE = """
+throttle Duty {
+    duty-cycle  counter llc-misses  sample 100 us  suspend 900 us  threshold 25 %
+    mechanism sigstop
+}
+"""
+
+
+def model(tmp: Path, lab: Lab | None, name: str = "lab", extra: str = "") -> Path:
+    if lab is None:
+        target = f"target {name} {{\n    local\n    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n"
+    else:
+        target = (f"target {name} {{\n    ssh \"root@{lab.host}\"\n    port {lab.port}\n    key \"{lab.key}\"\n    root \"{lab.root}/chainlab\"\n"
+                  f"    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n")
+    f = tmp / "lab.chain"
+    f.write_text(CHAIN + THROTTLE + target)
+    return f
+
+
+def chainlab(args: list[str], env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(["node", str(CLI), *args], capture_output=True, text=True, timeout=timeout, cwd=REPO,
+                          env={**os.environ, **(env or {})})
+
+
+def deployment(runs: Path) -> Path:
+    [d] = list(runs.iterdir())
+    return d
+
+
+def remote_processes(root: Path) -> list[str]:
+    out = subprocess.run(["ps", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout
+    return [ln for ln in out.splitlines() if str(root) in ln and "ps -eo" not in ln]
+
+
+def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
+    env = {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)}
+    local_runs, ssh_runs = tmp_path / "local", tmp_path / "ssh"
+    local = chainlab(["deploy", str(model(tmp_path, None, "bench")), "--target", "bench", "--iterations", "2000", "--runs", str(local_runs)])
+    assert local.returncode == 0, local.stderr
+    (tmp_path / "s").mkdir()
+    remote = chainlab(["deploy", str(model(tmp_path / "s", lab)), "--target", "lab", "--iterations", "2000", "--runs", str(ssh_runs)], env)
+    assert remote.returncode == 0, remote.stderr + remote.stdout
+    assert "[fallback] hardware counters" in remote.stdout and "report:" in remote.stdout
+    results = {}
+    for kind, runs in (("local", local_runs), ("ssh", ssh_runs)):
+        d = deployment(runs)
+        res = json.loads((d / "results.json").read_text())
+        assert [s["scenario"] for s in res["scenarios"]] == ["baseline", "congested", "throttled"]
+        assert all(s["status"] == "ok" and s["completed"] == 2000 for s in res["scenarios"])
+        assert res["checksums_equal"]
+        html = (d / "report.html").read_text()
+        assert "<svg" in html and not re.search(r"(src|href)=[\"'](https?:)?//|<script|<link", html)  # self-contained
+        for f in ("plan.json", "preflight.json", "model.ir.json", "cdf.svg", "pmf.png", "baseline/latencies.csv", "throttled/throttle-trace.csv"):
+            assert (d / f).exists(), f
+        throttled = res["scenarios"][2]
+        assert throttled["throttle"]["cores"][0]["suspensions"] > 0
+        assert res["scenarios"][1]["be_bytes_per_s"] > throttled["be_bytes_per_s"]
+        results[kind] = res
+    # same chain, same plan: the same checksum here and there
+    assert results["local"]["scenarios"][0]["checksum"] == results["ssh"]["scenarios"][0]["checksum"]
+    assert remote_processes(lab.root) == []
+    # a second deploy of the unchanged chain does not rebuild
+    again = chainlab(["deploy", str(tmp_path / "s" / "lab.chain"), "--target", "lab", "--scenario", "baseline", "--iterations", "50",
+                      "--runs", str(tmp_path / "again")], env)
+    assert again.returncode == 0 and "cached build" in again.stdout, again.stderr
+
+
+def test_unknown_host_key_refused_before_anything_is_uploaded(lab: Lab, tmp_path: Path) -> None:
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    before = sorted(lab.root.rglob("*"))
+    r = chainlab(["deploy", str(model(tmp_path, lab)), "--target", "lab", "--iterations", "10", "--runs", str(tmp_path / "runs")],
+                 {"CHAINLAB_KNOWN_HOSTS": str(empty)})
+    assert r.returncode == 1
+    assert "is not known; its fingerprint is SHA256:" in r.stderr and "npx chainlab trust-host" in r.stderr
+    assert sorted(lab.root.rglob("*")) == before
+    ok = chainlab(["trust-host", str(tmp_path / "lab.chain"), "--target", "lab"], {"CHAINLAB_KNOWN_HOSTS": str(empty)})
+    assert ok.returncode == 0 and "SHA256:" in ok.stdout and "added" in ok.stdout
+    assert lab.host in empty.read_text()
+
+
+def test_target_without_cmake_is_stopped_by_preflight(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("sh", "cc", "gcc", "taskset", "setsid", "mkdir", "cat", "date", "stat", "touch", "sleep", "kill", "rm", "test",
+                 "getconf", "uname", "grep", "ls", "df", "awk", "chrt", "head", "cut", "sed", "basename", "nproc", "env"):
+        path = subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True, text=True).stdout.strip()
+        if path.startswith("/"):
+            (bin_dir / tool).symlink_to(path)
+    with lab_host(path_dirs=[str(bin_dir)]) as lab:
+        r = chainlab(["deploy", str(model(tmp_path, lab)), "--target", "lab", "--iterations", "10", "--runs", str(tmp_path / "runs")],
+                     {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+    assert r.returncode == 1
+    assert re.search(r"\[MISSING\] +cmake: cmake is not on the PATH -> install it on the target", r.stderr)
+    assert "lacks essentials" in r.stderr
+
+
+def test_compile_error_on_target_shows_the_generated_line(lab: Lab, tmp_path: Path) -> None:
+    # A C compiler that rejects the chain's generated code: a wrapper that fails on src/chain.c like a real error
+    wrapper = tmp_path / "bin"
+    wrapper.mkdir()
+    (wrapper / "cc").write_text('#!/bin/sh\nfor a in "$@"; do case "$a" in *src/chain.c) echo "$a:12:5: error: expected \';\' before \'}\' token" >&2; exit 1;; esac; done\nexec /usr/bin/cc "$@"\n')
+    (wrapper / "cc").chmod(0o755)
+    with lab_host(path_dirs=[str(wrapper), "/usr/sbin", "/usr/bin", "/sbin", "/bin"]) as lab2:
+        r = chainlab(["deploy", str(model(tmp_path, lab2)), "--target", "lab", "--scenario", "baseline", "--iterations", "10",
+                      "--runs", str(tmp_path / "runs")], {"CHAINLAB_KNOWN_HOSTS": str(lab2.known_hosts), "CC": ""})
+    assert r.returncode == 1
+    assert "building the generated chain on lab failed" in r.stderr
+    assert "src/chain.c:12:5: error" in r.stderr
+    assert "the generated sources are in" in r.stderr
+
+
+def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested",
+                             "--iterations", "100000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+    for _ in range(600):
+        if any("--iterations 100000000" in ln for ln in remote_processes(lab.root)):
+            break
+        time.sleep(0.1)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    d = deployment(runs)
+    base = json.loads((d / "results.json").read_text())["scenarios"][0]
+    assert base["status"] == "stopped" and base["completed"] > 0
+    assert (d / "baseline" / "latencies.csv").exists()
+    time.sleep(0.5)
+    assert remote_processes(lab.root) == []
+
+
+def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
+    with lab_host() as lab:
+        runs = tmp_path / "runs"
+        proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested",
+                                 "--iterations", "100000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+        for _ in range(600):
+            if any("--iterations 100000000" in ln for ln in remote_processes(lab.root)):
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)
+        lab.kill_sshd()
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 1
+        assert "connection to" in err and "lost" in err and "what was measured before is kept in" in err
+        d = deployment(runs)
+        dep = json.loads((d / "deployment.json").read_text())
+        assert dep["scenarios"][0]["status"] == "partial"
+        # the remote watchdog stops the run by itself once the controller is gone
+        for _ in range(150):
+            if not remote_processes(lab.root):
+                break
+            time.sleep(0.1)
+        assert remote_processes(lab.root) == []
