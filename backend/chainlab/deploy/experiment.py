@@ -121,7 +121,7 @@ async def _build(transport: Transport, files: dict[str, str], remote: str, what:
                  targets: list[str] | None = None) -> bool:
     """Upload and build unless that exact content is already built there. Returns whether it was cached."""
     marker = f"{remote}/build/.chainlab-built"
-    if (await transport.run(["test", "-e", marker], check=False)).returncode == 0:
+    if await transport.exists(marker):
         return True
     write_project(files, local_copy)
     await transport.put_tree(local_copy, remote)
@@ -177,6 +177,11 @@ async def _run_chain(transport: Transport, argv: list[str], run_dir: str, name: 
             sent = True
 
 
+def _in_dir(directory: str, argv: list[str]) -> list[str]:
+    """argv run after creating its output directory (one command on the target instead of two)."""
+    return ["sh", "-c", 'mkdir -p "$0" && exec "$@"', directory, *argv]
+
+
 async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, Any], name: str, binary: str,
                     tools: str, run_dir: str, local: Path, iterations: int, period_ns: int, calib: dict[str, float] | None,
                     has_pmu: bool, progress: Progress, log: Callable[[str], None]) -> ScenarioRun:
@@ -186,30 +191,31 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
     be = ",".join(map(str, target.get("be_cores") or []))
     work = target.get("workload") or {"kind": "hog"}
     shm = f"{rdir}/hog.shm"
-    await transport.run(["mkdir", "-p", rdir])
     workload = (["taskset", "-c", be, f"{tools}/build/throttle/chainlab-hog", f"--shm={shm}", f"--size={HOG_BYTES}"]
                 if work.get("kind") == "hog" else ["taskset", "-c", be, "sh", "-c", str(work["command"])])
+    clean = False
     try:
         daemon = None
         if name == "congested":
-            await transport.start(workload, run_dir=run_dir, name=f"workload-{name}")
+            await transport.start(_in_dir(rdir, workload), run_dir=run_dir, name=f"workload-{name}")
         elif name == "throttled":
             source = ["source=perf"] if has_pmu else ["source=coop", f"shm={shm}"]
             if calib:
                 source += [f"calib_read={calib['read_bps']:.0f}", f"calib_write={calib['write_bps']:.0f}"]
             args = daemon_args(ir, target, source) + [f"trace={rdir}/throttle-trace.csv"]
             # the daemon starts the workload itself, so sigstop reaches it and nothing outlives the daemon
-            daemon = await transport.start([f"{tools}/build/throttle/chainlab-throttle", *args, "--", *workload],
+            daemon = await transport.start(_in_dir(rdir, [f"{tools}/build/throttle/chainlab-throttle", *args, "--", *workload]),
                                            run_dir=run_dir, name=f"throttle-{name}")
             (local / "throttle-args.txt").write_text(" ".join(args) + "\n")
+        before = None
         if name != "baseline" and work.get("kind") == "hog":
-            for _ in range(300):
-                if (await transport.run(["test", "-s", shm], check=False)).returncode == 0:
+            for _ in range(250):  # the hog has started streaming before the chain starts
+                before = await _read_hog(transport, shm, local / "hog.before")
+                if before and before[0] > 0:
                     break
                 await asyncio.sleep(0.02)
-        before = await _read_hog(transport, shm, local / "hog.before") if name != "baseline" and work.get("kind") == "hog" else None
-        status = await _run_chain(transport, [binary, "--iterations", str(iterations), "--out", rdir, "--period-ns", str(period_ns),
-                                              "--progress"], run_dir, f"chain-{name}", progress)
+        status = await _run_chain(transport, _in_dir(rdir, [binary, "--iterations", str(iterations), "--out", rdir, "--period-ns",
+                                                            str(period_ns), "--progress"]), run_dir, f"chain-{name}", progress)
         after = await _read_hog(transport, shm, local / "hog.after") if before else None
         if before and after and after[1] > before[1]:
             result.be_bytes_per_s = (after[0] - before[0]) / (after[1] - before[1])
@@ -221,8 +227,10 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
             result.throttle = json.loads(totals[-1]) if totals else None
         if status not in (0, None):
             result.error = (await transport.read_text(f"{run_dir}/logs/chain-{name}.log"))[-2000:]
+        clean = status is not None and name == "baseline"
     finally:
-        await transport.cleanup(run_dir)  # workload, daemon: stopped (resumed first) whatever happened
+        if not clean:  # workload, daemon, an interrupted chain: stopped (resumed first) whatever happened
+            await transport.cleanup(run_dir, keep="watchdog")
     for f in ("latencies.csv", "run.json", "throttle-trace.csv"):
         try:
             await transport.get_file(f"{rdir}/{f}", local / f)

@@ -28,14 +28,17 @@ def _q(path: str) -> str:
 
 
 def cleanup_script(run_dir: str, keep: str = "") -> str:
-    """POSIX sh: stop every session with a pid file under run_dir (except `keep`), print the names it stopped."""
+    """POSIX sh: stop every session with a pid file under run_dir (except `keep`), print the names it stopped.
+    A process counts as gone once it is a zombie: an orphan's zombie may wait long for a busy init to reap it."""
     pids = f"{_q(run_dir)}/pids"
-    return (f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
+    alive = "alive() { st=$(sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -c1); [ -n \"$st\" ] && [ \"$st\" != Z ]; }; "
+    return (alive + f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
             f"[ \"$n\" = {_q(keep or '-')} ] && continue; p=$(cat \"$f\"); "
-            f"if [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null; then kill -CONT -\"$p\" 2>/dev/null; "
+            f"if [ -n \"$p\" ] && alive \"$p\"; then kill -CONT -\"$p\" 2>/dev/null; "
             f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
-            f"for i in 1 2 3 4 5 6 7 8 9 10; do alive=''; for p in $stopped; do kill -0 \"$p\" 2>/dev/null && alive=1; done; "
-            f"[ -z \"$alive\" ] && break; sleep 0.1; done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
+            f"[ -z \"$stopped\" ] && exit 0; "
+            f"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do any=''; for p in $stopped; do alive \"$p\" && any=1; done; "
+            f"[ -z \"$any\" ] && break; sleep 0.05; done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
 
 
 class _SshProcess:
@@ -45,13 +48,15 @@ class _SshProcess:
     async def wait(self, timeout: float | None = None) -> int | None:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
+        pause = 0.01
         while True:
-            done = await self._t.run(["sh", "-c", f"cat {_q(self._exit)} 2>/dev/null || true"])
-            if done.stdout.strip():
-                return int(done.stdout.strip())
+            status = await self._t.read_small(self._exit)  # SFTP: much cheaper than a command
+            if status and status.strip():
+                return int(status.strip())
             if deadline is not None and loop.time() >= deadline:
                 return None
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(pause)
+            pause = min(0.2, pause * 1.5)  # quick for short commands, cheap for long runs
 
     async def signal(self, sig: int) -> None:
         await self._t.run(["kill", f"-{int(sig)}", f"-{self.pid}"], check=False)
@@ -149,6 +154,33 @@ class SshTransport:
         except _LOST as e:
             raise self._lost(f"the download of {remote}", e) from None
 
+    async def exists(self, remote: str) -> bool:
+        sftp = await self._sftp_client()
+        try:
+            return await sftp.exists(remote)
+        except _LOST as e:
+            raise self._lost(f"checking {remote}", e) from None
+
+    async def read_small(self, remote: str) -> str | None:
+        """A small file's content, or None when it does not exist."""
+        sftp = await self._sftp_client()
+        try:
+            async with sftp.open(remote, "rb") as f:
+                return (await f.read()).decode(errors="replace")
+        except asyncssh.SFTPNoSuchFile:
+            return None
+        except _LOST as e:
+            raise self._lost(f"reading {remote}", e) from None
+
+    async def touch(self, remote: str) -> None:
+        sftp = await self._sftp_client()
+        try:
+            async with sftp.open(remote, "ab"):
+                pass
+            await sftp.utime(remote)
+        except _LOST as e:
+            raise self._lost(f"touching {remote}", e) from None
+
     async def read_text(self, remote: str, offset: int = 0) -> str:
         sftp = await self._sftp_client()
         try:
@@ -172,14 +204,16 @@ class SshTransport:
         except ValueError:
             raise TransportError(f"target {self.name}: '{command_text(argv)}' did not start: {done.stderr.strip()}") from None
 
-    async def cleanup(self, run_dir: str) -> list[str]:
-        done = await self.run(["sh", "-c", cleanup_script(run_dir)])
+    async def cleanup(self, run_dir: str, keep: str = "") -> list[str]:
+        done = await self.run(["sh", "-c", cleanup_script(run_dir, keep)])
         return done.stdout.split()
 
     async def keepalive(self, run_dir: str, stale_s: int = 5) -> None:
         """Heartbeat from here, watchdog there: the run stops by itself stale_s seconds after we vanish."""
         beat = f"{run_dir}/heartbeat"
-        await self.run(["sh", "-c", f"mkdir -p {_q(run_dir)} && touch {_q(beat)}"])
+        sftp = await self._sftp_client()
+        await sftp.makedirs(run_dir, exist_ok=True)
+        await self.touch(beat)
         watchdog = (f"while :; do sleep 1; [ -e {_q(run_dir)}/done ] && exit 0; "
                     f"age=$(( $(date +%s) - $(stat -c %Y {_q(beat)} 2>/dev/null || echo 0) )); "
                     f"if [ $age -gt {int(stale_s)} ]; then echo \"controller gone ($age s without heartbeat): stopping the run\"; "
@@ -190,7 +224,7 @@ class SshTransport:
             while True:
                 await asyncio.sleep(1)
                 try:
-                    await self.run(["touch", beat])
+                    await self.touch(beat)
                 except TransportError:
                     return
 
@@ -201,7 +235,10 @@ class SshTransport:
         for t in self._beats:
             t.cancel()
         self._beats.clear()
-        await self.run(["sh", "-c", f"touch {_q(run_dir)}/done"], check=False)
+        try:
+            await self.touch(f"{run_dir}/done")
+        except TransportError:
+            pass
 
     async def close(self) -> None:
         for t in self._beats:

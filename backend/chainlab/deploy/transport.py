@@ -59,14 +59,17 @@ class Transport(Protocol):
     async def get_file(self, remote: str, local: Path) -> None:
         """Download one file."""
 
+    async def exists(self, remote: str) -> bool:
+        """Whether a target path exists."""
+
     async def read_text(self, remote: str, offset: int = 0) -> str:
         """Content of a target file from byte `offset` (for collecting files while they grow)."""
 
     async def start(self, argv: list[str], *, run_dir: str, name: str, cwd: str | None = None) -> RemoteProcess:
         """Start a detached process in its own session with pid file and log under run_dir."""
 
-    async def cleanup(self, run_dir: str) -> list[str]:
-        """Stop every process with a pid file under run_dir; returns what it had to stop."""
+    async def cleanup(self, run_dir: str, keep: str = "") -> list[str]:
+        """Stop every process with a pid file under run_dir (but `keep`); returns what it had to stop."""
 
     async def keepalive(self, run_dir: str, stale_s: int = 5) -> None:
         """Make the run stop by itself when this controller vanishes (heartbeat + watchdog on the target)."""
@@ -144,6 +147,9 @@ class LocalTransport:
         local.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(remote, local)
 
+    async def exists(self, remote: str) -> bool:
+        return Path(remote).exists()
+
     async def read_text(self, remote: str, offset: int = 0) -> str:
         with open(remote, "rb") as f:
             f.seek(offset)
@@ -159,9 +165,11 @@ class LocalTransport:
         (pids / f"{name}.pid").write_text(f"{proc.pid}\n")
         return _LocalProcess(name, proc)
 
-    async def cleanup(self, run_dir: str) -> list[str]:
+    async def cleanup(self, run_dir: str, keep: str = "") -> list[str]:
         stopped = []
         for pid_file in sorted(Path(run_dir, "pids").glob("*.pid")):
+            if pid_file.stem == keep:
+                continue
             pid = int(pid_file.read_text().strip() or 0)
             if pid > 0 and _alive(pid):
                 for sig in (signal.SIGCONT, signal.SIGTERM):

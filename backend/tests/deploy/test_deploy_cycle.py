@@ -176,3 +176,24 @@ def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
                 break
             time.sleep(0.1)
         assert remote_processes(lab.root) == []
+
+
+def test_hostile_strings_are_refused_or_passed_literally(lab: Lab, tmp_path: Path) -> None:
+    env = {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)}
+    marker = tmp_path / "injected"
+    for bad_root in (f"{lab.root}/$(touch {marker})", f"{lab.root}/a;touch {marker}", f"{lab.root}/it's", f"{lab.root}/a b"):
+        text = model(tmp_path, lab).read_text().replace(f'root "{lab.root}/chainlab"', f'root "{bad_root.replace(chr(34), "")}"')
+        (tmp_path / "bad.chain").write_text(text)
+        r = chainlab(["deploy", str(tmp_path / "bad.chain"), "--target", "lab", "--iterations", "5", "--runs", str(tmp_path / "r")], env)
+        assert r.returncode == 1 and "is not a safe path for the target" in r.stderr, r.stderr
+    # the workload command is the user's own shell command: it reaches exactly one shell on the target, unchanged
+    out = tmp_path / "workload.out"
+    command = f'echo \\"a b;c\\" \'$(touch {marker})\' \'`id`\' > {out}; sleep 30'
+    f = model(tmp_path, lab).read_text().replace("    workload hog\n", f'    workload "{command}"\n')
+    (tmp_path / "wl.chain").write_text(f)
+    r = chainlab(["deploy", str(tmp_path / "wl.chain"), "--target", "lab", "--scenario", "congested", "--iterations", "20",
+                  "--runs", str(tmp_path / "wl")], env)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == f"a b;c $(touch {marker}) `id`\n"
+    assert not marker.exists()
+    assert remote_processes(lab.root) == []
