@@ -38,3 +38,21 @@ export function interruptOnCtrlC(backend: BackendClient, output: Output): () => 
     process.on('SIGINT', handler);
     return () => { process.off('SIGINT', handler); };
 }
+
+/**
+ * A long backend run from the CLI: a progress line on a terminal, Ctrl-C stops the run but keeps what was
+ * measured, the summary (or the JSON reply) printed. Returns the reply; the caller maps its status to an exit code.
+ */
+export async function measuredRun<T extends { summary: string; status: string }>(backend: BackendClient, output: Output, json: boolean | undefined, method: string, params: object): Promise<T> {
+    const showProgress = !json && process.stderr.isTTY;
+    const stopOnCtrlC = interruptOnCtrlC(backend, output);
+    try {
+        const reply = await backend.request<T>(method, params,
+            showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `) } : {});
+        if (showProgress) process.stderr.write('\n');
+        output.out(json ? JSON.stringify(reply, null, 2) : reply.summary);
+        return reply;
+    } finally {
+        stopOnCtrlC();
+    }
+}

@@ -1,7 +1,7 @@
 /** `chainlab deploy` (an experiment on a local or ssh target: scenarios, collect, report) and `chainlab trust-host`. */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { interruptOnCtrlC, withBackend } from './backend-session.js';
+import { measuredRun, withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { HEURISTICS } from './run-command.js';
@@ -13,24 +13,16 @@ export async function deployCommand(file: string, options: { chain?: string; tar
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const showProgress = !options.json && process.stderr.isTTY;
-        const stopOnCtrlC = interruptOnCtrlC(backend, output);
-        try {
-            const reply = await backend.request<DeployReply>('deploy/run', {
-                ir, file, chain: options.chain, target: options.target, scenario: options.scenario, iterations: options.iterations,
-                calibrate: options.calibrate, heuristic: options.schedule, memory: options.memory, threads: options.threads,
-                runs: resolve(options.runs ?? 'runs'),
-            }, showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `) } : {});
-            if (showProgress) process.stderr.write('\n');
-            output.out(options.json ? JSON.stringify(reply, null, 2) : reply.summary);
-            if (reply.status === 'stopped') {
-                output.err(`chainlab: interrupted: what was measured is kept in ${reply.local_dir}`);
-                return 130;
-            }
-            return reply.status === 'ok' ? 0 : 1;
-        } finally {
-            stopOnCtrlC();
+        const reply = await measuredRun<DeployReply>(backend, output, options.json, 'deploy/run', {
+            ir, file, chain: options.chain, target: options.target, scenario: options.scenario, iterations: options.iterations,
+            calibrate: options.calibrate, heuristic: options.schedule, memory: options.memory, threads: options.threads,
+            runs: resolve(options.runs ?? 'runs'),
+        });
+        if (reply.status === 'stopped') {
+            output.err(`chainlab: interrupted: what was measured is kept in ${reply.local_dir}`);
+            return 130;
         }
+        return reply.status === 'ok' ? 0 : 1;
     });
 }
 

@@ -1,7 +1,7 @@
 /** `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run, measure). */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { interruptOnCtrlC, withBackend } from './backend-session.js';
+import { measuredRun, withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
@@ -29,24 +29,15 @@ export async function runCommand(file: string, options: { chain?: string; target
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const showProgress = !options.json && process.stderr.isTTY;
-        const stopOnCtrlC = interruptOnCtrlC(backend, output);
-        try {
-            const reply = await backend.request<RunReply>('run/local', {
-                ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
-                threads: options.threads, calibrate: options.calibrate, scenario: options.scenario, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
-            }, showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}   `) } : {});
-            if (showProgress) process.stderr.write('\n');
-            if (options.json) output.out(JSON.stringify(reply, null, 2));
-            else output.out(reply.summary);
-            if (reply.status === 'stopped') {
-                output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
-                return 130;
-            }
-            return reply.status === 'watchdog' ? 1 : 0;
-        } finally {
-            stopOnCtrlC();
+        const reply = await measuredRun<RunReply>(backend, output, options.json, 'run/local', {
+            ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
+            threads: options.threads, calibrate: options.calibrate, scenario: options.scenario, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
+        });
+        if (reply.status === 'stopped') {
+            output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
+            return 130;
         }
+        return reply.status === 'watchdog' ? 1 : 0;
     });
 }
 
