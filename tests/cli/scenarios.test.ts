@@ -1,7 +1,7 @@
 /** `chainlab run --scenario` (baseline, congested, throttled) and Ctrl-C during a run, through the real CLI. */
 import { describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chainlab, cli, repo, tempDir } from './cli-helpers.js';
 
@@ -32,24 +32,28 @@ describe('chainlab run --scenario', () => {
     test('baseline, congested and throttled: same checksum, the throttler suspends the hog, nothing left running', () => {
         const dir = tempDir('chainlab-scen');
         const out = join(dir, 'runs');
-        const result = chainlab(['run', labChain(dir), '--target', 'bench', '--scenario', 'baseline,congested,throttled', '--iterations', '40', '-o', out]);
+        const result = chainlab(['run', labChain(dir), '--target', 'bench', '--scenario', 'baseline,congested,throttled', '--iterations', '2000', '-o', out]);
         expect(result.stderr).toBe('');
         expect(result.status).toBe(0);
         expect(result.stdout).toMatch(/^baseline\s+[\d.]+/m);
-        expect(result.stdout).toMatch(/^congested\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[+-][\d.]+\s+[\d.]+/m);
+        expect(result.stdout).toMatch(/^congested\s+(-?[\d.]+\s+){5}[+-][\d.]+\s+[\d.]+\s+[\d.]+/m);
         expect(result.stdout).toMatch(/^throttled\s+/m);
-        const scenarios = JSON.parse(readFileSync(join(out, 'scenarios.json'), 'utf-8'));
+        const [deployment] = readdirSync(out);
+        const results = JSON.parse(readFileSync(join(out, deployment, 'results.json'), 'utf-8'));
+        const scenarios = results.scenarios;
         expect(scenarios.map((s: { scenario: string }) => s.scenario)).toEqual(['baseline', 'congested', 'throttled']);
-        expect(new Set(scenarios.map((s: { run: { checksum: string } }) => s.run.checksum)).size).toBe(1);
+        expect(results.checksums_equal).toBe(true);
         const [, congested, throttled] = scenarios;
         expect(congested.be_bytes_per_s).toBeGreaterThan(0);
         expect(throttled.throttle.source).toBe('coop');
         expect(throttled.throttle.cores[0].suspensions).toBeGreaterThan(0);
         // suspended 900 of every ~1000 us while over the threshold: the hog moves far less
         expect(throttled.be_bytes_per_s).toBeLessThan(0.6 * congested.be_bytes_per_s);
-        for (const s of ['baseline', 'congested', 'throttled']) expect(existsSync(join(out, s, 'latencies.csv'))).toBe(true);
-        expect(readFileSync(join(out, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain('mechanism=sigstop');
-        expect(hogsOf(dir)).toEqual([]);
+        for (const s of ['baseline', 'congested', 'throttled']) expect(existsSync(join(out, deployment, s, 'latencies.csv'))).toBe(true);
+        expect(readFileSync(join(out, deployment, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain('mechanism=sigstop');
+        const remote = JSON.parse(readFileSync(join(out, deployment, 'deployment.json'), 'utf-8')).remote_dir;
+        expect(remote).toMatch(/runs\/\d{8}-\d{6}-App$/);
+        expect(hogsOf(remote)).toEqual([]);
     });
 
     test('an unknown scenario or a target without be-cores is refused', () => {

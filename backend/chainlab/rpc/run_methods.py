@@ -12,7 +12,7 @@ from chainlab.rpc.methods import method
 from chainlab.rpc.plan_methods import _chain_name
 from chainlab.run import interrupt
 from chainlab.run.local import run_local, summary_text, target_cores
-from chainlab.run.scenarios import comparison_table, parse_scenarios, run_scenarios
+from chainlab.rpc.deploy_methods import deploy_run
 
 
 def _out(params: dict[str, Any]) -> Path:
@@ -53,18 +53,9 @@ def run(params: dict[str, Any]) -> dict[str, Any]:
     if params.get("scenario"):
         if target is None:
             raise ModelError("scenarios need a target of the model with rt- and be-cores (e.g. --target here)")
-        names = parse_scenarios(params["scenario"])
+        # the same experiment as `deploy` on this machine; its files go under the run's output directory
         out = Path(params["out"]) if params.get("out") else Path("chainlab-runs") / chain
-        results = run_scenarios(ir, chain, target=target, scenarios=names, out_dir=out, heuristic=params.get("heuristic"),
-                                memory=params.get("memory"), iterations=params.get("iterations"), threads=params.get("threads"),
-                                calibrate=int(params.get("calibrate") or 0), on_progress=on_progress)
-        table = comparison_table(results)
-        stopped = [r.scenario for r in results if r.run.status != "ok"]
-        status = "ok" if not stopped and len(results) == len(names) else results[-1].run.status
-        return {"chain": chain, "target": target, "status": status, "scenarios": [r.to_json() for r in results],
-                "table": table, "out_dir": str(out.resolve()),
-                "summary": f"chain {chain} on target {target}, scenarios {', '.join(names)}\n{table}\n"
-                           f"  report: {out.resolve()}/scenarios.json"}
+        return deploy_run({**params, "ir": ir, "chain": chain, "target": target, "runs": str(out)})
     result = run_local(ir, chain, target=target, heuristic=params.get("heuristic"), memory=params.get("memory"),
                        iterations=params.get("iterations"), threads=params.get("threads"), calibrate=int(params.get("calibrate") or 0),
                        out_dir=Path(params["out"]) if params.get("out") else None, on_progress=on_progress)

@@ -177,7 +177,7 @@ static int setup_thresholds(struct daemon *d, char *err, size_t n)
     struct th_config *c = &d->cfg;
     if ((c->read_pct && c->read_thr > 0 && !c->calib_read) || (c->write_pct && c->write_thr > 0 && !c->calib_write)) {
         double r, w;
-        if (th_calibrate(16u << 20, 100, &r, &w)) { snprintf(err, n, "calibration failed"); return -1; }
+        if (th_calibrate(128u << 20, 100, &r, &w)) { snprintf(err, n, "calibration failed"); return -1; }
         if (!c->calib_read) c->calib_read = r;
         if (!c->calib_write) c->calib_write = w;
     }
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(usage, stdout); return 0; }
     if (argc > 1 && !strcmp(argv[1], "--calibrate")) {
         double r, w;
-        if (th_calibrate(16u << 20, 200, &r, &w)) return 1;
+        if (th_calibrate(128u << 20, 200, &r, &w)) return 1;
         printf("{\"read_bps\":%.0f,\"write_bps\":%.0f}\n", r, w);
         return 0;
     }
