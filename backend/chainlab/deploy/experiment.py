@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import signal
 import struct
@@ -75,7 +76,7 @@ class Deployment:
 
 def _target(ir: dict[str, Any], name: str) -> dict[str, Any]:
     if name == "here" and not any(t["name"] == "here" for t in ir.get("targets", [])):
-        ncpu = __import__("os").cpu_count() or 1
+        ncpu = os.cpu_count() or 1
         return {"name": "here", "kind": "local", "rt_cores": list(range(ncpu)), "be_cores": [], "root": None,
                 "throttle": None, "workload": None, "loc": None}
     t = next((t for t in ir.get("targets", []) if t["name"] == name), None)
