@@ -37,8 +37,18 @@ def _ptts_with(ir: dict[str, Any], chain: str, etp: list[tuple[int, float]]) -> 
     for p in ir.get("ptts", []):
         if not any((c.get("etp") or {}).get("chain") == chain for c in p["components"]):
             continue
+        comp = next(c for c in p["components"] if (c.get("etp") or {}).get("chain") == chain)
+        if etp and comp.get("period_ns") and max(v for v, _ in etp) > comp["period_ns"]:
+            # an overloaded run's backlog is no execution-time profile; analysing it would also take too long
+            out.append({"ptts": p["name"], "error": f"the measured latency exceeds {comp['name']}'s period: not analysed"})
+            continue
+        grid = int(p.get("resolution_ns") or 1_000_000)  # measured ns values onto the analysis grid (rounded up)
+        on_grid: dict[int, float] = {}
+        for v, q in etp:
+            on_grid[-(-v // grid) * grid] = on_grid.get(-(-v // grid) * grid, 0.0) + q
+        points = sorted(on_grid.items())
         try:
-            r = analyze(p, resolve_chain=lambda name: etp if name == chain else [])
+            r = analyze(p, resolve_chain=lambda name: points if name == chain else [], max_trees=100_000, max_operations=20_000_000)
             out.append({"ptts": p["name"], "mean_ms": r["mean_ms"], "p99_ms": r["percentiles"]["99"], "max_ms": r["max_ms"],
                         "loss": r["loss_probability"], "requirements": r["requirements"]})
         except ChainlabError as e:
