@@ -52,6 +52,18 @@ def remote_processes(root: Path) -> list[str]:
     return [ln for ln in out.splitlines() if str(root) in ln and "ps -eo" not in ln]
 
 
+def long_deploy(tmp: Path, lab: Lab, scenarios: str, runs: Path) -> subprocess.Popen:
+    """A deploy that measures for minutes, returned once its chain is running on the lab."""
+    proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp, lab)), "--target", "lab", "--scenario", scenarios,
+                             "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+    for _ in range(600):
+        if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
+            break
+        time.sleep(0.1)
+    return proc
+
+
 def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
     env = {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)}
     local_runs, ssh_runs = tmp_path / "local", tmp_path / "ssh"
@@ -135,13 +147,7 @@ def test_compile_error_on_target_shows_the_generated_line(lab: Lab, tmp_path: Pa
 
 def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
-    proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested",
-                             "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
-    for _ in range(600):
-        if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
-            break
-        time.sleep(0.1)
+    proc = long_deploy(tmp_path, lab, "baseline,congested", runs)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
@@ -158,13 +164,7 @@ def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path:
 def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
     with lab_host() as lab:
         runs = tmp_path / "runs"
-        proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested",
-                                 "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
-        for _ in range(600):
-            if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
-                break
-            time.sleep(0.1)
+        proc = long_deploy(tmp_path, lab, "baseline,congested", runs)
         time.sleep(1.0)
         lab.kill_sshd()  # the network is gone for a moment ...
         time.sleep(1.5)
@@ -184,13 +184,7 @@ def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
 def test_unreachable_after_a_drop_leaves_it_to_the_watchdog(tmp_path: Path) -> None:
     with lab_host() as lab:
         runs = tmp_path / "runs"
-        proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline",
-                                 "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
-        for _ in range(600):
-            if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
-                break
-            time.sleep(0.1)
+        proc = long_deploy(tmp_path, lab, "baseline", runs)
         lab.kill_sshd()
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 1 and "could not reconnect (" in err and "the target's watchdog stops the run" in err, err[-600:]
