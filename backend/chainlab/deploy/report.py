@@ -56,16 +56,34 @@ def _ptts_with(ir: dict[str, Any], chain: str, etp: list[tuple[int, float]]) -> 
     return out
 
 
+def source_period_ns(ir: dict[str, Any], chain: str) -> int | None:
+    """The release period of a chain: its source box's period (None when free-running)."""
+    boxes = {b["name"]: b for b in ir.get("boxes", [])}
+    ch = next((c for c in ir.get("chains", []) if c["name"] == chain), None)
+    periods = [boxes[i["box"]].get("source_period_ns") for i in (ch or {}).get("instances", []) if i.get("box") in boxes]
+    return next((p for p in periods if p), None)
+
+
+def overloaded(lat: np.ndarray, period_ns: int | None) -> bool:
+    """A chain released every period that cannot keep up builds a backlog: its latency grows through the run.
+    Growth of more than one period between the first and the last tenth of the iterations says so."""
+    if not period_ns or lat.size < 20:
+        return False
+    tenth = lat.size // 10
+    return float(np.median(lat[-tenth:]) - np.median(lat[:tenth])) > period_ns
+
+
 def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, float]]) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     base_mean = None
+    period = source_period_ns(ir, dep.chain)
     for s in dep.scenarios:
         csv = Path(s.local_dir) / "latencies.csv"
         lat = read_latencies(csv) if csv.exists() else np.zeros(0, dtype=np.int64)
         stats = latency_stats(lat)
         row: dict[str, Any] = {"scenario": s.scenario, "dir": s.local_dir, "status": s.status, "completed": s.completed, "iterations": s.iterations,
                                "checksum": s.checksum, "measured": stats, "be_bytes_per_s": s.be_bytes_per_s,
-                               "throttle": s.throttle, "error": s.error}
+                               "throttle": s.throttle, "error": s.error, "overloaded": overloaded(lat, period)}
         if stats.get("samples"):
             if s.scenario == "baseline":
                 base_mean = stats["mean_ns"]
@@ -104,6 +122,10 @@ def summary_table(res: dict[str, Any]) -> str:
                      f"{r['completed']}/{r['iterations']}" + ("" if r["status"] == "ok" else f" {r['status'].upper()}"))
     if not res["checksums_equal"]:
         lines.append("WARNING: the scenarios computed different checksums")
+    for r in res["scenarios"]:
+        if r.get("overloaded"):
+            lines.append(f"OVERLOADED in {r['scenario']}: the latency grew through the run (a backlog): the chain needs more "
+                         "than one source period per frame on these cores; the numbers measure the backlog, not the chain")
     return "\n".join(lines)
 
 
@@ -157,7 +179,8 @@ def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Pat
         m = r["measured"]
         q = r.get("quantiles_ms", {})
         e2e = next((p for p in r.get("ptts", []) if "p99_ms" in p), {})
-        cells = [r["scenario"], r["status"], f"{r['completed']}/{r['iterations']}"]
+        status = r["status"] + (" — OVERLOADED (latency grew through the run)" if r.get("overloaded") else "")
+        cells = [r["scenario"], status, f"{r['completed']}/{r['iterations']}"]
         if m.get("samples"):
             cells += [f"{m['mean_ns'] / 1e6:.3f}", f"{m['std_ns'] / 1e6:.3f}", f"{m['p99_ns'] / 1e6:.3f}", f"{m['max_ns'] / 1e6:.3f}",
                       f"{r.get('increase_pct', 0):+.1f}", f"{r.get('ks', float('nan')):.3f}",
