@@ -50,12 +50,20 @@ export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAd
     },
 };
 
-export function createChainServices(context: DefaultSharedModuleContext): {
+/** Modules added on top of the language, e.g. the diagram services of the language server. */
+export interface ChainExtensions {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    shared?: Array<Module<any, any>>;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    language?: Array<Module<any, any>>;
+}
+
+export function createChainServices(context: DefaultSharedModuleContext, extensions: ChainExtensions = {}): {
     shared: LangiumSharedServices;
     Chain: ChainServices;
 } {
-    const shared = inject(createDefaultSharedModule(context), ChainGeneratedSharedModule);
-    const Chain = inject(createDefaultModule({ shared }), ChainGeneratedModule, ChainModule);
+    const shared = inject(createDefaultSharedModule(context), ChainGeneratedSharedModule, ...(extensions.shared ?? []) as [Module<LangiumSharedServices>]);
+    const Chain = inject(createDefaultModule({ shared }), ChainGeneratedModule, ChainModule, ...(extensions.language ?? []) as [Module<ChainServices>]);
     shared.ServiceRegistry.register(Chain);
     registerValidationChecks(Chain);
     if (!context.connection) {

@@ -6,7 +6,12 @@
 import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
-import { createChainServices } from './chain-module.js';
+import { addDiagramHandler, addDiagramSelectionHandler, addTextSelectionHandler } from 'langium-sprotty';
+import { SharedBackend } from '../backend/shared-backend.js';
+import type { ChainlabDiagramServerManager } from '../diagram/chainlab-diagram-server-manager.js';
+import { createChainDiagramServices } from '../diagram/chain-diagram-services.js';
+import { backendPlanSource } from '../diagram/diagram-module.js';
+import { rememberAnalysis } from '../diagram/analysis-results.js';
 import { registerAnalysisRequests } from './lsp/analysis-requests.js';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -27,6 +32,14 @@ function report(reason: unknown): void {
 process.on('uncaughtException', report);
 process.on('unhandledRejection', report);
 
-const { shared } = createChainServices({ connection, ...NodeFileSystem });
+const backend = new SharedBackend();
+const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend));
 startLanguageServer(shared);
-registerAnalysisRequests(connection, shared);
+addDiagramHandler(connection, shared);
+addDiagramSelectionHandler(Chain);
+addTextSelectionHandler(Chain, { fitToScreen: 'none' });
+registerAnalysisRequests(connection, shared, backend, (request, uri, params, result) => {
+    if (rememberAnalysis(Chain.diagram.AnalysisResults, request, uri, params, result)) {
+        void (shared.diagram.DiagramServerManager as ChainlabDiagramServerManager).refresh(uri);
+    }
+});

@@ -9,7 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
-import { BackendClient, BackendModelError, BackendUnavailableError, RequestCancelledError } from '../../backend/backend-client.js';
+import { BackendModelError, BackendUnavailableError, RequestCancelledError } from '../../backend/backend-client.js';
+import type { SharedBackend } from '../../backend/shared-backend.js';
 import type { Model } from '../../generated/ast.js';
 import { exportIr, IrExportError } from '../../ir/ir-export.js';
 import type { IrModel } from '../../ir/ir-types.js';
@@ -29,17 +30,20 @@ export const AnalysisErrorCodes = { modelError: -32001, backendUnavailable: -320
 
 export interface AnalysisParams { uri: string; [element: string]: unknown }
 
-export function registerAnalysisRequests(connection: Connection, shared: LangiumSharedServices): void {
-    let backend: BackendClient | undefined;
-    const client = () => (backend && backend.running ? backend : (backend = BackendClient.start()));
-    connection.onShutdown(async () => { await backend?.stop(); });
+/** Told about every successful analysis (the diagrams and hovers show the latest one). */
+export type AnalysisListener = (request: string, uri: string, params: AnalysisParams, result: unknown) => void;
+
+export function registerAnalysisRequests(connection: Connection, shared: LangiumSharedServices, backend: SharedBackend, onResult?: AnalysisListener): void {
+    connection.onShutdown(async () => { await backend.stop(); });
 
     for (const [request, { method }] of Object.entries(ANALYSIS_REQUESTS)) {
         connection.onRequest(request, async (params: AnalysisParams, token: CancellationToken) => {
             const ir = await documentIr(shared, params?.uri);
             const { uri: _uri, ...rest } = params;
             try {
-                return await client().request(method, { ...rest, ir }, { timeoutMs: ANALYSIS_TIMEOUT_MS, cancellation: token });
+                const result = await backend.client().request(method, { ...rest, ir }, { timeoutMs: ANALYSIS_TIMEOUT_MS, cancellation: token });
+                onResult?.(request, params.uri, params, result);
+                return result;
             } catch (error) {
                 if (error instanceof BackendModelError) throw new ResponseError(AnalysisErrorCodes.modelError, error.message, error.data);
                 if (error instanceof BackendUnavailableError) throw new ResponseError(AnalysisErrorCodes.backendUnavailable, error.message);

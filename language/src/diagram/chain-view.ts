@@ -1,0 +1,74 @@
+/**
+ * View 1, the box chain: one node per box instance with its typed ports on fixed sides, kernel and cost;
+ * edges go port to port and carry the buffer size. Numbers come from the IR (the same values the backend
+ * sees); the AST only provides the text locations.
+ */
+import type { SModelElement } from 'sprotty-protocol';
+import type { Chain } from '../generated/ast.js';
+import type { IrBox, IrModel } from '../ir/ir-types.js';
+import { boxPorts, chainConnections, chainInstances } from '../language/model-util.js';
+import { formatBytes, formatNs } from '../language/units.js';
+import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGraph } from './diagram-elements.js';
+import type { ViewContext } from './view-context.js';
+
+export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): ChainlabGraph {
+    const irChain = ir.chains.find(c => c.name === chain.name);
+    if (!irChain) return messageGraph('chain', `chain ${chain.name} is not in the exported model`, chain.name);
+    const boxes = new Map(ir.boxes.map(b => [b.name, b]));
+    const showPorts = ctx.options.showPorts ?? true;
+    const showCosts = ctx.options.showCosts ?? true;
+    const children: SModelElement[] = [];
+    const portIds = new Map<string, string>(); // `instance.port` → port id (a box's ports appear once per instance)
+
+    for (const instance of chainInstances(chain)) {
+        const box = boxes.get(instance.box.$refText);
+        const id = ctx.id(instance.name, instance);
+        const lines = [label(`${id}.name`, T.heading, instance.name), label(`${id}.kernel`, T.text, kernelText(instance.box.$refText, box))];
+        if (showCosts && box) lines.push(label(`${id}.cost`, T.text, costText(box)));
+        const n = node(id, T.box, lines, { cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`] });
+        n.tooltip = box ? boxTooltip(box, ir) : undefined;
+        ctx.trace(n, instance);
+        for (const p of instance.box.ref ? boxPorts(instance.box.ref) : []) {
+            const portId = ctx.id(`${id}.${p.name}`, p);
+            portIds.set(`${instance.name}.${p.name}`, portId);
+            const sPort = port(portId, p.direction === 'in' ? T.inPort : T.outPort, showPorts ? `${p.name}: ${p.type.$refText}` : undefined);
+            ctx.trace(sPort, p);
+            n.children!.push(sPort);
+        }
+        children.push(n);
+    }
+    const connections = chainConnections(chain);
+    const key = (from: string, to: string) => `${from}->${to}`;
+    const astConnections = new Map(connections.map(c => [key(`${c.from.instance.$refText}.${c.from.port.$refText}`, `${c.to.instance.$refText}.${c.to.port.$refText}`), c]));
+    for (const c of irChain.connections) {
+        const source = portIds.get(`${c.from.instance}.${c.from.port}`);
+        const target = portIds.get(`${c.to.instance}.${c.to.port}`);
+        if (!source || !target) continue; // an unresolved end: ELK would throw on a dangling edge
+        const name = key(`${c.from.instance}.${c.from.port}`, `${c.to.instance}.${c.to.port}`);
+        const e = edge(ctx.id(name, astConnections.get(name)), T.edge, source, target, shortBytes(c.bytes));
+        ctx.trace(e, astConnections.get(name));
+        children.push(e);
+    }
+    return { type: T.graph, id: 'root', view: 'chain', element: chain.name, children };
+}
+
+function kernelText(boxName: string, box: IrBox | undefined): string {
+    if (!box) return boxName;
+    const args = box.kernel.args.length ? `(${box.kernel.args.join(', ')})` : '';
+    return `${boxName} · ${box.kernel.name}${args}`;
+}
+
+function costText(box: IrBox): string {
+    if (box.source_period_ns) return `every ${formatNs(box.source_period_ns)}`;
+    const split = box.split === 'rows' ? `rows, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}` : 'not split';
+    return `${box.cost_ns !== null ? formatNs(box.cost_ns) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
+}
+
+function boxTooltip(box: IrBox, ir: IrModel): string {
+    const images = new Map(ir.images.map(i => [i.name, i]));
+    const ports = box.ports.map(p => {
+        const image = images.get(p.image);
+        return `${p.direction} ${p.name}: ${p.image}${image ? ` (${image.width}×${image.height} ${image.pixel}, ${formatBytes(image.frame_bytes)})` : ''}`;
+    });
+    return [`box ${box.name}`, ...ports].join('\n');
+}

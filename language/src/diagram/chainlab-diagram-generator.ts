@@ -1,0 +1,120 @@
+/**
+ * Turns a validated .chain document into the requested diagram view. The text stays the source of truth:
+ * while it has errors the last good diagram of the same view is sent again, marked stale, so the picture
+ * never jumps to half a model and never crashes on unresolved references.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { AstNode, LangiumDocument } from 'langium';
+import { LangiumDiagramGenerator, type GeneratorContext } from 'langium-sprotty';
+import type { SModelElement, SModelRoot } from 'sprotty-protocol';
+import { isChain, isPtts, type Model } from '../generated/ast.js';
+import { exportIr, IrExportError } from '../ir/ir-export.js';
+import type { IrModel } from '../ir/ir-types.js';
+import type { AnalysisResults } from './analysis-results.js';
+import { chainView } from './chain-view.js';
+import { messageGraph, VIEWS, type ChainlabGraph, type DiagramView } from './diagram-elements.js';
+import type { PlanSource } from './plan-view.js';
+import { lanesView, planView } from './plan-view.js';
+import { pttsView } from './ptts-view.js';
+import { timelineView } from './timeline-view.js';
+import type { ChainlabDiagramOptions, ViewContext } from './view-context.js';
+import type { ChainlabDiagramServices } from './diagram-module.js';
+
+export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
+    private readonly lastGood = new Map<string, ChainlabGraph>();
+    private readonly analyses: AnalysisResults;
+    private readonly plans: PlanSource;
+
+    constructor(services: ChainlabDiagramServices) {
+        super(services);
+        this.analyses = services.diagram.AnalysisResults;
+        this.plans = services.diagram.PlanSource;
+    }
+
+    protected override async generateRoot(args: GeneratorContext): Promise<SModelRoot> {
+        const options = (args.options ?? {}) as ChainlabDiagramOptions;
+        const view = viewOf(options);
+        const document = args.document as LangiumDocument<Model>;
+        const key = `${document.uri.toString()}|${view}|${options.element ?? ''}|${options.heuristic ?? ''}`;
+        const problem = errorsOf(document);
+        if (problem) return this.stale(key, view, options.element, problem);
+        let ir: IrModel;
+        try {
+            ir = exportIr(document.parseResult.value, exportContext(document));
+        } catch (error) {
+            if (error instanceof IrExportError) return this.stale(key, view, options.element, error.message);
+            throw error;
+        }
+        const graph = await this.build(view, ir, document, options, this.viewContext(args, options));
+        this.lastGood.set(key, structuredClone(graph));
+        return graph;
+    }
+
+    private async build(view: DiagramView, ir: IrModel, document: LangiumDocument<Model>, options: ChainlabDiagramOptions, ctx: ViewContext): Promise<ChainlabGraph> {
+        const elements = document.parseResult.value.elements;
+        if (view === 'chain' || view === 'plan' || view === 'lanes') {
+            const chain = elements.filter(isChain).find(c => !options.element || c.name === options.element);
+            if (!chain) return messageGraph(view, options.element ? `no chain named ${options.element} in this file` : 'this file has no chain', options.element);
+            if (view === 'chain') return chainView(ir, chain, ctx);
+            let plan;
+            try {
+                plan = await this.plans.plan(ir, chain.name, options.heuristic);
+            } catch (error) {
+                return messageGraph(view, `the planner failed: ${(error as Error).message}`, chain.name);
+            }
+            return view === 'plan' ? planView(chain, plan, ctx) : lanesView(chain, plan, ctx);
+        }
+        const ptts = elements.filter(isPtts).find(p => !options.element || p.name === options.element);
+        if (!ptts) return messageGraph(view, options.element ? `no ptts named ${options.element} in this file` : 'this file has no ptts', options.element);
+        return view === 'ptts' ? pttsView(ir, ptts, this.analyses.get(document.uri.toString(), ptts.name), ctx) : timelineView(ir, ptts, ctx);
+    }
+
+    private stale(key: string, view: DiagramView, element: string | undefined, reason: string): ChainlabGraph {
+        const last = this.lastGood.get(key);
+        if (!last) return messageGraph(view, `no diagram yet: ${reason}`, element);
+        return { ...structuredClone(last), stale: true, staleReason: reason };
+    }
+
+    private viewContext(args: GeneratorContext, options: ChainlabDiagramOptions): ViewContext {
+        return {
+            options,
+            id: (proposal, source) => args.idCache.uniqueId(proposal, source),
+            idOf: source => args.idCache.getId(source),
+            trace: (element: SModelElement, source: AstNode | undefined) => {
+                if (!source) return;
+                this.traceProvider.trace(element, source);
+                this.markerProvider.addDiagnosticMarker(element as never, source, args);
+            },
+        };
+    }
+}
+
+/** The view named by the `view` option, else by a diagram type `chainlab-<view>`, else the box chain. */
+export function viewOf(options: ChainlabDiagramOptions & { diagramType?: string }): DiagramView {
+    const named = options.view ?? /^chainlab-(\w+)$/.exec(options.diagramType ?? '')?.[1];
+    return VIEWS.includes(named as DiagramView) ? named as DiagramView : 'chain';
+}
+
+/** The first error of the document as `line:col: message`, or undefined when it has none. */
+function errorsOf(document: LangiumDocument): string | undefined {
+    const { lexerErrors, parserErrors } = document.parseResult;
+    if (lexerErrors.length || parserErrors.length) {
+        const e = lexerErrors[0] ?? parserErrors[0];
+        const line = 'line' in e ? e.line : (e as { token: { startLine?: number } }).token.startLine;
+        return `syntax error at line ${line ?? '?'}: ${e.message}`;
+    }
+    const errors = (document.diagnostics ?? []).filter(d => d.severity === 1);
+    if (!errors.length) return undefined;
+    const first = errors[0];
+    return `${errors.length} error(s), first at ${first.range.start.line + 1}:${first.range.start.character + 1}: ${first.message}`;
+}
+
+function exportContext(document: LangiumDocument) {
+    const uri = document.uri;
+    return {
+        file: uri.scheme === 'file' ? uri.fsPath : uri.toString(),
+        readFile: (path: string) => readFileSync(path, 'utf-8'),
+        resolvePath: (path: string) => (uri.scheme === 'file' ? resolve(dirname(uri.fsPath), path) : path),
+    };
+}

@@ -1,0 +1,38 @@
+/** An IR execution-time profile as a list of (ns, probability) points, for sparklines and timelines. */
+import type { IrEtp } from '../ir/ir-types.js';
+
+/** The pmf of an ETP; undefined for `etp chain X` (known only after the chain is analysed or measured). */
+export function etpPoints(etp: IrEtp | null | undefined): Array<[number, number]> | undefined {
+    if (!etp) return undefined;
+    switch (etp.kind) {
+        case 'point':
+            return [[etp.value_ns, 1]];
+        case 'uniform': {
+            const count = Math.floor((etp.max_ns - etp.min_ns) / Math.max(1, etp.step_ns)) + 1;
+            if (count > 2000) return [[etp.min_ns, 0.5], [etp.max_ns, 0.5]]; // the CDF's shape is a ramp either way
+            return Array.from({ length: count }, (_, i) => [etp.min_ns + i * etp.step_ns, 1 / count] as [number, number]);
+        }
+        case 'pmf':
+        case 'histogram':
+            return [...etp.points].sort((a, b) => a[0] - b[0]);
+        case 'chain':
+            return undefined;
+    }
+}
+
+/** The CDF of the points normalised to the unit square (x: value between min and max, y: probability). */
+export function cdfSparkline(points: Array<[number, number]>): Array<[number, number]> {
+    const total = points.reduce((s, [, p]) => s + p, 0) || 1;
+    const min = points[0][0];
+    const span = points[points.length - 1][0] - min || 1;
+    const out: Array<[number, number]> = [[0, 0]];
+    let cum = 0;
+    for (const [v, p] of points) {
+        const x = (v - min) / span;
+        out.push([x, cum / total]);
+        cum += p;
+        out.push([x, cum / total]);
+    }
+    out.push([1, 1]);
+    return out;
+}

@@ -1,0 +1,67 @@
+/**
+ * View 3, the PTTS chain: one node per component in chain order with its period, offset and a sparkline of
+ * its ETP (the CDF), and a summary node with the latest analysis (p99, loss, requirements) or a hint to run it.
+ */
+import type { SModelElement } from 'sprotty-protocol';
+import type { Ptts } from '../generated/ast.js';
+import type { IrModel } from '../ir/ir-types.js';
+import { pttsComponents } from '../language/model-util.js';
+import type { AnalysisSummary } from './analysis-results.js';
+import { edge, label, messageGraph, ms, node, port, T, type ChainlabGraph, type Sparkline } from './diagram-elements.js';
+import { cdfSparkline, etpPoints } from './etp-points.js';
+import type { ViewContext } from './view-context.js';
+
+const SPARK = { width: 120, height: 36 };
+
+export function pttsView(ir: IrModel, ptts: Ptts, analysis: AnalysisSummary | undefined, ctx: ViewContext): ChainlabGraph {
+    const irPtts = ir.ptts.find(p => p.name === ptts.name);
+    if (!irPtts) return messageGraph('ptts', `ptts ${ptts.name} is not in the exported model`, ptts.name);
+    const asts = new Map(pttsComponents(ptts).map(c => [c.name, c]));
+    const children: SModelElement[] = [];
+    let previous: string | undefined;
+    for (const c of irPtts.components) {
+        const id = ctx.id(c.name, asts.get(c.name));
+        const points = etpPoints(c.etp);
+        const etpText = c.etp.kind === 'chain' ? `etp: latency of chain ${c.etp.chain}` : `etp ${c.etp.kind}${points ? ` ${ms(points[0][0])} .. ${ms(points[points.length - 1][0])}` : ''}`;
+        const labels = [
+            label(`${id}.name`, T.heading, c.name),
+            label(`${id}.timing`, T.text, `period ${ms(c.period_ns)} · offset ${ms(c.offset_ns)}`),
+            label(`${id}.etp`, T.text, etpText),
+        ];
+        const n = node(id, T.component, labels, {}, labels.length * 16 + 16 + (points ? SPARK.height + 8 : 0), SPARK.width + 20);
+        if (points) {
+            const spark: Sparkline = {
+                type: T.sparkline, id: `${id}.etp-cdf`, points: cdfSparkline(points),
+                position: { x: (n.size!.width - SPARK.width) / 2, y: labels.length * 16 + 12 }, size: SPARK,
+            };
+            n.children!.push(spark);
+        }
+        n.children!.push(port(`${id}.in`, T.inPort), port(`${id}.out`, T.outPort));
+        ctx.trace(n, asts.get(c.name));
+        children.push(n);
+        if (previous) children.push(edge(`${previous}->${id}`, T.edge, `${previous}.out`, `${id}.in`));
+        previous = id;
+    }
+    const summary = node('analysis', T.banner, analysisLabels(analysis), { cssClasses: [analysisClass(analysis)] });
+    summary.children!.push(port('analysis.in', T.inPort));
+    children.push(summary);
+    if (previous) children.push(edge(`${previous}->analysis`, T.edge, `${previous}.out`, 'analysis.in'));
+    return { type: T.graph, id: 'root', view: 'ptts', element: ptts.name, children };
+}
+
+function analysisLabels(a: AnalysisSummary | undefined) {
+    if (!a) return [label('analysis.title', T.heading, 'end to end'), label('analysis.hint', T.text, 'not analysed yet: Analyze latency')];
+    const lines = [
+        label('analysis.title', T.heading, 'end to end'),
+        label('analysis.p99', T.text, `p50 ${a.percentiles['50']} ms · p99 ${a.percentiles['99']} ms`),
+        label('analysis.loss', T.text, `loss ${a.loss_probability.toPrecision(3)}`),
+    ];
+    const failed = a.requirements.filter(r => !r.passed).length;
+    if (a.requirements.length) lines.push(label('analysis.req', T.text, failed ? `${failed} of ${a.requirements.length} requirements missed` : `all ${a.requirements.length} requirements met`));
+    return lines;
+}
+
+function analysisClass(a: AnalysisSummary | undefined): string {
+    if (!a) return 'analysis-none';
+    return a.requirements.some(r => !r.passed) ? 'analysis-failed' : 'analysis-passed';
+}

@@ -1,0 +1,69 @@
+/**
+ * Diagrams through the bundled language server over stdio, as the editor gets them: every view answers a
+ * RequestModelAction, an edit updates the open diagram, a text error keeps the last good one marked stale,
+ * and selecting a node in the diagram reveals its text.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DiagramClient, elements } from './diagram-client.js';
+import { repo } from './diagram-helpers.js';
+
+const file = join(repo, 'samples', 'xray.chain');
+const uri = pathToFileURL(file).toString();
+const text = readFileSync(file, 'utf-8');
+let client: DiagramClient;
+
+beforeAll(async () => {
+    client = await DiagramClient.start();
+    await client.open(uri, text);
+}, 60_000);
+afterAll(() => client?.stop());
+
+describe('diagrams over the language server protocol', () => {
+    test('every view answers with a laid-out model', async () => {
+        for (const [view, type] of [['chain', 'node:box'], ['ptts', 'node:component'], ['timeline', 'node:trigger'], ['plan', 'node:subbox'], ['lanes', 'node:step']]) {
+            const reply = await client.requestModel(`view-${view}`, uri, { view });
+            const nodes = elements(reply.newRoot as never).filter(e => e.type === type);
+            expect(nodes.length, view).toBeGreaterThan(0);
+            expect(reply.newRoot.view).toBe(view);
+        }
+    });
+
+    test('an edit updates the diagram; an error keeps the last good one, marked stale', async () => {
+        const reply = await client.requestModel('edits', uri, { view: 'chain', element: 'XRay' });
+        const boxes = elements(reply.newRoot as never).filter(e => e.type === 'node:box').length;
+        // a second instance of the chain's first box: the next update has one more node
+        const [, firstBox] = /^chain XRay[\s\S]*?^\s*\w+:\s*(\w+)\s*$/m.exec(text)!;
+        const added = text.replace(/^(chain XRay[^{]*\{)/m, `$1\n    extra: ${firstBox}`);
+        expect(added).not.toBe(text);
+        let seen = client.count('edits');
+        await client.change(uri, added);
+        const update = await client.next('edits', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: object };
+        expect(elements(update.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes + 1);
+        // an unresolved reference: no crash, the last good diagram comes back marked stale
+        seen = client.count('edits');
+        await client.change(uri, added.replace(`extra: ${firstBox}`, 'extra: NoSuchBox'));
+        const stale = await client.next('edits', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: { stale?: boolean; staleReason?: string } };
+        expect(stale.newRoot.stale).toBe(true);
+        expect(stale.newRoot.staleReason).toMatch(/NoSuchBox/);
+        expect(elements(stale.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes + 1);
+        seen = client.count('edits');
+        await client.change(uri, text);
+        const fixed = await client.next('edits', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: { stale?: boolean } };
+        expect(fixed.newRoot.stale).toBeFalsy();
+        expect(elements(fixed.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes);
+    });
+
+    test('selecting a node reveals its instance in the text', async () => {
+        const reply = await client.requestModel('select', uri, { view: 'chain' });
+        const node = elements(reply.newRoot as never).find(e => e.type === 'node:box' && e.id === 'spatial') ?? elements(reply.newRoot as never).find(e => e.type === 'node:box')!;
+        await client.send('select', { kind: 'elementSelected', selectedElementsIDs: [node.id], deselectedElementsIDs: [] });
+        const deadline = Date.now() + 10_000;
+        while (client.reveals.length === 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+        expect(client.reveals.length).toBeGreaterThan(0);
+        const line = text.split('\n')[client.reveals[0].line];
+        expect(line).toContain(`${node.id}:`);
+    });
+});

@@ -1,0 +1,61 @@
+/**
+ * Every view of every sample is generated and laid out with ELK in Node: ids are unique, every edge ends at
+ * an element that exists (ports for the box chain), no two nodes overlap, and nodes are traced to the text.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { isChain, isPtts } from '../../src/generated/ast.js';
+import { SharedBackend } from '../../src/backend/shared-backend.js';
+import { backendPlanSource } from '../../src/diagram/diagram-module.js';
+import type { ChainlabGraph } from '../../src/diagram/diagram-elements.js';
+import { all, diagram, diagramServices, load, overlaps, sampleFiles, topNodeBounds, type Services } from './diagram-helpers.js';
+
+const backend = new SharedBackend();
+let services: Services;
+beforeAll(() => { services = diagramServices(backendPlanSource(backend)); });
+afterAll(async () => { await backend.stop(); });
+
+function checkGraph(graph: ChainlabGraph): void {
+    const elements = all(graph);
+    const ids = elements.map(e => e.id);
+    expect(new Set(ids).size, 'ids are unique').toBe(ids.length);
+    const byId = new Map(elements.map(e => [e.id, e]));
+    for (const e of elements.filter(e => e.type.startsWith('edge'))) {
+        const { sourceId, targetId } = e as unknown as { sourceId: string; targetId: string };
+        expect(byId.has(sourceId), `${e.id} source ${sourceId}`).toBe(true);
+        expect(byId.has(targetId), `${e.id} target ${targetId}`).toBe(true);
+    }
+    const nodes = topNodeBounds(graph);
+    for (const n of nodes) expect(Number.isFinite(n.x + n.y + n.width + n.height), `${n.id} is laid out`).toBe(true);
+    for (let i = 0; i < nodes.length; i++) {
+        for (let j = i + 1; j < nodes.length; j++) expect(overlaps(nodes[i], nodes[j]), `${nodes[i].id} overlaps ${nodes[j].id}`).toBe(false);
+    }
+}
+
+describe.each(sampleFiles())('%s', file => {
+    test('box chain, PTTS and timeline views lay out cleanly', async () => {
+        const document = await load(services, file);
+        const model = document.parseResult.value;
+        for (const chain of model.elements.filter(isChain)) {
+            const graph = await diagram(services, document, { view: 'chain', element: chain.name });
+            expect(graph.stale).toBeFalsy();
+            checkGraph(graph);
+            const boxes = all(graph).filter(e => e.type === 'node:box');
+            expect(boxes.length).toBeGreaterThan(0);
+            // every box node is traced to its instance in the text, and edges go port to port
+            for (const b of boxes) expect((b as { trace?: string }).trace).toMatch(/\?\d+%3A\d+-\d+%3A\d+#/);
+            for (const e of all(graph).filter(e => e.type === 'edge')) {
+                const { sourceId, targetId } = e as unknown as { sourceId: string; targetId: string };
+                expect(all(graph).find(x => x.id === sourceId)!.type).toBe('port:out');
+                expect(all(graph).find(x => x.id === targetId)!.type).toBe('port:in');
+            }
+        }
+        for (const ptts of model.elements.filter(isPtts)) {
+            const graph = await diagram(services, document, { view: 'ptts', element: ptts.name });
+            checkGraph(graph);
+            expect(all(graph).filter(e => e.type === 'node:component')).toHaveLength(ptts.members.filter(m => m.$type === 'Component').length);
+            const timeline = await diagram(services, document, { view: 'timeline', element: ptts.name });
+            checkGraph(timeline);
+            expect(all(timeline).filter(e => e.type === 'node:trigger').length).toBeGreaterThan(0);
+        }
+    });
+});
