@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const repo = join(__dirname, '..');
-const SINGLE_COPY = ['langium', 'vscode-languageclient', 'vscode-languageserver', 'sprotty', 'inversify', 'elkjs'];
+const SINGLE_COPY = ['langium', 'langium-sprotty', 'vscode-languageclient', 'vscode-languageserver', 'vscode-languageserver-protocol', 'sprotty', 'sprotty-protocol', 'sprotty-vscode', 'inversify', 'elkjs'];
 
 describe('dependency hygiene', () => {
     test.each(SINGLE_COPY)('npm ls shows at most one version of %s', name => {
@@ -29,6 +29,20 @@ describe('dependency hygiene', () => {
         const pkg = JSON.parse(readFileSync(join(repo, 'language', 'package.json'), 'utf-8'));
         expect(pkg.dependencies.langium).toBe('3.5.0');
         expect(pkg.devDependencies['langium-cli']).toBe('3.5.2');
+    });
+
+    test('the diagram stack is pinned exactly on the Langium 3.5 line', () => {
+        const read = (dir: string) => JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf-8'));
+        const language = read('language'), diagram = read('diagram'), extension = read('extension');
+        expect(language.dependencies['langium-sprotty']).toBe('3.5.0');
+        expect(language.dependencies.elkjs).toBe('0.8.2');
+        expect(diagram.dependencies.sprotty).toBe('1.4.0');
+        expect(diagram.dependencies.inversify).toMatch(/^6\.2\.\d+$/);
+        expect(extension.dependencies['vscode-languageclient']).toBe('9.0.1');
+        expect(extension.dependencies['sprotty-vscode']).toBe('1.0.0');
+        for (const pkg of [language, diagram, extension]) {
+            for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies }) as string[]) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+        }
     });
 
     test('backend dependencies are pinned', () => {

@@ -35,6 +35,14 @@ const SUITES = [
         counts: () => vitestCounts(join(results, 'vitest.json')),
     },
     {
+        name: 'diagram',
+        what: 'vitest + Chromium: the diagram webview rendering language-server models',
+        cwd: join(root, 'diagram'),
+        command: join(root, 'node_modules', '.bin', 'vitest'),
+        args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        counts: () => vitestCounts(join(results, 'vitest.json')),
+    },
+    {
         name: 'backend',
         what: 'pytest: IR, PTTS analysis, plan, RPC',
         cwd: join(root, 'backend'),

@@ -27,6 +27,7 @@ const DEBIAN_PACKAGES = [
     { pkg: 'openssh-server', check: () => existsSync('/usr/sbin/sshd') }, // the SSH lab host of the deploy tests
     { pkg: 'openssh-client', command: 'ssh-keygen' },
     { pkg: 'iproute2', command: 'ip' },
+    { pkg: 'chromium', check: () => existsSync('/usr/bin/chromium') }, // the browser of the diagram and IDE tests (playwright-core)
     { pkg: 'python3-venv', check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0 },
 ];
 
@@ -105,7 +106,7 @@ function debianPackages() {
 }
 
 function npmDependencies() {
-    const hash = hashOf(['package.json', 'package-lock.json', 'language/package.json']);
+    const hash = hashOf(['package.json', 'package-lock.json', 'language/package.json', 'diagram/package.json', 'extension/package.json']);
     if (upToDate('npm', hash, 'node_modules/.package-lock.json')) return;
     log('installing npm dependencies (npm ci)');
     run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
@@ -121,6 +122,14 @@ function languageBuild() {
     run(join(bin, 'tsc'), ['-b', 'tsconfig.json'], { cwd: join(root, 'language') });
     if (existsSync(join(root, 'language', 'esbuild.mjs'))) run('node', ['esbuild.mjs'], { cwd: join(root, 'language') });
     stamp('language', hash);
+}
+
+function diagramBuild() {
+    const hash = hashOf(['diagram/src', 'diagram/css', 'diagram/esbuild.mjs']);
+    if (upToDate('diagram', hash, 'diagram/dist/webview.js')) return;
+    log('bundling the diagram webview (esbuild)');
+    run('node', ['esbuild.mjs'], { cwd: join(root, 'diagram') });
+    stamp('diagram', hash);
 }
 
 function pythonBackend() {
@@ -151,6 +160,7 @@ function cBuild() {
 debianPackages();
 npmDependencies();
 languageBuild();
+diagramBuild();
 pythonBackend();
 cBuild();
 log(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -3,7 +3,7 @@
  * identifier, with the options of a small toolbar (ports, costs, plan heuristic) and an SVG export button.
  */
 import { injectable } from 'inversify';
-import { RequestExportSvgAction, RequestModelAction } from 'sprotty-protocol';
+import { FitToScreenAction, RequestExportSvgAction, RequestModelAction } from 'sprotty-protocol';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
 
 /** The identifier sprotty-vscode hands over, plus what chainlab's extension adds to it. */
@@ -29,6 +29,8 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
                 showPorts: this.options.showPorts, showCosts: this.options.showCosts, heuristic: this.options.heuristic,
             }));
             await this.actionDispatcher.dispatch(response);
+            // a new diagram shows everything; later updates keep the user's zoom and scroll
+            await this.actionDispatcher.dispatch(FitToScreenAction.create([], { padding: 20, maxZoom: 1, animate: false }));
         } catch (error) {
             this.statusMessageDiv.textContent = error instanceof Error ? error.message : String(error);
         }

@@ -6,8 +6,8 @@
 import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
 import {
-    configureModelElement, configureViewerOptions, editLabelFeature, loadDefaultModules, PolylineEdgeView, SEdgeImpl, SIssueMarkerImpl,
-    IssueMarkerView, SLabelImpl, SNodeImpl, SPortImpl, TYPES,
+    configureModelElement, configureViewerOptions, editLabelFeature, loadDefaultModules, PolylineEdgeView, SEdgeImpl,
+    SLabelImpl, SNodeImpl, SPortImpl, TYPES,
 } from 'sprotty';
 import { BoxNodeView, ChainlabGraphImpl, ChainlabGraphView, ChainlabLabelView, PortView, SparklineImpl, SparklineView, TimelineNodeImpl, TimelineNodeView } from './views.js';
 
@@ -25,7 +25,7 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
             configureModelElement(context, type, SLabelImpl, ChainlabLabelView, { disable: [editLabelFeature] });
         }
         configureModelElement(context, 'sparkline', SparklineImpl, SparklineView);
-        configureModelElement(context, 'marker', SIssueMarkerImpl, IssueMarkerView);
+        // issue markers ('marker') come with sprotty's default modules
         configureViewerOptions(context, { needsClientLayout: false, needsServerLayout: true, baseDiv, hiddenDiv: `${baseDiv}_hidden` });
         void TYPES; // the model source is bound by the host (sprotty-vscode or the test page)
     });

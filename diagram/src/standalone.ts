@@ -4,29 +4,36 @@
  * tests and for looking at a diagram without an editor.
  */
 import 'reflect-metadata';
-import { ContainerModule } from 'inversify';
-import { LocalModelSource, TYPES } from 'sprotty';
+import { ContainerModule, injectable } from 'inversify';
+import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher, type IActionHandler } from 'sprotty';
+import { FitToScreenAction, SelectAction, type Action } from 'sprotty-protocol';
 import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];
 
-const local = new ContainerModule(bind => {
+/** Records selections: in VS Code they go to the language server, which reveals the text. */
+@injectable()
+class SelectionRecorder implements IActionHandler {
+    handle(action: Action): void {
+        selected.push(...(action as SelectAction).selectedElementsIDs);
+    }
+}
+
+const local = new ContainerModule((bind, _unbind, isBound) => {
     bind(TYPES.ModelSource).to(LocalModelSource).inSingletonScope();
+    configureActionHandler({ bind, isBound }, SelectAction.KIND, SelectionRecorder);
 });
 
 const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
 
-// Selections are what the diagram would send to the language server (which reveals the text).
-const original = source.handle.bind(source);
-source.handle = action => {
-    if (action.kind === 'elementSelected') selected.push(...((action as unknown as { selectedElementsIDs: string[] }).selectedElementsIDs ?? []));
-    return original(action);
-};
 
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
-    show: (model: SModelRoot) => source.setModel(model),
+    show: async (model: SModelRoot) => {
+        await source.setModel(model);
+        await container.get<IActionDispatcher>(TYPES.IActionDispatcher).dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
+    },
     selected: () => [...selected],
 };

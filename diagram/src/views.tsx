@@ -72,8 +72,7 @@ export class PortView extends ShapeView {
 export class ChainlabLabelView extends SLabelView {
     override render(label: Readonly<SLabelImpl>, context: RenderingContext): VNode | undefined {
         const vnode = super.render(label, context);
-        const text = vnode?.children?.[0] as VNode | undefined;
-        if (text?.data) text.data.attrs = { ...(text.data.attrs ?? {}), dy: '1em' };
+        if (vnode?.data) vnode.data.attrs = { ...(vnode.data.attrs ?? {}), dy: '1em' };
         return vnode;
     }
 }

@@ -1,0 +1,104 @@
+/**
+ * The diagram webview bundle in a plain page in Chromium, showing models the language server generated:
+ * nodes, ports and edges are rendered, a click selects a node (and would reveal it in the text), the
+ * PTTS view draws its ETP sparklines, and a stale diagram says so. Screenshots go to test-results/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DiagramClient, elements } from '../../language/test/diagram/diagram-client.js';
+import { webviewOptions } from '../esbuild.mjs';
+import * as esbuild from 'esbuild';
+import { launchBrowser } from './browser.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..');
+const artifacts = join(repo, 'test-results', 'diagram');
+const sample = join(repo, 'samples', 'xray.chain');
+const uri = pathToFileURL(sample).toString();
+
+let client: DiagramClient;
+let browser: Browser;
+let pageUrl: string;
+
+beforeAll(async () => {
+    await esbuild.build(webviewOptions); // the bundle under test is the current source
+    mkdirSync(artifacts, { recursive: true });
+    const dist = join(here, '..', 'dist');
+    const html = `<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src 'unsafe-inline' file:">
+<link rel="stylesheet" href="${pathToFileURL(join(dist, 'standalone.css'))}"></head>
+<body><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js'))}"></script></body></html>`;
+    writeFileSync(join(artifacts, 'page.html'), html);
+    pageUrl = pathToFileURL(join(artifacts, 'page.html')).toString();
+    client = await DiagramClient.start();
+    await client.open(uri, readFileSync(sample, 'utf-8'));
+    browser = await launchBrowser();
+});
+
+afterAll(async () => {
+    await browser?.close();
+    client?.stop();
+});
+
+async function show(view: string, extra: Record<string, unknown> = {}): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
+    const reply = await client.requestModel(`page-${view}-${Object.keys(extra).join('-')}`, uri, { view, ...extra });
+    const model = { ...reply.newRoot, ...extra };
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', e => errors.push(e.message));
+    await page.goto(pageUrl);
+    await page.waitForFunction(() => 'chainlabDiagram' in window, undefined, { timeout: 10_000 }).catch(e => { throw new Error(`${e.message}; page errors: ${errors.join('; ')}`); });
+    await page.evaluate(m => (window as unknown as { chainlabDiagram: { show(m: unknown): void } }).chainlabDiagram.show(m), model);
+    await page.waitForSelector('svg.sprotty-graph g.sprotty-node');
+    return { page, model, errors };
+}
+
+describe('the diagram webview in Chromium', () => {
+    test('box chain: every node, port and edge is rendered and a click selects', async () => {
+        const { page, model, errors } = await show('chain');
+        const all = elements(model as never);
+        const count = (type: string) => all.filter(e => e.type === type).length;
+        await expect.poll(() => page.locator('g.sprotty-node').count()).toBe(count('node:box')); // after fit to screen
+        expect(await page.locator('g.sprotty-port').count()).toBe(count('port:in') + count('port:out'));
+        expect(await page.locator('g.sprotty-edge').count()).toBe(count('edge'));
+        const first = all.find(e => e.type === 'node:box')!;
+        await page.locator(`[id$="_${first.id}"]`).first().click();
+        await expect.poll(() => page.evaluate(() => (window as unknown as { chainlabDiagram: { selected(): string[] } }).chainlabDiagram.selected())).toContain(first.id);
+        expect(await page.locator('g.sprotty-node.selected').count()).toBe(1);
+        await page.screenshot({ path: join(artifacts, 'chain.png'), fullPage: true });
+        expect(errors).toEqual([]);
+        await page.close();
+    });
+
+    test('PTTS view: components with ETP sparklines and the analysis summary', async () => {
+        const { page, model, errors } = await show('ptts');
+        const sparklines = elements(model as never).filter(e => e.type === 'sparkline').length;
+        expect(sparklines).toBeGreaterThan(0);
+        expect(await page.locator('g.sparkline path').count()).toBe(sparklines);
+        await expect.poll(() => page.locator('text').allTextContents()).toContain('end to end');
+        await page.screenshot({ path: join(artifacts, 'ptts.png'), fullPage: true });
+        expect(errors).toEqual([]);
+        await page.close();
+    });
+
+    test('timeline and thread lanes render their positioned elements', async () => {
+        for (const view of ['timeline', 'lanes']) {
+            const { page, model, errors } = await show(view);
+            const nodes = elements(model as never).filter(e => e.type.startsWith('node:')).length;
+            await expect.poll(() => page.locator('g.sprotty-node').count()).toBe(nodes);
+            await page.screenshot({ path: join(artifacts, `${view}.png`), fullPage: true });
+            expect(errors).toEqual([]);
+            await page.close();
+        }
+    });
+
+    test('a stale diagram is marked as such', async () => {
+        const { page, errors } = await show('chain', { stale: true, staleReason: '1 error(s), first at 3:5: no box NoSuchBox' });
+        await expect.poll(() => page.locator('text.stale-banner').textContent()).toContain('stale');
+        expect(errors).toEqual([]);
+        await page.close();
+    });
+});
