@@ -20,6 +20,7 @@ import { ChainCompletionProvider } from './lsp/chain-completion.js';
 import { ChainDocumentSymbolProvider } from './lsp/chain-symbols.js';
 import { ChainRenameProvider } from './lsp/chain-rename.js';
 import { ChainFoldingRangeProvider } from './lsp/chain-folding.js';
+import { ChainCodeLensProvider } from './lsp/chain-code-lens.js';
 
 export type ChainAddedServices = {
     validation: {
@@ -47,6 +48,7 @@ export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAd
         DocumentSymbolProvider: services => new ChainDocumentSymbolProvider(services),
         RenameProvider: services => new ChainRenameProvider(services),
         FoldingRangeProvider: services => new ChainFoldingRangeProvider(services),
+        CodeLensProvider: () => new ChainCodeLensProvider(),
     },
 };
 

@@ -15,15 +15,28 @@ import type { Model } from '../../generated/ast.js';
 import { exportIr, IrExportError } from '../../ir/ir-export.js';
 import type { IrModel } from '../../ir/ir-types.js';
 
-/** Analysis request name → backend method and the parameter that names the element. */
-export const ANALYSIS_REQUESTS = {
+export const ANALYSIS_TIMEOUT_MS = 120_000;
+
+interface RequestSpec {
+    method: string;
+    /** The parameter that names the model element. */
+    element: 'ptts' | 'chain';
+    timeoutMs?: number;
+    /** A run: cancelling it interrupts the backend (it stops the run and keeps what was measured). */
+    run?: boolean;
+}
+
+/** Request name → backend method. Progress goes to the editor as `chainlab/progress` when the params carry a progressToken. */
+export const ANALYSIS_REQUESTS: Record<string, RequestSpec> = {
     'chainlab/analyze': { method: 'ptts/analyze', element: 'ptts' },
     'chainlab/simulate': { method: 'ptts/simulate', element: 'ptts' },
     'chainlab/explore': { method: 'ptts/explore', element: 'ptts' },
     'chainlab/plan': { method: 'plan/make', element: 'chain' },
-} as const;
+    'chainlab/generate': { method: 'run/generate', element: 'chain' },
+    'chainlab/deploy': { method: 'deploy/run', element: 'chain', timeoutMs: 4 * 3600_000, run: true },
+};
 
-export const ANALYSIS_TIMEOUT_MS = 120_000;
+export interface ProgressParams { token: string; fraction: number; message: string }
 
 /** Error codes of analysis requests (LSP reserves -32899..-32800). */
 export const AnalysisErrorCodes = { modelError: -32001, backendUnavailable: -32002, cancelled: -32800 } as const;
@@ -36,19 +49,31 @@ export type AnalysisListener = (request: string, uri: string, params: AnalysisPa
 export function registerAnalysisRequests(connection: Connection, shared: LangiumSharedServices, backend: SharedBackend, onResult?: AnalysisListener): void {
     connection.onShutdown(async () => { await backend.stop(); });
 
-    for (const [request, { method }] of Object.entries(ANALYSIS_REQUESTS)) {
+    for (const [request, { method, timeoutMs, run }] of Object.entries(ANALYSIS_REQUESTS)) {
         connection.onRequest(request, async (params: AnalysisParams, token: CancellationToken) => {
             const ir = await documentIr(shared, params?.uri);
-            const { uri: _uri, ...rest } = params;
+            const { uri: _uri, progressToken, ...rest } = params;
+            const uri = URI.parse(params.uri);
+            const onProgress = typeof progressToken === 'string'
+                ? (p: { fraction: number; message: string }) => { void connection.sendNotification('chainlab/progress', { token: progressToken, ...p } satisfies ProgressParams); }
+                : undefined;
+            const client = backend.client();
+            // a run is stopped by interrupting the backend, which returns what was measured so far
+            const interrupt = run ? token.onCancellationRequested(() => client.interrupt()) : undefined;
             try {
-                const result = await backend.client().request(method, { ...rest, ir }, { timeoutMs: ANALYSIS_TIMEOUT_MS, cancellation: token });
+                const file = run ? { file: uri.scheme === 'file' ? uri.fsPath : params.uri } : {};
+                const result = await client.request(method, { ...file, ...rest, ir },
+                                                    { timeoutMs: timeoutMs ?? ANALYSIS_TIMEOUT_MS, cancellation: run ? undefined : token, onProgress });
                 onResult?.(request, params.uri, params, result);
                 return result;
             } catch (error) {
+                if (run && token.isCancellationRequested) throw new ResponseError(AnalysisErrorCodes.cancelled, `${request} stopped: ${(error as Error).message}`);
                 if (error instanceof BackendModelError) throw new ResponseError(AnalysisErrorCodes.modelError, error.message, error.data);
                 if (error instanceof BackendUnavailableError) throw new ResponseError(AnalysisErrorCodes.backendUnavailable, error.message);
                 if (error instanceof RequestCancelledError || token.isCancellationRequested) throw new ResponseError(AnalysisErrorCodes.cancelled, `${request} cancelled`);
                 throw new ResponseError(AnalysisErrorCodes.backendUnavailable, (error as Error).message);
+            } finally {
+                interrupt?.dispose();
             }
         });
     }

@@ -1,0 +1,72 @@
+/**
+ * What the VS Code extension asks the language server over stdio: CodeLens above chains, ptts and targets;
+ * Analyze latency (the result then shows in the PTTS diagram and in the hover with a CDF image);
+ * Generate C project with progress-free reply; progress notifications of long requests.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CodeLensRequest, HoverRequest, NotificationType, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DiagramClient, elements } from '../diagram/diagram-client.js';
+import { repo } from '../diagram/diagram-helpers.js';
+
+const file = join(repo, 'samples', 'xray.chain');
+const uri = pathToFileURL(file).toString();
+const text = readFileSync(file, 'utf-8');
+let client: DiagramClient;
+const progress: Array<{ token: string; fraction: number; message: string }> = [];
+
+beforeAll(async () => {
+    client = await DiagramClient.start();
+    client.connection.onNotification(new NotificationType<{ token: string; fraction: number; message: string }>('chainlab/progress'), p => { progress.push(p); });
+    await client.open(uri, text);
+}, 60_000);
+afterAll(() => client?.stop());
+
+describe('IDE requests of the language server', () => {
+    test('CodeLens: diagram, plan, generate and run above chains; analyze above ptts; run above targets', async () => {
+        const lenses = await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } }) as CodeLens[];
+        const titles = (command: string) => lenses.filter(l => l.command?.command === command).map(l => l.command!.title);
+        expect(titles('chainlab.openDiagram')).toEqual(expect.arrayContaining(['Diagram', 'Show plan', 'Thread lanes', 'Trigger timeline']));
+        expect(titles('chainlab.analyze')).toEqual(['Analyze latency']);
+        expect(titles('chainlab.run')).toEqual(expect.arrayContaining(['Run on target', 'Run on here']));
+        const analyze = lenses.find(l => l.command?.command === 'chainlab.analyze')!;
+        expect(analyze.command!.arguments).toEqual([uri, 'System']);
+        expect(text.split('\n')[analyze.range.start.line]).toMatch(/^ptts System/);
+    });
+
+    test('Analyze latency: the result reaches the PTTS diagram and the hover', async () => {
+        const before = await client.requestModel('ptts-analysis', uri, { view: 'ptts' });
+        expect(JSON.stringify(before.newRoot)).toContain('not analysed yet');
+        const seen = client.count('ptts-analysis');
+        const result = await client.connection.sendRequest('chainlab/analyze', { uri, ptts: 'System', progressToken: 'p1' }) as { percentiles: Record<string, number>; loss_probability: number };
+        expect(result.percentiles['99']).toBeGreaterThan(0);
+        const update = await client.next('ptts-analysis', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: object };
+        const texts = elements(update.newRoot).map(e => String(e.text ?? ''));
+        expect(texts).toContain(`p50 ${result.percentiles['50']} ms · p99 ${result.percentiles['99']} ms`);
+        const line = text.split('\n').findIndex(l => l.startsWith('ptts System'));
+        const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 6 } }) as Hover;
+        const value = (hover.contents as MarkupContent).value;
+        expect(value).toContain(`p99 ${result.percentiles['99']} ms`);
+        expect(value).toMatch(/!\[CDF\]\(data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+\)/);
+    });
+
+    test('Generate C project writes a buildable project where asked', async () => {
+        const out = mkdtempSync(join(tmpdir(), 'chainlab-gen-'));
+        try {
+            const reply = await client.connection.sendRequest('chainlab/generate', { uri, chain: 'XRay', out }) as { files: string[]; out: string };
+            expect(reply.files).toContain('CMakeLists.txt');
+            expect(existsSync(join(out, 'CMakeLists.txt'))).toBe(true);
+        } finally {
+            rmSync(out, { recursive: true, force: true });
+        }
+    });
+
+    test('a model error is a clear response error naming file, line and column', async () => {
+        const bad = pathToFileURL(join(repo, 'samples', 'broken-for-test.chain')).toString();
+        await client.open(bad, 'ptts P { component A period 10 ms etp point 1 ms component B period 10 ms etp chain Nope }\n');
+        await expect(client.connection.sendRequest('chainlab/analyze', { uri: bad, ptts: 'P' })).rejects.toThrow(/broken-for-test\.chain:1:\d+: the model has \d+ error/);
+    });
+});
