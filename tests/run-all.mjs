@@ -43,6 +43,14 @@ const SUITES = [
         counts: () => vitestCounts(join(results, 'vitest.json')),
     },
     {
+        name: 'vscode',
+        what: 'code-server + Chromium: the packaged extension in a real VS Code',
+        cwd: join(root, 'tests', 'vscode'),
+        command: join(root, 'node_modules', '.bin', 'vitest'),
+        args: ['run', '--config', 'vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        counts: () => vitestCounts(join(results, 'vitest.json')),
+    },
+    {
         name: 'backend',
         what: 'pytest: IR, PTTS analysis, plan, RPC',
         cwd: join(root, 'backend'),

@@ -28,6 +28,13 @@ const DEBIAN_PACKAGES = [
     { pkg: 'openssh-client', command: 'ssh-keygen' },
     { pkg: 'iproute2', command: 'ip' },
     { pkg: 'chromium', check: () => existsSync('/usr/bin/chromium') }, // the browser of the diagram and IDE tests (playwright-core)
+    // code-server (the real VS Code of the extension's end-to-end tests) compiles native modules against these
+    { pkg: 'g++', command: 'g++' },
+    { pkg: 'pkg-config', command: 'pkg-config' },
+    { pkg: 'libkrb5-dev', check: () => existsSync('/usr/include/gssapi/gssapi.h') },
+    { pkg: 'libxkbfile-dev', check: () => existsSync('/usr/include/X11/extensions/XKBfile.h') },
+    { pkg: 'libsecret-1-dev', check: () => existsSync('/usr/include/libsecret-1') },
+    { pkg: 'ripgrep', command: 'rg' }, // seeds @vscode/ripgrep's download cache (github.com is not reachable)
     { pkg: 'python3-venv', check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0 },
 ];
 
@@ -132,6 +139,35 @@ function diagramBuild() {
     stamp('diagram', hash);
 }
 
+function extensionBuild() {
+    const hash = hashOf(['extension/src', 'extension/webview', 'extension/package.json', 'extension/esbuild.mjs', 'extension/.vscodeignore',
+        'extension/language-configuration.json', 'extension/walkthrough', 'language/src', 'diagram/src', 'diagram/css']);
+    if (upToDate('extension', hash, 'extension/chainlab.vsix')) return;
+    log('building and packaging the VS Code extension (extension/chainlab.vsix)');
+    run('npm', ['run', 'package', '--silent'], { cwd: join(root, 'extension') });
+    stamp('extension', hash);
+}
+
+/**
+ * code-server 4.100.3 (VS Code 1.100.3 for Node 20) from the npm registry, in its own package so that its
+ * ~300 MB stay out of the workspaces. Its install builds native modules and would download ripgrep from
+ * github.com: the Debian rg is put where @vscode/ripgrep looks for a cached download.
+ */
+function codeServer() {
+    const dir = join(root, 'tests', 'vscode');
+    const hash = hashOf(['tests/vscode/package.json', 'tests/vscode/package-lock.json']);
+    if (upToDate('code-server', hash, 'tests/vscode/node_modules/.bin/code-server')) return;
+    log('installing code-server for the VS Code end-to-end tests (npm ci in tests/vscode, a few minutes)');
+    const tmp = join(dir, '.tmp');
+    const cache = join(tmp, 'vscode-ripgrep-cache-1.15.11');
+    mkdirSync(cache, { recursive: true });
+    const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf-8' }).stdout.trim();
+    run('tar', ['czf', join(cache, 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz'), '-C', dirname(rg), 'rg']);
+    const env = { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' };
+    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env });
+    stamp('code-server', hash);
+}
+
 function pythonBackend() {
     const venv = join(root, 'backend', '.venv');
     const python = join(venv, 'bin', 'python');
@@ -161,6 +197,8 @@ debianPackages();
 npmDependencies();
 languageBuild();
 diagramBuild();
+extensionBuild();
 pythonBackend();
 cBuild();
+codeServer();
 log(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -1,0 +1,41 @@
+// Builds the extension into dist/: the extension host code (CommonJS, `vscode` external), the language
+// server bundle and the diagram webview (copied from their workspaces, so the .vsix is self-contained),
+// the plot webview, and the TextMate grammar Langium generated.
+import * as esbuild from 'esbuild';
+import { copyFileSync, cpSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const repo = join(root, '..');
+const dist = join(root, 'dist');
+
+function need(path, how) {
+    if (!existsSync(path)) throw new Error(`${path} is missing: ${how}`);
+    return path;
+}
+
+export async function buildExtension() {
+    mkdirSync(join(dist, 'diagram'), { recursive: true });
+    await esbuild.build({
+        absWorkingDir: root, entryPoints: { extension: join(root, 'src/extension.ts') }, outdir: dist, outExtension: { '.js': '.cjs' },
+        bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: true, logLevel: 'warning',
+    });
+    await esbuild.build({
+        absWorkingDir: root, entryPoints: { plot: join(root, 'webview/plot.ts') }, outdir: dist,
+        bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: true, logLevel: 'warning',
+    });
+    copyFileSync(join(root, 'webview/plot.css'), join(dist, 'plot.css'));
+    copyFileSync(need(join(repo, 'language/dist/server.cjs'), 'build the language first (node language/esbuild.mjs)'), join(dist, 'server.cjs'));
+    for (const file of ['webview.js', 'webview.css']) {
+        copyFileSync(need(join(repo, 'diagram/dist', file), 'bundle the diagram first (node diagram/esbuild.mjs)'), join(dist, 'diagram', file));
+    }
+    mkdirSync(join(root, 'syntaxes'), { recursive: true });
+    cpSync(need(join(repo, 'language/syntaxes/chain.tmLanguage.json'), 'run langium generate in language/'), join(root, 'syntaxes/chain.tmLanguage.json'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+    const started = Date.now();
+    await buildExtension();
+    console.log(`esbuild: extension/dist in ${Date.now() - started} ms`);
+}

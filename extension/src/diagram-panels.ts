@@ -1,0 +1,65 @@
+/**
+ * Diagram webviews (sprotty-vscode 1.0.0): one panel per document and view, our webview bundle with a
+ * strict Content-Security-Policy (1.0.0's default page has none), and SVG export to a file.
+ */
+import { writeFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { SprottyDiagramIdentifier } from 'sprotty-vscode-protocol';
+import { LspWebviewPanelManager, type LspWebviewEndpoint } from 'sprotty-vscode/lib/lsp';
+import type { LanguageClient } from 'vscode-languageclient/node';
+
+export const VIEW_TITLES: Record<string, string> = {
+    chain: 'box chain', plan: 'plan', lanes: 'thread lanes', ptts: 'PTTS chain', timeline: 'trigger timeline',
+};
+
+/** What the webview gets besides sprotty-vscode's identifier: the view and the element to show. */
+type ChainlabIdentifier = SprottyDiagramIdentifier & { view?: string; element?: string };
+
+export class ChainlabPanelManager extends LspWebviewPanelManager {
+    private pending: { view: string; element?: string } = { view: 'chain' };
+
+    constructor(private readonly context: vscode.ExtensionContext, languageClient: LanguageClient) {
+        super({ extensionUri: context.extensionUri, languageClient, supportedFileExtensions: ['.chain'], defaultDiagramType: 'chainlab-chain' });
+    }
+
+    /** Opens (or reveals) the diagram of one view of a document. */
+    async open(uri: vscode.Uri, view: string, element?: string): Promise<void> {
+        this.pending = { view, element };
+        await this.openDiagram(uri, { diagramType: `chainlab-${view}`, reveal: true });
+    }
+
+    protected override async createDiagramIdentifier(uri: vscode.Uri, diagramType?: string): Promise<SprottyDiagramIdentifier | undefined> {
+        const identifier = await super.createDiagramIdentifier(uri, diagramType) as ChainlabIdentifier | undefined;
+        if (identifier) Object.assign(identifier, this.pending);
+        return identifier;
+    }
+
+    protected override createWebview(identifier: SprottyDiagramIdentifier): vscode.WebviewPanel {
+        const { view, element } = identifier as ChainlabIdentifier;
+        const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'diagram');
+        const name = identifier.uri.slice(identifier.uri.lastIndexOf('/') + 1);
+        const panel = vscode.window.createWebviewPanel(identifier.diagramType, `${name}: ${element ?? VIEW_TITLES[view ?? 'chain']} (${VIEW_TITLES[view ?? 'chain']})`,
+            vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] });
+        const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+        const css = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
+        const csp = `default-src 'none'; script-src ${panel.webview.cspSource}; style-src 'unsafe-inline' ${panel.webview.cspSource}; img-src ${panel.webview.cspSource} data:; font-src ${panel.webview.cspSource}`;
+        panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, height=device-height">
+<link rel="stylesheet" href="${css}"></head>
+<body><div id="${identifier.clientId}_container" style="height: 100%;"></div><script src="${script}"></script></body></html>`;
+        return panel;
+    }
+
+    protected override createEndpoint(identifier: SprottyDiagramIdentifier): LspWebviewEndpoint {
+        const endpoint = super.createEndpoint(identifier);
+        endpoint.addActionHandler<{ kind: string; svg: string }>('exportSvg', async action => {
+            const target = await vscode.window.showSaveDialog({
+                defaultUri: vscode.Uri.parse(identifier.uri.replace(/\.chain$/, `-${(identifier as ChainlabIdentifier).view ?? 'chain'}.svg`)),
+                filters: { SVG: ['svg'] },
+            });
+            if (target) await writeFile(target.fsPath, action.svg);
+        });
+        return endpoint;
+    }
+}

@@ -1,0 +1,105 @@
+/**
+ * The extension in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) in Chromium: open the X-ray
+ * sample, open the chain diagram from its CodeLens and count the boxes, click a box and see the editor
+ * selection move to its instance, run Analyze latency on the PTTS system and find the plot with its p99.
+ * Screenshots are kept in test-results/vscode/.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser } from '../../diagram/test/browser.js';
+import { repo, startCodeServer, type CodeServer } from './code-server.js';
+
+const artifacts = join(repo, 'test-results', 'vscode');
+const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [join(repo, 'language', 'bin', 'chainlab.js'), ...args], { encoding: 'utf-8', cwd: repo }));
+
+let server: CodeServer;
+let browser: Browser;
+let page: Page;
+let workspace: string;
+
+beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
+    mkdirSync(join(workspace, 'samples'));
+    copyFileSync(join(repo, 'samples', 'xray.chain'), join(workspace, 'samples', 'xray.chain'));
+    server = await startCodeServer(workspace, { 'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python') });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+});
+
+afterAll(async () => {
+    if (page) await page.screenshot({ path: join(artifacts, 'last.png') }).catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+});
+
+/** The webview frame (diagram or plot) whose document has `selector`. */
+async function webviewFrame(selector: string, timeoutMs = 60_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        for (const frame of page.frames()) {
+            if (await frame.locator(selector).count().catch(() => 0)) return frame;
+        }
+        if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeoutMs} ms\n${server.log().slice(-3000)}`);
+        await page.waitForTimeout(250);
+    }
+}
+
+const sampleLines = readFileSync(join(repo, 'samples', 'xray.chain'), 'utf-8').split('\n');
+
+/** The CodeLens `title` above the line that starts with `declaration` (scrolled into view first). */
+async function codeLens(declaration: string, title: string) {
+    const line = sampleLines.findIndex(l => l.startsWith(declaration)) + 1;
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(line));
+    await page.keyboard.press('Enter');
+    const lens = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true }).first();
+    await lens.waitFor({ timeout: 90_000 });
+    return lens;
+}
+
+describe('chainlab in VS Code (code-server)', () => {
+    test('open the sample: the language server answers with CodeLens', async () => {
+        await page.keyboard.press('Control+P');
+        await page.keyboard.type('xray.chain');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'xray.chain' }).first().click();
+        await page.locator('.tab', { hasText: 'xray.chain' }).waitFor();
+        await codeLens('ptts System', 'Analyze latency');
+        await page.screenshot({ path: join(artifacts, 'editor.png') });
+    });
+
+    test('the chain diagram shows every box; clicking one moves the editor selection to it', async () => {
+        const ir = cli('export', 'samples/xray.chain');
+        const instances = ir.chains.find((c: { name: string }) => c.name === 'XRay').instances as Array<{ name: string; loc: { line: number } }>;
+        await (await codeLens('chain XRay', 'Diagram')).click();
+        const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
+        await expect.poll(() => frame.locator('g.sprotty-node').count(), { timeout: 30_000 }).toBe(instances.length);
+        await page.screenshot({ path: join(artifacts, 'diagram.png') });
+        const target = instances[instances.length - 1];
+        await frame.locator(`g.sprotty-node[id$="_${target.name}"]`).click();
+        // the diagram has the focus: bring the editor forward (its tab keeps the selection) and read the cursor
+        const selection = page.locator('[id="status.editor.selection"]');
+        await expect.poll(async () => {
+            await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+            return selection.textContent({ timeout: 2000 }).catch(() => '');
+        }, { timeout: 30_000 }).toMatch(new RegExp(`Ln ${target.loc.line},`));
+        await page.screenshot({ path: join(artifacts, 'diagram-selection.png') });
+    });
+
+    test('Analyze latency opens the plot with the p99 of the exact analysis', async () => {
+        const expected = cli('analyze', 'samples/xray.chain', '--ptts', 'System', '--json');
+        await (await codeLens('ptts System', 'Analyze latency')).click();
+        const frame = await webviewFrame('#plot table.stats', 120_000);
+        const row = frame.locator('table.stats tr[data-series="predicted"] td');
+        await expect.poll(() => row.nth(3).textContent(), { timeout: 30_000 }).toBe(String(+Number(expected.percentiles['99']).toFixed(3)));
+        expect(await frame.locator('svg.plot-cdf path.series').count()).toBe(1);
+        await page.screenshot({ path: join(artifacts, 'plot.png') });
+    });
+});
