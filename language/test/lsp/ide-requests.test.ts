@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CodeLensRequest, HoverRequest, NotificationType, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
+import { ApplyWorkspaceEditRequest, CodeLensRequest, HoverRequest, NotificationType, type ApplyWorkspaceEditParams, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiagramClient, elements } from '../diagram/diagram-client.js';
 import { repo } from '../diagram/diagram-helpers.js';
@@ -17,10 +17,12 @@ const uri = pathToFileURL(file).toString();
 const text = readFileSync(file, 'utf-8');
 let client: DiagramClient;
 const progress: Array<{ token: string; fraction: number; message: string }> = [];
+const applied: ApplyWorkspaceEditParams[] = [];
 
 beforeAll(async () => {
     client = await DiagramClient.start();
     client.connection.onNotification(new NotificationType<{ token: string; fraction: number; message: string }>('chainlab/progress'), p => { progress.push(p); });
+    client.connection.onRequest(ApplyWorkspaceEditRequest.type, params => { applied.push(params); return { applied: true }; });
     await client.open(uri, text);
 }, 60_000);
 afterAll(() => client?.stop());
@@ -62,6 +64,15 @@ describe('IDE requests of the language server', () => {
         } finally {
             rmSync(out, { recursive: true, force: true });
         }
+    });
+
+    test('an edit from the diagram comes back as a workspace edit the editor applies', async () => {
+        const reply = await client.connection.sendRequest('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'detector' }) as { applied: boolean };
+        expect(reply.applied).toBe(true);
+        const edits = applied[0].edit.changes![uri];
+        expect(edits.length).toBeGreaterThan(1); // the instance and its connections
+        expect(edits.some(e => text.split('\n')[e.range.start.line].trim().startsWith('detector:'))).toBe(true);
+        await expect(client.connection.sendRequest('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'nope' })).rejects.toThrow(/no instance nope/);
     });
 
     test('a model error is a clear response error naming file, line and column', async () => {
