@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DocumentHighlightRequest } from 'vscode-languageserver/node.js';
 import { DiagramClient, elements } from './diagram-client.js';
 import { repo } from './diagram-helpers.js';
 
@@ -65,5 +66,15 @@ describe('diagrams over the language server protocol', () => {
         expect(client.reveals.length).toBeGreaterThan(0);
         const line = text.split('\n')[client.reveals[0].line];
         expect(line).toContain(`${node.id}:`);
+    });
+
+    test('moving the cursor onto an instance selects its node in the diagram', async () => {
+        await client.requestModel('cursor', uri, { view: 'chain' });
+        const line = text.split('\n').findIndex(l => /^\s+darkref:/.test(l));
+        const seen = client.count('cursor');
+        // the editor asks for highlights at the cursor; langium-sprotty tracks that position
+        await client.connection.sendRequest(DocumentHighlightRequest.type, { textDocument: { uri }, position: { line, character: 6 } });
+        const select = await client.next('cursor', a => a.kind === 'elementSelected', 10_000, seen) as { selectedElementsIDs: string[] };
+        expect(select.selectedElementsIDs).toContain('darkref');
     });
 });
