@@ -3,12 +3,11 @@
  * while it has errors the last good diagram of the same view is sent again, marked stale, so the picture
  * never jumps to half a model and never crashes on unresolved references.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { AstNode, LangiumDocument } from 'langium';
 import { LangiumDiagramGenerator, type GeneratorContext } from 'langium-sprotty';
 import type { SModelElement, SModelRoot } from 'sprotty-protocol';
 import { isChain, isPtts, type Model } from '../generated/ast.js';
+import { documentExportContext } from '../ir/document-export-context.js';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
 import type { AnalysisResults } from './analysis-results.js';
@@ -41,7 +40,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
         if (problem) return this.stale(key, view, options.element, problem);
         let ir: IrModel;
         try {
-            ir = exportIr(document.parseResult.value, exportContext(document));
+            ir = exportIr(document.parseResult.value, documentExportContext(document.uri));
         } catch (error) {
             if (error instanceof IrExportError) return this.stale(key, view, options.element, error.message);
             throw error;
@@ -108,13 +107,4 @@ function errorsOf(document: LangiumDocument): string | undefined {
     if (!errors.length) return undefined;
     const first = errors[0];
     return `${errors.length} error(s), first at ${first.range.start.line + 1}:${first.range.start.character + 1}: ${first.message}`;
-}
-
-function exportContext(document: LangiumDocument) {
-    const uri = document.uri;
-    return {
-        file: uri.scheme === 'file' ? uri.fsPath : uri.toString(),
-        readFile: (path: string) => readFileSync(path, 'utf-8'),
-        resolvePath: (path: string) => (uri.scheme === 'file' ? resolve(dirname(uri.fsPath), path) : path),
-    };
 }

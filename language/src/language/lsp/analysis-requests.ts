@@ -4,14 +4,13 @@
  * same JSON-RPC interface the CLI uses. Requests time out and can be cancelled, and a dead backend is
  * restarted on the next request, so an analysis never hangs the language server.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
 import { BackendModelError, BackendUnavailableError, RequestCancelledError } from '../../backend/backend-client.js';
 import type { SharedBackend } from '../../backend/shared-backend.js';
 import type { Model } from '../../generated/ast.js';
+import { documentExportContext } from '../../ir/document-export-context.js';
 import { exportIr, IrExportError } from '../../ir/ir-export.js';
 import type { IrModel } from '../../ir/ir-types.js';
 
@@ -93,13 +92,8 @@ async function documentIr(shared: LangiumSharedServices, uriText: unknown): Prom
         throw new ResponseError(AnalysisErrorCodes.modelError,
             `${uri.path}:${first.range.start.line + 1}:${first.range.start.character + 1}: the model has ${errors.length} error(s); fix them before analysing (first: ${first.message})`);
     }
-    const file = uri.scheme === 'file' ? uri.fsPath : uri.toString();
     try {
-        return exportIr(document.parseResult.value, {
-            file,
-            readFile: path => readFileSync(path, 'utf-8'),
-            resolvePath: path => (uri.scheme === 'file' ? resolve(dirname(uri.fsPath), path) : path),
-        });
+        return exportIr(document.parseResult.value, documentExportContext(uri));
     } catch (error) {
         if (error instanceof IrExportError) throw new ResponseError(AnalysisErrorCodes.modelError, error.message);
         throw error;
