@@ -40,7 +40,7 @@ const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));
 const out = resolve(here, '../../language/out');
 
-const { createChainServices } = await import(pathToFileURL(join(out, 'language/chain-module.js')).href);
+const { createBatchChainServices } = await import(pathToFileURL(join(out, 'language/chain-batch-module.js')).href);
 const { exportIr } = await import(pathToFileURL(join(out, 'ir/ir-export.js')).href);
 const { irSchemaErrors } = await import(pathToFileURL(join(out, 'ir/ir-schema.js')).href);
 const { DefaultScopeProvider, DocumentState, EMPTY_SCOPE, EmptyFileSystem, URI } = await import('langium');
@@ -198,7 +198,7 @@ export function generateModel(instances, defs, seed = 1) {
 }
 
 // ------------------------------------------------------------------ measurement
-const { shared, Chain } = createChainServices(EmptyFileSystem);
+const { shared, Chain } = createBatchChainServices(EmptyFileSystem);
 let documentId = 0;
 if (LANGIUM_SCOPES) {
     const provider = Chain.references.ScopeProvider;

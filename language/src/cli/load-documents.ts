@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createChainServices, type ChainServices } from '../language/chain-module.js';
+import type { ChainServices } from '../language/chain-module.js';
+import { createBatchChainServices } from '../language/chain-batch-module.js';
 import type { Model } from '../generated/ast.js';
 
 export class UsageError extends Error {}
@@ -12,7 +13,7 @@ export class UsageError extends Error {}
 let cached: ChainServices | undefined;
 
 export function chainServices(): ChainServices {
-    return (cached ??= createChainServices(NodeFileSystem).Chain);
+    return (cached ??= createBatchChainServices(NodeFileSystem).Chain);
 }
 
 export interface LoadedFile {

@@ -12,6 +12,7 @@ import {
 import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/module.js';
 import { ChainDocumentValidator, ChainLinker } from './chain-linker.js';
 import { ChainScopeComputation, ChainScopeProvider } from './chain-scope.js';
+import { createChainParser } from './chain-parser.js';
 import { ChainValidator, registerValidationChecks } from './validation/chain-validator.js';
 import { ChainHoverProvider } from './lsp/chain-hover.js';
 import { ChainFormatter } from './lsp/chain-formatter.js';
@@ -31,6 +32,9 @@ export type ChainAddedServices = {
 export type ChainServices = LangiumServices & ChainAddedServices;
 
 export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAddedServices> = {
+    parser: {
+        LangiumParser: services => createChainParser(services),
+    },
     references: {
         ScopeComputation: services => new ChainScopeComputation(services),
         ScopeProvider: services => new ChainScopeProvider(services),
