@@ -1,10 +1,12 @@
 /**
  * The diagram widget inside VS Code: asks the language server for the view named in the diagram
- * identifier, with the options of a small toolbar (ports, costs, plan heuristic) and an SVG export button.
+ * identifier, with a small toolbar: the box palette (chain view), options (ports, costs, plan heuristic)
+ * and an SVG export button.
  */
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import { FitToScreenAction, RequestExportSvgAction, RequestModelAction } from 'sprotty-protocol';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
+import { EditingState, paletteSelect } from './diagram-editing.js';
 
 /** The identifier sprotty-vscode hands over, plus what chainlab's extension adds to it. */
 interface ChainlabIdentifier { clientId: string; diagramType: string; uri: string; view?: string; element?: string }
@@ -13,6 +15,7 @@ const HEURISTICS = ['', 'simple', 'barrier', 'fixed', 'predictable', 'reduced'];
 
 @injectable()
 export class ChainlabDiagramWidget extends VscodeDiagramWidget {
+    @inject(EditingState) protected readonly editing!: EditingState;
     private readonly options = { showPorts: true, showCosts: true, heuristic: '' };
 
     override initializeHtml(): void {
@@ -52,7 +55,7 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
         heuristic.addEventListener('change', () => { this.options.heuristic = heuristic.value; void this.requestModel(); });
         const exportSvg = Object.assign(document.createElement('button'), { textContent: 'Export SVG' });
         exportSvg.addEventListener('click', () => { void this.actionDispatcher.dispatch(RequestExportSvgAction.create()); });
-        bar.append(toggle('showPorts', 'ports'), toggle('showCosts', 'costs'), heuristic, exportSvg);
+        bar.append(paletteSelect(this.editing, () => this.actionDispatcher), toggle('showPorts', 'ports'), toggle('showCosts', 'costs'), heuristic, exportSvg);
         return bar;
     }
 }

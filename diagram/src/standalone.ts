@@ -9,9 +9,11 @@ import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher
 import { FitToScreenAction, SelectAction, type Action } from 'sprotty-protocol';
 import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
+import { DIAGRAM_EDIT_ACTION, EditingState, paletteSelect, type DiagramEditAction, type DiagramEdit } from './diagram-editing.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];
+const edits: DiagramEdit[] = [];
 
 /** Records selections: in VS Code they go to the language server, which reveals the text. */
 @injectable()
@@ -21,13 +23,24 @@ class SelectionRecorder implements IActionHandler {
     }
 }
 
+/** Records diagram edits: in VS Code they go to the language server, which edits the text. */
+@injectable()
+class EditRecorder implements IActionHandler {
+    handle(action: Action): void {
+        edits.push(...(action as DiagramEditAction).edits);
+    }
+}
+
 const local = new ContainerModule((bind, _unbind, isBound) => {
     bind(TYPES.ModelSource).to(LocalModelSource).inSingletonScope();
     configureActionHandler({ bind, isBound }, SelectAction.KIND, SelectionRecorder);
+    configureActionHandler({ bind, isBound }, DIAGRAM_EDIT_ACTION, EditRecorder);
 });
 
 const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
+const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
+document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingState), dispatcher));
 
 
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
@@ -36,4 +49,5 @@ const source = container.get<LocalModelSource>(TYPES.ModelSource);
         await container.get<IActionDispatcher>(TYPES.IActionDispatcher).dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
     },
     selected: () => [...selected],
+    edits: () => [...edits],
 };

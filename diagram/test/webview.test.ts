@@ -1,7 +1,8 @@
 /**
  * The diagram webview bundle in a plain page in Chromium, showing models the language server generated:
  * nodes, ports and edges are rendered, a click selects a node (and would reveal it in the text), the
- * PTTS view draws its ETP sparklines, and a stale diagram says so. Screenshots go to test-results/.
+ * PTTS view draws its ETP sparklines, a stale diagram says so, and the editing gestures (palette,
+ * connect two ports, Delete) produce the edits the language server applies. Screenshots go to test-results/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,7 +31,7 @@ beforeAll(async () => {
     const html = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src 'unsafe-inline' file:">
 <link rel="stylesheet" href="${pathToFileURL(join(dist, 'standalone.css'))}"></head>
-<body><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js'))}"></script></body></html>`;
+<body><div id="toolbar" class="chainlab-toolbar"></div><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js'))}"></script></body></html>`;
     writeFileSync(join(artifacts, 'page.html'), html);
     pageUrl = pathToFileURL(join(artifacts, 'page.html')).toString();
     client = await DiagramClient.start();
@@ -69,6 +70,39 @@ describe('the diagram webview in Chromium', () => {
         await expect.poll(() => page.evaluate(() => (window as unknown as { chainlabDiagram: { selected(): string[] } }).chainlabDiagram.selected())).toContain(first.id);
         expect(await page.locator('g.sprotty-node.selected').count()).toBe(1);
         await page.screenshot({ path: join(artifacts, 'chain.png'), fullPage: true });
+        expect(errors).toEqual([]);
+        await page.close();
+    });
+
+    test('editing gestures: palette adds, output then input port connects, Delete removes the selection', async () => {
+        const { page, model, errors } = await show('chain');
+        type Api = { edits(): Array<Record<string, string>>; selected(): string[] };
+        const edits = () => page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits());
+        const all = elements(model as never);
+        const byId = new Map(all.map(e => [e.id, e]));
+        const names = new Set(all.filter(e => e.type === 'node:box').map(e => String(e.name)));
+
+        // the palette lists the file's boxes and adds an instance under a free name
+        const options = await page.locator('select.chainlab-palette option').allTextContents();
+        expect(options).toEqual(['add box…', ...(model as { palette: string[] }).palette]);
+        await page.selectOption('select.chainlab-palette', 'Sum');
+        await expect.poll(edits).toEqual([{ op: 'addInstance', chain: 'XRay', box: 'Sum', name: names.has('sum1') ? 'sum2' : 'sum1' }]);
+
+        // an output port, then an input port
+        const edge = all.find(e => e.type === 'edge')!;
+        const [source, target] = [byId.get(String(edge.sourceId))!, byId.get(String(edge.targetId))!];
+        const end = (p: Record<string, unknown>) => `${all.find(n => (n.children as Array<{ id: string }> | undefined)?.some(c => c.id === p.id))!.name}.${p.name}`;
+        await page.locator(`[id$="_${source.id}"]`).first().click();
+        await page.locator(`[id$="_${target.id}"]`).first().click();
+        await expect.poll(async () => (await edits()).at(-1)).toEqual({ op: 'connect', chain: 'XRay', from: end(source), to: end(target) });
+
+        // select two boxes, press Delete: one edit request with both
+        const boxes = all.filter(e => e.type === 'node:box').slice(0, 2);
+        await page.locator(`[id$="_${boxes[0].id}"]`).first().click();
+        await page.locator(`[id$="_${boxes[1].id}"]`).first().click({ modifiers: ['Control'] });
+        await page.keyboard.press('Delete');
+        await expect.poll(async () => (await edits()).slice(2)).toEqual(boxes.map(b => ({ op: 'deleteInstance', chain: 'XRay', name: b.name })));
+        await page.screenshot({ path: join(artifacts, 'chain-editing.png'), fullPage: true });
         expect(errors).toEqual([]);
         await page.close();
     });

@@ -79,6 +79,10 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         register(`chainlab.open${view[0].toUpperCase()}${view.slice(1)}Diagram`, uriArg => vscode.commands.executeCommand('chainlab.openDiagram', uriArg, view));
     }
 
+    // Delete in the box-chain diagram: webviews get no key events of their own in VS Code, so the keybinding
+    // asks the webview to delete its selection (as text edits, through the language server).
+    register('chainlab.diagram.deleteSelection', () => ctx.diagrams.findActiveWebview()?.sendAction({ kind: 'chainlabDeleteSelection' }));
+
     register('chainlab.analyze', async (uriArg, name) => {
         const uri = documentUri(uriArg);
         const ptts = uri && await elementName(uri, 'ptts', name);

@@ -1,7 +1,8 @@
 /**
  * The extension in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) in Chromium: open the X-ray
  * sample, open the chain diagram from its CodeLens and count the boxes, click a box and see the editor
- * selection move to its instance, run Analyze latency on the PTTS system and find the plot with its p99.
+ * selection move to its instance, delete a box from the diagram and undo it in the editor, run Analyze
+ * latency on the PTTS system and find the plot with its p99.
  * Screenshots are kept in test-results/vscode/.
  */
 import { execFileSync } from 'node:child_process';
@@ -91,6 +92,23 @@ describe('chainlab in VS Code (code-server)', () => {
             return selection.textContent({ timeout: 2000 }).catch(() => '');
         }, { timeout: 30_000 }).toMatch(new RegExp(`Ln ${target.loc.line},`));
         await page.screenshot({ path: join(artifacts, 'diagram-selection.png') });
+    });
+
+    test('Delete on a selected box removes it from the text (one undo step), and the diagram follows', async () => {
+        const ir = cli('export', 'samples/xray.chain');
+        const count = ir.chains.find((c: { name: string }) => c.name === 'XRay').instances.length as number;
+        const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
+        await frame.locator('g.sprotty-node[id$="_storage"]').click();
+        // the keybinding applies once the workbench has seen the diagram panel become active
+        await expect.poll(() => page.locator('.editor-group-container.active .tab.active', { hasText: 'box chain' }).count(), { timeout: 10_000 }).toBe(1);
+        await page.keyboard.press('Delete'); // the extension's keybinding while the box-chain diagram is active
+        await expect.poll(() => frame.locator('g.sprotty-node').count(), { timeout: 30_000 }).toBe(count - 1);
+        await page.screenshot({ path: join(artifacts, 'diagram-delete.png') });
+        // the text is the source of truth: undo in the editor brings the box back
+        await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+        await page.locator('.monaco-editor textarea').first().focus();
+        await page.keyboard.press('Control+Z');
+        await expect.poll(() => frame.locator('g.sprotty-node').count(), { timeout: 30_000 }).toBe(count);
     });
 
     test('Analyze latency opens the plot with the p99 of the exact analysis', async () => {

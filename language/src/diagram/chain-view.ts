@@ -25,13 +25,13 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
         const id = ctx.id(instance.name, instance);
         const lines = [label(`${id}.name`, T.heading, instance.name), label(`${id}.kernel`, T.text, kernelText(instance.box.$refText, box))];
         if (showCosts && box) lines.push(label(`${id}.cost`, T.text, costText(box)));
-        const n = node(id, T.box, lines, { cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`] });
+        const n = node(id, T.box, lines, { name: instance.name, cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`] });
         n.tooltip = box ? boxTooltip(box, ir) : undefined;
         ctx.trace(n, instance);
         for (const p of instance.box.ref ? boxPorts(instance.box.ref) : []) {
             const portId = ctx.id(`${id}.${p.name}`, p);
             portIds.set(`${instance.name}.${p.name}`, portId);
-            const sPort = port(portId, p.direction === 'in' ? T.inPort : T.outPort, showPorts ? `${p.name}: ${p.type.$refText}` : undefined);
+            const sPort = port(portId, p.direction === 'in' ? T.inPort : T.outPort, showPorts ? `${p.name}: ${p.type.$refText}` : undefined, p.name);
             ctx.trace(sPort, p);
             n.children!.push(sPort);
         }
@@ -49,7 +49,7 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
         ctx.trace(e, astConnections.get(name));
         children.push(e);
     }
-    return { type: T.graph, id: 'root', view: 'chain', element: chain.name, children };
+    return { type: T.graph, id: 'root', view: 'chain', element: chain.name, palette: ir.boxes.map(b => b.name), children };
 }
 
 function kernelText(boxName: string, box: IrBox | undefined): string {

@@ -17,9 +17,24 @@ export type DiagramEdit =
 export class DiagramEditError extends Error {}
 
 export function diagramEdit(document: LangiumDocument<Model>, edit: DiagramEdit): WorkspaceEdit {
-    const chain = document.parseResult.value.elements.filter(isChain).find(c => c.name === edit.chain);
-    if (!chain?.$cstNode) throw new DiagramEditError(`no chain named ${edit.chain}`);
-    return { changes: { [document.uri.toString()]: edits(document, chain, edit) } };
+    return diagramEdits(document, [edit]);
+}
+
+/**
+ * Several edits as one WorkspaceEdit (one undo step), e.g. deleting a selection of instances and
+ * connections. A line removed by two of them (a connection between two deleted instances) is removed once.
+ */
+export function diagramEdits(document: LangiumDocument<Model>, wanted: readonly DiagramEdit[]): WorkspaceEdit {
+    if (wanted.length === 0) throw new DiagramEditError('no edit');
+    const inserts = wanted.filter(e => e.op === 'addInstance' || e.op === 'connect').length;
+    if (inserts > 0 && wanted.length > 1) throw new DiagramEditError('additions come one at a time');
+    const unique = new Map<string, TextEdit>();
+    for (const edit of wanted) {
+        const chain = document.parseResult.value.elements.filter(isChain).find(c => c.name === edit.chain);
+        if (!chain?.$cstNode) throw new DiagramEditError(`no chain named ${edit.chain}`);
+        for (const e of edits(document, chain, edit)) unique.set(JSON.stringify(e.range), e);
+    }
+    return { changes: { [document.uri.toString()]: [...unique.values()] } };
 }
 
 function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): TextEdit[] {

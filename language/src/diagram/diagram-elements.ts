@@ -38,10 +38,15 @@ export interface ChainlabGraph extends SGraph {
     element?: string;
     stale?: boolean;
     staleReason?: string;
+    /** Chain view: the box definitions the diagram's palette can add. */
+    palette?: string[];
 }
 
-/** A node with a tooltip (shown by the browser on hover: buffer offsets, exact values). */
-export interface ChainlabNode extends SNode { tooltip?: string }
+/** A node with a tooltip (shown by the browser on hover: buffer offsets, exact values) and, for box instances, the name edits use. */
+export interface ChainlabNode extends SNode { tooltip?: string; name?: string }
+
+/** A port with the name edits use (`instance.port`). */
+export interface ChainlabPort extends SPort { name?: string }
 
 /** A distribution drawn inside a node: points normalised to 0..1 on both axes. */
 export interface Sparkline extends SModelElement {
@@ -68,10 +73,10 @@ export function placedLabel(id: string, type: string, text: string, x: number, y
     return { ...label(id, type, text), position: { x, y } };
 }
 
-export function port(id: string, type: typeof T.inPort | typeof T.outPort, name?: string): SPort {
+export function port(id: string, type: typeof T.inPort | typeof T.outPort, text?: string, name?: string): ChainlabPort {
     return {
-        type, id, size: { width: PORT_SIZE, height: PORT_SIZE },
-        children: name ? [label(`${id}.label`, T.portLabel, name)] : [],
+        type, id, size: { width: PORT_SIZE, height: PORT_SIZE }, name,
+        children: text ? [label(`${id}.label`, T.portLabel, text)] : [],
     };
 }
 

@@ -13,10 +13,7 @@ import { createChainDiagramServices } from '../diagram/chain-diagram-services.js
 import { backendPlanSource } from '../diagram/diagram-module.js';
 import { rememberAnalysis } from '../diagram/analysis-results.js';
 import { registerAnalysisRequests } from './lsp/analysis-requests.js';
-import { URI, type LangiumDocument } from 'langium';
-import { ResponseError } from 'vscode-languageserver';
-import { diagramEdit, DiagramEditError, type DiagramEdit } from '../diagram/diagram-edits.js';
-import type { Model } from '../generated/ast.js';
+import { registerDiagramEditRequests } from '../diagram/diagram-edit-requests.js';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -49,14 +46,4 @@ registerAnalysisRequests(connection, shared, backend, (request, uri, params, res
 });
 
 // Editing from the diagram: the server turns the request into a text edit and applies it (undo works).
-connection.onRequest('chainlab/diagramEdit', async (params: { uri: string } & DiagramEdit) => {
-    const document = shared.workspace.LangiumDocuments.getDocument(URI.parse(params.uri)) as LangiumDocument<Model> | undefined;
-    if (!document) throw new ResponseError(-32001, `${params.uri} is not open`);
-    try {
-        const result = await connection.workspace.applyEdit({ label: `diagram: ${params.op}`, edit: diagramEdit(document, params) });
-        return { applied: result.applied };
-    } catch (error) {
-        if (error instanceof DiagramEditError) throw new ResponseError(-32001, `${params.uri}: ${error.message}`);
-        throw error;
-    }
-});
+registerDiagramEditRequests(connection, shared, Chain);

@@ -1,7 +1,7 @@
 /** Editing from the diagram as text edits: the edited text parses, validates and has what was asked for. */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { describe, expect, test } from 'vitest';
-import { diagramEdit, type DiagramEdit } from '../../src/diagram/diagram-edits.js';
+import { diagramEdit, diagramEdits, type DiagramEdit } from '../../src/diagram/diagram-edits.js';
 import { chainConnections, chainInstances } from '../../src/language/model-util.js';
 import { isChain } from '../../src/generated/ast.js';
 import { validate } from '../test-utils.js';
@@ -50,6 +50,24 @@ describe('diagram edits', () => {
         const chain = await chainOf(text);
         expect(chainInstances(chain).map(i => i.name)).toEqual(['s', 'k']);
         expect(chainConnections(chain)).toHaveLength(1);
+    });
+
+    test('a selection deleted at once is one edit, and a connection between two deleted instances goes once', async () => {
+        const document = await validate(MODEL);
+        const change = diagramEdits(document, [
+            { op: 'deleteInstance', chain: 'C', name: 's' },
+            { op: 'deleteInstance', chain: 'C', name: 'g' },
+            { op: 'deleteConnection', chain: 'C', from: 'g.o', to: 'k.i' },
+        ]);
+        const edits = Object.values(change.changes!)[0];
+        expect(edits).toHaveLength(4); // two instance lines, two connections (s.o -> g.i named twice, g.o -> k.i twice)
+        const text = TextDocument.applyEdits(TextDocument.create('file:///m.chain', 'chain', 1, MODEL), edits);
+        const chain = await chainOf(text.replace('k: K', 'k: K\n    s: S\n    s.o -> k.i'));
+        expect(chainInstances(chain).map(i => i.name)).toEqual(['k', 's']);
+        expect(() => diagramEdits(document, [
+            { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' }, { op: 'addInstance', chain: 'C', name: 'g3', box: 'G' },
+        ])).toThrow(/one at a time/);
+        expect(() => diagramEdits(document, [])).toThrow(/no edit/);
     });
 
     test('bad requests are refused with a reason', async () => {

@@ -75,6 +75,27 @@ describe('IDE requests of the language server', () => {
         await expect(client.connection.sendRequest('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'nope' })).rejects.toThrow(/no instance nope/);
     });
 
+    test('gestures in the diagram webview arrive as chainlabEdit actions and become one workspace edit', async () => {
+        await client.requestModel('edit-client', uri, { view: 'chain' });
+        const before = applied.length;
+        await client.send('edit-client', { kind: 'chainlabEdit', edits: [
+            { op: 'deleteInstance', chain: 'XRay', name: 'detector' }, { op: 'deleteInstance', chain: 'XRay', name: 'dark' },
+        ] });
+        await expect.poll(() => applied.length, { timeout: 10_000 }).toBe(before + 1);
+        const edits = applied[before].edit.changes![uri];
+        const lines = edits.map(e => text.split('\n')[e.range.start.line].trim());
+        expect(lines.some(l => l.startsWith('detector:'))).toBe(true);
+        expect(lines.some(l => l.startsWith('dark:'))).toBe(true);
+        expect(applied[before].label).toBe('diagram: deleteInstance');
+        // a refused edit says why in the diagram's status line
+        const seen = client.count('edit-client');
+        await client.send('edit-client', { kind: 'chainlabEdit', edits: [{ op: 'connect', chain: 'XRay', from: 'nope.o', to: 'detector.i' }] });
+        const status = await client.next('edit-client', a => a.kind === 'serverStatus', 10_000, seen) as { message: string; severity: string };
+        expect(status.severity).toBe('ERROR');
+        expect(status.message).toMatch(/no instance nope/);
+        expect(applied.length).toBe(before + 1);
+    });
+
     test('a model error is a clear response error naming file, line and column', async () => {
         const bad = pathToFileURL(join(repo, 'samples', 'broken-for-test.chain')).toString();
         await client.open(bad, 'ptts P { component A period 10 ms etp point 1 ms component B period 10 ms etp chain Nope }\n');

@@ -1,0 +1,55 @@
+/**
+ * Where diagram edits enter the language server: the `chainlab/diagramEdit` request (commands, tests) and
+ * the `chainlabEdit` action the webview sends over `diagram/accept` (palette, connect, delete). Both turn
+ * the edit into a WorkspaceEdit the server asks the editor to apply, so the text stays the source of truth
+ * and undo works; a refused edit answers with the reason (a response error, or a status line in the diagram).
+ */
+import { URI, type LangiumDocument, type LangiumDocuments } from 'langium';
+import type { LangiumSprottyServices, LangiumSprottySharedServices } from 'langium-sprotty';
+import type { Action } from 'sprotty-protocol';
+import { ResponseError, type Connection } from 'vscode-languageserver';
+import type { Model } from '../generated/ast.js';
+import { diagramEdits, DiagramEditError, type DiagramEdit } from './diagram-edits.js';
+
+export const DIAGRAM_EDIT_ACTION = 'chainlabEdit';
+
+/** What the webview sends (diagram/src/diagram-editing.ts): one gesture, possibly several deletions. */
+export interface DiagramEditAction extends Action {
+    kind: typeof DIAGRAM_EDIT_ACTION;
+    edits: DiagramEdit[];
+}
+
+async function applyDiagramEdits(connection: Connection, documents: LangiumDocuments, uri: string, edits: DiagramEdit[]): Promise<{ applied: boolean }> {
+    const document = documents.getDocument(URI.parse(uri)) as LangiumDocument<Model> | undefined;
+    if (!document) throw new DiagramEditError(`${uri} is not open`);
+    const label = `diagram: ${[...new Set(edits.map(e => e.op))].join(', ')}`;
+    const result = await connection.workspace.applyEdit({ label, edit: diagramEdits(document, edits) });
+    return { applied: result.applied };
+}
+
+export function registerDiagramEditRequests(connection: Connection, shared: LangiumSprottySharedServices, diagrams: LangiumSprottyServices): void {
+    const documents = shared.workspace.LangiumDocuments;
+    connection.onRequest('chainlab/diagramEdit', async (params: { uri: string } & DiagramEdit) => {
+        try {
+            return await applyDiagramEdits(connection, documents, params.uri, [params]);
+        } catch (error) {
+            if (error instanceof DiagramEditError) throw new ResponseError(-32001, `${params.uri}: ${error.message}`);
+            throw error;
+        }
+    });
+    diagrams.diagram.ServerActionHandlerRegistry.onAction<DiagramEditAction>(DIAGRAM_EDIT_ACTION, async (action, state, server) => {
+        const uri = String(state.options?.sourceUri ?? '');
+        try {
+            if (!Array.isArray(action.edits)) throw new DiagramEditError('the action carries no edits');
+            const { applied } = await applyDiagramEdits(connection, documents, uri, action.edits);
+            await server.dispatch(serverStatus(applied ? '' : 'the editor did not apply the edit', applied ? 'OK' : 'WARNING'));
+        } catch (error) {
+            await server.dispatch(serverStatus(`diagram edit refused: ${error instanceof Error ? error.message : String(error)}`, 'ERROR'));
+        }
+    });
+}
+
+/** Sprotty's client-side ServerStatusAction (the webview shows it in its status line); sprotty-protocol has no type for it. */
+function serverStatus(message: string, severity: 'OK' | 'WARNING' | 'ERROR'): Action {
+    return { kind: 'serverStatus', message, severity } as Action;
+}
