@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { ContainerModule, injectable } from 'inversify';
 import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher, type IActionHandler } from 'sprotty';
-import { FitToScreenAction, SelectAction, type Action } from 'sprotty-protocol';
+import { ExportSvgAction, FitToScreenAction, RequestExportSvgAction, SelectAction, type Action } from 'sprotty-protocol';
 import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION, EditingState, paletteSelect, type DiagramEditAction, type DiagramEdit } from './diagram-editing.js';
@@ -14,6 +14,7 @@ import '../css/diagram.css';
 
 const selected: string[] = [];
 const edits: DiagramEdit[] = [];
+const exported: string[] = [];
 
 /** Records selections: in VS Code they go to the language server, which reveals the text. */
 @injectable()
@@ -31,10 +32,19 @@ class EditRecorder implements IActionHandler {
     }
 }
 
+/** Keeps exported SVG documents: in VS Code the extension writes them to a file. */
+@injectable()
+class ExportRecorder implements IActionHandler {
+    handle(action: Action): void {
+        exported.push((action as ExportSvgAction).svg);
+    }
+}
+
 const local = new ContainerModule((bind, _unbind, isBound) => {
     bind(TYPES.ModelSource).to(LocalModelSource).inSingletonScope();
     configureActionHandler({ bind, isBound }, SelectAction.KIND, SelectionRecorder);
     configureActionHandler({ bind, isBound }, DIAGRAM_EDIT_ACTION, EditRecorder);
+    configureActionHandler({ bind, isBound }, ExportSvgAction.KIND, ExportRecorder);
 });
 
 const container = createChainlabDiagramContainer('sprotty', local);
@@ -50,4 +60,11 @@ document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingSt
     },
     selected: () => [...selected],
     edits: () => [...edits],
+    /** The diagram as a standalone SVG document (what the toolbar's Export SVG saves). */
+    exportSvg: async () => {
+        const before = exported.length;
+        await dispatcher().dispatch(RequestExportSvgAction.create());
+        for (let i = 0; i < 100 && exported.length === before; i++) await new Promise(resolve => setTimeout(resolve, 20));
+        return exported[before];
+    },
 };

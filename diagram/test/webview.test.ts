@@ -107,6 +107,25 @@ describe('the diagram webview in Chromium', () => {
         await page.close();
     });
 
+    test('SVG export: a standalone SVG document with every box, its labels and the styles inlined', async () => {
+        const { page, model, errors } = await show('chain');
+        const svg = await page.evaluate(() => (window as unknown as { chainlabDiagram: { exportSvg(): Promise<string> } }).chainlabDiagram.exportSvg());
+        expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+        const all = elements(model as never);
+        const boxes = all.filter(e => e.type === 'node:box');
+        expect(svg.match(/class="sprotty-node[ "]/g)?.length).toBe(boxes.length);
+        for (const box of boxes) expect(svg).toContain(`>${box.name}</text>`);
+        expect(svg).toMatch(/style="[^"]*fill/); // sprotty inlines the computed styles: the file looks the same anywhere
+        writeFileSync(join(artifacts, 'chain-export.svg'), svg);
+        // the exported file renders on its own
+        const standalone = await browser.newPage();
+        await standalone.setContent(svg);
+        expect(await standalone.locator('g.sprotty-node').count()).toBe(boxes.length);
+        await standalone.close();
+        expect(errors).toEqual([]);
+        await page.close();
+    });
+
     test('PTTS view: components with ETP sparklines and the analysis summary', async () => {
         const { page, model, errors } = await show('ptts');
         const sparklines = elements(model as never).filter(e => e.type === 'sparkline').length;

@@ -5,7 +5,8 @@
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { SprottyDiagramIdentifier } from 'sprotty-vscode-protocol';
-import { LspWebviewPanelManager, type LspWebviewEndpoint } from 'sprotty-vscode/lib/lsp';
+import { WebviewEndpoint } from 'sprotty-vscode';
+import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/lsp';
 import type { LanguageClient } from 'vscode-languageclient/node';
 
 export const VIEW_TITLES: Record<string, string> = {
@@ -52,7 +53,9 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
     }
 
     protected override createEndpoint(identifier: SprottyDiagramIdentifier): LspWebviewEndpoint {
-        const endpoint = super.createEndpoint(identifier);
+        const webviewContainer = this.createWebview(identifier);
+        const messageParticipant = this.messenger.registerWebviewPanel(webviewContainer);
+        const endpoint = new ChainlabWebviewEndpoint({ languageClient: this.languageClient, webviewContainer, messenger: this.messenger, messageParticipant, identifier });
         endpoint.addActionHandler<{ kind: string; svg: string }>('exportSvg', async action => {
             const target = await vscode.window.showSaveDialog({
                 defaultUri: vscode.Uri.parse(identifier.uri.replace(/\.chain$/, `-${(identifier as ChainlabIdentifier).view ?? 'chain'}.svg`)),
@@ -61,5 +64,17 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
             if (target) await writeFile(target.fsPath, action.svg);
         });
         return endpoint;
+    }
+}
+
+/** Actions the extension handles itself (the exported SVG, megabytes) are not sent on to the language server. */
+const EXTENSION_ACTIONS = new Set(['exportSvg']);
+
+type ActionMessage = Parameters<LspWebviewEndpoint['receiveAction']>[0];
+
+class ChainlabWebviewEndpoint extends LspWebviewEndpoint {
+    override async receiveAction(message: ActionMessage): Promise<void> {
+        if (EXTENSION_ACTIONS.has(message.action.kind)) return WebviewEndpoint.prototype.receiveAction.call(this, message);
+        return super.receiveAction(message);
     }
 }

@@ -1,12 +1,13 @@
 /**
  * The extension in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) in Chromium: open the X-ray
  * sample, open the chain diagram from its CodeLens and count the boxes, click a box and see the editor
- * selection move to its instance, delete a box from the diagram and undo it in the editor, run Analyze
+ * selection move to its instance, delete a box from the diagram and undo it in the editor, export the
+ * diagram as SVG through the save dialog, run Analyze
  * latency on the PTTS system and find the plot with its p99.
  * Screenshots are kept in test-results/vscode/.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -109,6 +110,21 @@ describe('chainlab in VS Code (code-server)', () => {
         await page.locator('.monaco-editor textarea').first().focus();
         await page.keyboard.press('Control+Z');
         await expect.poll(() => frame.locator('g.sprotty-node').count(), { timeout: 30_000 }).toBe(count);
+    });
+
+    test('Export SVG from the diagram toolbar saves the diagram where the save dialog says', async () => {
+        const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
+        const nodes = await frame.locator('g.sprotty-node').count();
+        await frame.locator('.chainlab-toolbar button', { hasText: 'Export SVG' }).click();
+        // code-server's save dialog is a quick input holding the proposed path: accept it
+        const input = page.locator('.quick-input-widget input');
+        await expect.poll(() => input.inputValue().catch(() => ''), { timeout: 20_000 }).toMatch(/xray-chain\.svg$/);
+        await page.keyboard.press('Enter');
+        const file = join(workspace, 'samples', 'xray-chain.svg');
+        await expect.poll(() => existsSync(file), { timeout: 20_000 }).toBe(true);
+        const svg = readFileSync(file, 'utf-8');
+        expect(svg.startsWith('<svg')).toBe(true);
+        expect(svg.match(/class="sprotty-node[ "]/g)?.length).toBe(nodes);
     });
 
     test('Analyze latency opens the plot with the p99 of the exact analysis', async () => {

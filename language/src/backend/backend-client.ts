@@ -97,7 +97,8 @@ export class BackendClient {
         this.exited = true;
         // let the last stderr lines arrive before the message quotes them
         setTimeout(() => {
-            for (const reject of this.inFlight) reject(new BackendUnavailableError(`the backend exited${this.lastStderr()}`));
+            const how = this.child.signalCode ? ` (killed by ${this.child.signalCode})` : this.child.exitCode !== null ? ` (exit code ${this.child.exitCode})` : '';
+            for (const reject of this.inFlight) reject(new BackendUnavailableError(`the backend exited${how}${this.lastStderr()}`));
             this.inFlight.clear();
         }, 50);
     }
@@ -132,7 +133,7 @@ export class BackendClient {
             : undefined;
         const listener = options.cancellation?.onCancellationRequested(() => abort(new RequestCancelledError(`${method} was cancelled`)));
         if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
-        const onDeath = (error: Error) => stop!(error);
+        const onDeath = (error: Error) => stop!(new BackendUnavailableError(`${error.message.replace('the backend exited', `the backend exited during ${method}`)}; the next request starts a new one`));
         this.inFlight.add(onDeath);
         try {
             const reply = this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);

@@ -8,6 +8,7 @@ import { LangiumDiagramGenerator, type GeneratorContext } from 'langium-sprotty'
 import type { SModelElement, SModelRoot } from 'sprotty-protocol';
 import { isChain, isPtts, type Model } from '../generated/ast.js';
 import { documentExportContext } from '../ir/document-export-context.js';
+import { whenValidated } from '../language/document-ready.js';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
 import type { AnalysisResults } from './analysis-results.js';
@@ -24,9 +25,11 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
     private readonly lastGood = new Map<string, ChainlabGraph>();
     private readonly analyses: AnalysisResults;
     private readonly plans: PlanSource;
+    private readonly shared: ChainlabDiagramServices['shared'];
 
     constructor(services: ChainlabDiagramServices) {
         super(services);
+        this.shared = services.shared;
         this.analyses = services.diagram.AnalysisResults;
         this.plans = services.diagram.PlanSource;
     }
@@ -35,6 +38,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
         const options = (args.options ?? {}) as ChainlabDiagramOptions;
         const view = viewOf(options);
         const document = args.document as LangiumDocument<Model>;
+        await whenValidated(this.shared, document);
         const key = `${document.uri.toString()}|${view}|${options.element ?? ''}|${options.heuristic ?? ''}`;
         const problem = errorsOf(document);
         if (problem) return this.stale(key, view, options.element, problem);

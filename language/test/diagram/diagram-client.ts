@@ -4,6 +4,7 @@
  * sends back (setModel, updateModel, ...) and the `diagram/openInTextEditor` notifications.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
     createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification,
     InitializeRequest, NotificationType, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
@@ -19,6 +20,8 @@ const openInTextEditor = new NotificationType<{ location: { uri: string; range: 
 export class DiagramClient {
     readonly actions: Array<ActionMessage & { at: number }> = [];
     readonly reveals: Array<{ uri: string; line: number; character: number }> = [];
+    /** What the server logged (window/logMessage). */
+    readonly logs: string[] = [];
     stderr = '';
     private version = 1;
 
@@ -31,6 +34,7 @@ export class DiagramClient {
         const client = new DiagramClient(server, connection);
         server.stderr.on('data', chunk => { client.stderr += String(chunk); });
         connection.onNotification(accept, message => { client.actions.push({ ...message, at: performance.now() }); });
+        connection.onNotification(new NotificationType<{ message: string }>('window/logMessage'), ({ message }) => { client.logs.push(message); });
         connection.onNotification(openInTextEditor, ({ location }) => {
             client.reveals.push({ uri: location.uri, line: location.range.start.line, character: location.range.start.character });
         });
@@ -74,6 +78,23 @@ export class DiagramClient {
 
     count(clientId: string): number {
         return this.actions.filter(m => m.clientId === clientId).length;
+    }
+
+    /** The server's child processes running the Python backend (`python -m chainlab.rpc`). */
+    backendPids(): number[] {
+        const pids: number[] = [];
+        for (const entry of readdirSync('/proc')) {
+            if (!/^\d+$/.test(entry)) continue;
+            try {
+                const stat = readFileSync(`/proc/${entry}/stat`, 'utf-8');
+                const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+                const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf-8');
+                if (ppid === this.server.pid && cmdline.includes('chainlab.rpc')) pids.push(Number(entry));
+            } catch {
+                // gone meanwhile
+            }
+        }
+        return pids;
     }
 
     stop(): void {

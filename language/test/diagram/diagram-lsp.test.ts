@@ -30,6 +30,8 @@ describe('diagrams over the language server protocol', () => {
             expect(nodes.length, view).toBeGreaterThan(0);
             expect(reply.newRoot.view).toBe(view);
         }
+        // the first request came right after didOpen: it waited for the build instead of reading an unlinked model
+        expect(client.logs.filter(l => l.includes('reference resolution before'))).toEqual([]);
     });
 
     test('an edit updates the diagram; an error keeps the last good one, marked stale', async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ApplyWorkspaceEditRequest, CodeLensRequest, HoverRequest, NotificationType, type ApplyWorkspaceEditParams, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
+import { ApplyWorkspaceEditRequest, CancellationTokenSource, CodeLensRequest, HoverRequest, NotificationType, type ApplyWorkspaceEditParams, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiagramClient, elements } from '../diagram/diagram-client.js';
 import { repo } from '../diagram/diagram-helpers.js';
@@ -73,6 +73,52 @@ describe('IDE requests of the language server', () => {
         expect(edits.length).toBeGreaterThan(1); // the instance and its connections
         expect(edits.some(e => text.split('\n')[e.range.start.line].trim().startsWith('detector:'))).toBe(true);
         await expect(client.connection.sendRequest('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'nope' })).rejects.toThrow(/no instance nope/);
+    });
+
+    test('Run on target: progress while it runs; cancelling stops the run and keeps what was measured', async () => {
+        const runs = mkdtempSync(join(tmpdir(), 'chainlab-runs-'));
+        try {
+            const source = new CancellationTokenSource();
+            const started = Date.now();
+            const reply = client.connection.sendRequest('chainlab/deploy', {
+                uri, chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 5000, runs, progressToken: 'run-1',
+            }, source.token) as Promise<{ status: string; local_dir: string; summary: string }>;
+            await expect.poll(() => progress.filter(p => p.token === 'run-1').map(p => p.message).join('\n'), { timeout: 120_000 }).toMatch(/baseline/);
+            await new Promise(resolve => setTimeout(resolve, 2000)); // some frames measured
+            source.cancel();
+            const cancelledAt = Date.now();
+            const result = await reply;
+            expect(Date.now() - cancelledAt).toBeLessThan(20_000);
+            expect(result.status).toBe('stopped');
+            const csv = readFileSync(join(result.local_dir, 'baseline', 'latencies.csv'), 'utf-8').trim().split('\n');
+            expect(csv.length - 1).toBeGreaterThan(0);
+            expect(csv.length - 1).toBeLessThan(5000);
+            expect(Date.now() - started).toBeLessThan(150_000);
+        } finally {
+            rmSync(runs, { recursive: true, force: true });
+        }
+    }, 180_000);
+
+    test('a backend that dies is reported clearly and started again for the next request', async () => {
+        await client.connection.sendRequest('chainlab/analyze', { uri, ptts: 'System' });
+        const [first] = client.backendPids();
+        expect(first).toBeGreaterThan(0);
+        // dies while working: the request fails with a message saying so
+        const runs = mkdtempSync(join(tmpdir(), 'chainlab-runs-'));
+        try {
+            const slow = client.connection.sendRequest('chainlab/deploy', { uri, chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 5000, runs, progressToken: 'run-2' });
+            await expect.poll(() => progress.filter(p => p.token === 'run-2').map(p => p.message).join('\n'), { timeout: 120_000 }).toMatch(/baseline/);
+            process.kill(first, 'SIGKILL');
+            await expect(slow).rejects.toThrow(/backend exited during deploy\/run/);
+        } finally {
+            rmSync(runs, { recursive: true, force: true });
+        }
+        // the next request starts a new backend
+        const again = await client.connection.sendRequest('chainlab/analyze', { uri, ptts: 'System' }) as { percentiles: Record<string, number> };
+        expect(again.percentiles['99']).toBeGreaterThan(0);
+        const [second] = client.backendPids();
+        expect(second).toBeGreaterThan(0);
+        expect(second).not.toBe(first);
     });
 
     test('gestures in the diagram webview arrive as chainlabEdit actions and become one workspace edit', async () => {

@@ -13,6 +13,7 @@ import type { Model } from '../../generated/ast.js';
 import { documentExportContext } from '../../ir/document-export-context.js';
 import { exportIr, IrExportError } from '../../ir/ir-export.js';
 import type { IrModel } from '../../ir/ir-types.js';
+import { whenValidated } from '../document-ready.js';
 
 export const ANALYSIS_TIMEOUT_MS = 120_000;
 
@@ -84,8 +85,7 @@ async function documentIr(shared: LangiumSharedServices, uriText: unknown): Prom
     const uri = URI.parse(uriText);
     const documents = shared.workspace.LangiumDocuments;
     const document = (documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)) as LangiumDocument<Model>;
-    await shared.workspace.DocumentBuilder.waitUntil(3 /* Validated */, uri);
-    if (!document.diagnostics) await shared.workspace.DocumentBuilder.build([document], { validation: true });
+    await whenValidated(shared, document);
     const errors = (document.diagnostics ?? []).filter(d => d.severity === 1);
     if (errors.length > 0) {
         const first = errors[0];
