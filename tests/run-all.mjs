@@ -43,6 +43,14 @@ const SUITES = [
         counts: () => vitestCounts(join(results, 'vitest.json')),
     },
     {
+        name: 'extension',
+        what: 'vitest: the extension\'s measurement → ETP edit and plot data, against the real CLI',
+        cwd: join(root, 'extension'),
+        command: join(root, 'node_modules', '.bin', 'vitest'),
+        args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        counts: () => vitestCounts(join(results, 'vitest.json')),
+    },
+    {
         name: 'vscode',
         what: 'code-server + Chromium: the packaged extension in a real VS Code',
         cwd: join(root, 'tests', 'vscode'),

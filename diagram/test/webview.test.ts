@@ -44,8 +44,8 @@ afterAll(async () => {
     client?.stop();
 });
 
-async function show(view: string, extra: Record<string, unknown> = {}): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
-    const reply = await client.requestModel(`page-${view}-${Object.keys(extra).join('-')}`, uri, { view, ...extra });
+async function show(view: string, extra: Record<string, unknown> = {}, documentUri = uri): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
+    const reply = await client.requestModel(`page-${view}-${Object.keys(extra).join('-')}-${documentUri.length}`, documentUri, { view, ...extra });
     const model = { ...reply.newRoot, ...extra };
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors: string[] = [];
@@ -146,6 +146,18 @@ describe('the diagram webview in Chromium', () => {
             expect(errors).toEqual([]);
             await page.close();
         }
+    });
+
+    test('a warning shows as an issue marker on its node', async () => {
+        const text = readFileSync(sample, 'utf-8').replace(/^\s*storage:.*\n/m, '').replace(/^.*-> storage\.i.*\n/m, '');
+        const warnedUri = uri.replace(/xray\.chain$/, 'xray-warned.chain');
+        await client.open(warnedUri, text);
+        const { page, errors } = await show('chain', {}, warnedUri);
+        await expect.poll(() => page.locator('g.sprotty-issue').count()).toBe(1);
+        expect(await page.locator('g.sprotty-node[id$="_fork"] g.sprotty-issue').count()).toBe(1);
+        await page.screenshot({ path: join(artifacts, 'chain-marker.png'), fullPage: true });
+        expect(errors).toEqual([]);
+        await page.close();
     });
 
     test('a stale diagram is marked as such', async () => {

@@ -34,6 +34,19 @@ describe('diagrams over the language server protocol', () => {
         expect(client.logs.filter(l => l.includes('reference resolution before'))).toEqual([]);
     });
 
+    test('warnings show as issue markers on the nodes they concern', async () => {
+        // without the storage sink, the fork's archive output is left unconnected (a warning, not an error)
+        const warned = text.replace(/^\s*storage:.*\n/m, '').replace(/^.*-> storage\.i.*\n/m, '');
+        const warnedUri = uri.replace(/xray\.chain$/, 'xray-warned.chain');
+        await client.open(warnedUri, warned);
+        const reply = await client.requestModel('markers', warnedUri, { view: 'chain' });
+        const all = elements(reply.newRoot as never);
+        const marked = all.filter(e => (e.children as Array<{ type: string }> | undefined)?.some(c => c.type === 'marker'));
+        expect(marked.map(m => m.name)).toEqual(['fork']);
+        const [marker] = (marked[0].children as Array<{ type: string; issues: Array<{ message: string; severity: string }> }>).filter(c => c.type === 'marker');
+        expect(marker.issues).toEqual([{ severity: 'warning', message: expect.stringMatching(/fork\.archive.*not connected/) }]);
+    });
+
     test('an edit updates the diagram; an error keeps the last good one, marked stale', async () => {
         const reply = await client.requestModel('edits', uri, { view: 'chain', element: 'XRay' });
         const boxes = elements(reply.newRoot as never).filter(e => e.type === 'node:box').length;
