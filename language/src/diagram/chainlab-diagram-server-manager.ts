@@ -15,6 +15,14 @@ export class ChainlabDiagramServerManager extends DefaultDiagramServerManager {
         return true;
     }
 
+    /**
+     * Only diagrams that have shown a model get updates: one still answering its first request will
+     * generate from the built document anyway (laying it out twice made the first diagram twice as slow).
+     */
+    override findServersForUri(documentUri: URI): ReturnType<DefaultDiagramServerManager['findServersForUri']> {
+        return super.findServersForUri(documentUri).filter(server => server.state.revision > 0);
+    }
+
     /** Regenerates every open diagram of the document (e.g. to show a new analysis result). */
     async refresh(uri: string): Promise<void> {
         const parsed = URI.parse(uri);
