@@ -62,6 +62,10 @@ def daemon_args(ir: dict[str, Any], tgt: dict[str, Any], source: list[str]) -> l
                 args.append(f"{key}={_quantity(dc[key])}")
         if dc.get("proportional"):
             args.append("proportional=true")
+        if "source=coop" in source:
+            # the hog notifies when a window reached the threshold (like a PMU overflow): no sampler waking
+            # every S on a core (a quarter of a vCPU here), suspension within microseconds of the crossing
+            args.append("sampling=overflow")
     else:
         b = thr["budget"]
         args += [f"period={b['period_ns']}ns", f"budget={b['misses']}", f"distribution={b.get('distribution') or 'static'}"]

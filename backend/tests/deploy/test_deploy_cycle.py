@@ -87,6 +87,8 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
             assert (d / f).exists(), f
         throttled = res["scenarios"][2]
         assert throttled["throttle"]["cores"][0]["suspensions"] > 0
+        # no PMU here: the hog's counts, with its overflow notification instead of a sampler waking every S
+        assert throttled["throttle"]["sampling"] == "overflow" and "crossing_delay_ns" in throttled["throttle"]["cores"][0]
         assert res["scenarios"][1]["be_bytes_per_s"] > throttled["be_bytes_per_s"]
         results[kind] = res
     # the image does not depend on the plan (calibrated there, not here): the same checksum here and there

@@ -12,11 +12,15 @@
 enum th_mode { TH_MODE_DUTY, TH_MODE_BUDGET };
 enum th_src { TH_SRC_PERF, TH_SRC_COOP, TH_SRC_REPLAY };
 enum th_mech { TH_MECH_NONE, TH_MECH_FIFO, TH_MECH_SIGSTOP, TH_MECH_FREEZE };
+/* periodic: sample every S (the thesis); overflow: wait for the source's notification that a window's
+ * bytes reached the threshold (MemGuard-like, no periodic wake-ups). */
+enum th_sampling { TH_SAMPLING_PERIODIC, TH_SAMPLING_OVERFLOW };
 
 struct th_config {
     enum th_mode mode;
     enum th_src source;
     enum th_mech mech;
+    enum th_sampling sampling;
     int ncores;
     int cores[TH_MAX_CORES];          /* monitored best-effort cores */
     uint64_t sample_ns, suspend_ns;   /* duty-cycle: S and T */

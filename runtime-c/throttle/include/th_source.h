@@ -34,12 +34,25 @@ struct th_event { const char *name; uint32_t type; uint64_t read_cfg, write_cfg;
 const struct th_event *th_event_lookup(const char *name);
 const char *th_event_names(void);
 
-/* Shared-memory block the hog publishes. */
-#define TH_HOG_MAGIC 0x43484f4755ULL
+/* Shared-memory block the hog publishes. Besides its byte counts it offers what a PMU offers MemGuard:
+ * an overflow notification. The daemon arms byte counts; the hog, when its count passes one, disarms,
+ * stamps the time and wakes a futex (overflow sampling: no periodic wake-ups in the daemon). */
+#define TH_HOG_MAGIC 0x43484f4756ULL
 struct th_hog_shm {
     uint64_t magic;
     int64_t pid;
     uint64_t read_bytes;   /* updated with __atomic stores */
     uint64_t write_bytes;
+    uint64_t armed_read;   /* notify when read_bytes >= this (0 = disarmed); set by the daemon */
+    uint64_t armed_write;
+    uint64_t crossed_ns;   /* CLOCK_MONOTONIC time the hog passed an armed count */
+    uint32_t futex;        /* incremented, then woken, at each notification */
+    uint32_t pad;
 };
+
+/* coop source: the hog block of monitored core idx (NULL for other sources). */
+struct th_hog_shm *th_source_coop_shm(struct th_source *s, int idx);
+
+/* The hog's side: after publishing its counts, notify if it passed an armed count. */
+void th_hog_notify_if_armed(struct th_hog_shm *m, uint64_t read_bytes, uint64_t write_bytes);
 #endif

@@ -132,6 +132,10 @@ int th_config_set(struct th_config *c, const char *k, const char *v, char *err, 
         else if (!strcmp(v, "freeze")) c->mech = TH_MECH_FREEZE;
         else if (!strcmp(v, "none")) c->mech = TH_MECH_NONE;
         else return fail(err, n, "mechanism: '%s' is not one of fifo-hold, sigstop, freeze, none%s", v, "");
+    } else if (!strcmp(k, "sampling")) {
+        if (!strcmp(v, "periodic")) c->sampling = TH_SAMPLING_PERIODIC;
+        else if (!strcmp(v, "overflow")) c->sampling = TH_SAMPLING_OVERFLOW;
+        else return fail(err, n, "sampling: '%s' is not periodic or overflow%s", v, "");
     } else if (!strcmp(k, "cores")) {
         if (parse_int_list(v, c->cores, TH_MAX_CORES, &c->ncores))
             return fail(err, n, "cores: '%s' is not a list of core numbers like 1 or 2,3 or 2-3 (at most 64)%s", v, "");
@@ -344,10 +348,16 @@ int th_config_validate(const struct th_config *c, int ncpu, char *err, size_t n)
     if ((c->mech == TH_MECH_SIGSTOP) && !c->npids && !c->command && c->source != TH_SRC_REPLAY)
         BAD("mechanism=sigstop needs pids=... or a workload command after '--'");
     if (c->mech == TH_MECH_FREEZE && !c->cgroup[0]) BAD("mechanism=freeze needs cgroup=/sys/fs/cgroup/.../NAME");
-    if (c->mech == TH_MECH_FIFO && c->sampler_cpu >= 0)
+    if (c->sampling == TH_SAMPLING_OVERFLOW) {
+        if (c->source != TH_SRC_COOP) BAD("sampling=overflow needs source=coop (the hog's overflow notification; perf overflow is not implemented)");
+        if (c->mode != TH_MODE_DUTY) BAD("sampling=overflow is for mode=duty-cycle");
+    }
+    /* overflow + fifo-hold: each core's handler runs (and holds) on its own core, no sampler core needed */
+    int needs_sampler_cpu = c->mech == TH_MECH_FIFO && c->sampling == TH_SAMPLING_PERIODIC;
+    if (needs_sampler_cpu && c->sampler_cpu >= 0)
         for (int i = 0; i < c->ncores; i++)
             if (c->cores[i] == c->sampler_cpu) BAD("fifo-hold: sampler_cpu %d is a monitored core; the hold thread would block the sampler", c->sampler_cpu);
-    if (c->mech == TH_MECH_FIFO && c->sampler_cpu < 0) BAD("fifo-hold needs sampler_cpu=N (a core that is not monitored)");
+    if (needs_sampler_cpu && c->sampler_cpu < 0) BAD("fifo-hold needs sampler_cpu=N (a core that is not monitored)");
     return 0;
 #undef BAD
 }

@@ -28,9 +28,8 @@ static void resume(struct th_core_state *c, uint64_t t, int *change)
 
 /* Proportional suspension (the thesis' future work): T scaled by how far the estimate overshoots the
  * threshold, T * clamp(ratio - 1, 1/8, 1) with ratio = estimate / threshold; a sample interval at least. */
-static uint64_t susp_len(const struct th_engine *e, double ratio)
+uint64_t th_suspension_ns(const struct th_config *c, double ratio)
 {
-    const struct th_config *c = e->cfg;
     if (!c->proportional) return c->suspend_ns;
     double f = ratio - 1.0;
     if (f < 0.125) f = 0.125;
@@ -53,7 +52,7 @@ static void duty_round(struct th_engine *e, const struct th_round *r, uint64_t d
         if (e->thr_w > 0 && s->est_w >= e->thr_w && s->est_w / e->thr_w > ratio) ratio = s->est_w / e->thr_w;
         if (ratio > 0) {
             int ch = 0;
-            suspend(s, r->t_ns, r->t_ns + susp_len(e, ratio), &ch);
+            suspend(s, r->t_ns, r->t_ns + th_suspension_ns(e->cfg, ratio), &ch);
             /* resumed and suspended again in the same round: the mechanism stays applied */
             change[i] = change[i] == -1 ? 0 : 1; /* resumed and suspended again in one round: stays */
         }
@@ -109,4 +108,16 @@ void th_engine_finish(struct th_engine *e, uint64_t t)
         int ch;
         if (e->core[i].suspended) resume(&e->core[i], t, &ch);
     }
+}
+
+void th_overflow_limits(double thr_r, double thr_w, uint64_t sample_ns, uint64_t *lim_r, uint64_t *lim_w)
+{
+    double s = (double)sample_ns / 1e9;
+    *lim_r = thr_r > 0 ? (uint64_t)(thr_r * s) + 1 : 0; /* +1: at least one byte, and >= threshold means crossing */
+    *lim_w = thr_w > 0 ? (uint64_t)(thr_w * s) + 1 : 0;
+}
+
+int th_overflow_crossing(const struct th_window *w, uint64_t t_ns, uint64_t sample_ns)
+{
+    return t_ns >= w->t_ns && t_ns - w->t_ns <= sample_ns;
 }

@@ -1,7 +1,11 @@
 #define _GNU_SOURCE
 #include "th_hog.h"
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 uint64_t th_now_ns(void)
 {
@@ -47,4 +51,15 @@ int th_calibrate(size_t bytes, int ms, double *read_bps, double *write_bps)
     }
     free(buf);
     return 0;
+}
+
+void th_hog_notify_if_armed(struct th_hog_shm *m, uint64_t rd, uint64_t wr)
+{
+    uint64_t ar = __atomic_load_n(&m->armed_read, __ATOMIC_ACQUIRE), aw = __atomic_load_n(&m->armed_write, __ATOMIC_ACQUIRE);
+    if (!((ar && rd >= ar) || (aw && wr >= aw))) return;
+    __atomic_store_n(&m->armed_read, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&m->armed_write, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&m->crossed_ns, th_now_ns(), __ATOMIC_RELEASE);
+    __atomic_add_fetch(&m->futex, 1, __ATOMIC_RELEASE);
+    syscall(SYS_futex, &m->futex, FUTEX_WAKE, INT_MAX, NULL, NULL, 0); /* shared mapping: not FUTEX_PRIVATE */
 }

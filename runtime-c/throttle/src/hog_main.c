@@ -60,6 +60,7 @@ int main(int argc, char **argv)
             sum += th_hog_pass(buf + off, chunk, mode, &rd, &wr);
             __atomic_store_n(&m->read_bytes, rd, __ATOMIC_RELAXED);
             __atomic_store_n(&m->write_bytes, wr, __ATOMIC_RELAXED);
+            th_hog_notify_if_armed(m, rd, wr);
         }
     }
     double s = (double)(th_now_ns() - t0) / 1e9;

@@ -16,6 +16,7 @@
 #include "th_source.h"
 #include "th_suspend.h"
 #include "th_trace.h"
+#include "th_overflow.h"
 
 /* The one piece of static state: async-signal-safe handlers can only reach a static, and setting a
  * sig_atomic_t flag is all they do; the sampling loop polls it every round. */
@@ -29,6 +30,7 @@ struct daemon {
     struct th_engine eng;
     struct th_susp susp;
     struct th_trace trace;
+    struct th_ovf ovf;         /* sampling=overflow: the per-core handlers */
     pid_t child;
     double thr_r, thr_w;
     uint64_t rounds;
@@ -43,7 +45,9 @@ static const char usage[] =
     "      proportional=true calib_read=BW calib_write=BW period=10ms budget=MISSES distribution=static|dynamic\n"
     "      event=llc-misses|llc-read-write-misses|nehalem:l2|skylake:l2 replay=FILE shm=FILE[,FILE]\n"
     "      pids=LIST cgroup=/sys/fs/cgroup/unified/NAME cgroup_create=true duration=2s trace=FILE\n"
-    "      trace_cap=N sampler_cpu=N fifo_prio=1..99\n";
+    "      trace_cap=N sampler_cpu=N fifo_prio=1..99 sampling=periodic|overflow\n"
+    "sampling=overflow (source=coop, duty-cycle): no periodic samples; the hog notifies when a window of S\n"
+    "      reached the threshold (like a PMU overflow); with fifo-hold each core's handler holds its own core.\n";
 
 static int spawn_workload(struct daemon *d)
 {
@@ -151,13 +155,34 @@ static void loop(struct daemon *d)
     }
 }
 
+/* sampling=overflow: the handlers do the work; this thread only watches the clock, signals and the workload. */
+static void overflow_loop(struct daemon *d)
+{
+    const struct th_config *c = &d->cfg;
+    const char *crash = getenv("CHAINLAB_THROTTLE_CRASH_AFTER"); /* test hook: abort() after N notifications */
+    uint64_t crash_after = crash ? strtoull(crash, NULL, 10) : 0;
+    uint64_t start = th_now_ns(), end = c->duration_ms ? start + (uint64_t)c->duration_ms * 1000000ULL : 0;
+    for (;;) {
+        if (stop_signal) { d->why = "signal"; return; }
+        if (crash_after && th_ovf_events(&d->ovf) >= crash_after) abort();
+        uint64_t now = th_now_ns();
+        if (end && now >= end) { d->why = "duration"; return; }
+        uint64_t step = 20000000ULL; /* 20 ms */
+        if (end && end - now < step) step = end - now;
+        struct timespec ts = {0, (long)step};
+        nanosleep(&ts, NULL); /* a signal ends it early */
+        th_susp_heartbeat(&d->susp, th_now_ns());
+        if (workload_gone(d)) { d->why = "workload-exit"; return; }
+    }
+}
+
 static void report(struct daemon *d, uint64_t wall, uint64_t cpu)
 {
     static const char *modes[] = {"duty-cycle", "budget"}, *mechs[] = {"none", "fifo-hold", "sigstop", "freeze"};
-    printf("{\"mode\":\"%s\",\"source\":\"%s\",\"mechanism\":\"%s\",\"exit\":\"%s\",\"rounds\":%llu,"
+    printf("{\"mode\":\"%s\",\"sampling\":\"%s\",\"source\":\"%s\",\"mechanism\":\"%s\",\"exit\":\"%s\",\"rounds\":%llu,"
            "\"wall_ns\":%llu,\"sampler_cpu_ns\":%llu,\"threshold_read_bps\":%.0f,\"threshold_write_bps\":%.0f,"
            "\"trace_samples\":%zu,\"trace_dropped\":%llu,\"cores\":[",
-           modes[d->cfg.mode], d->src.ops->name, mechs[d->cfg.mech], d->why, (unsigned long long)d->rounds,
+           modes[d->cfg.mode], d->cfg.sampling == TH_SAMPLING_OVERFLOW ? "overflow" : "periodic", d->src.ops->name, mechs[d->cfg.mech], d->why, (unsigned long long)d->rounds,
            (unsigned long long)wall, (unsigned long long)cpu, d->thr_r, d->thr_w, d->trace.n,
            (unsigned long long)d->trace.dropped);
     for (int i = 0; i < d->cfg.ncores; i++) {
@@ -166,6 +191,9 @@ static void report(struct daemon *d, uint64_t wall, uint64_t cpu)
         uint32_t p50, p99, max;
         int n = th_susp_hold_delays(&d->susp, i, &p50, &p99, &max);
         if (n) printf(",\"hold_delay_ns\":{\"n\":%d,\"p50\":%u,\"p99\":%u,\"max\":%u}", n, p50, p99, max);
+        /* overflow: from the hog passing the limit to the suspension in force (measured, not estimated) */
+        if (d->cfg.sampling == TH_SAMPLING_OVERFLOW && (n = th_ovf_delays(&d->ovf, i, &p50, &p99, &max)))
+            printf(",\"crossing_delay_ns\":{\"n\":%d,\"p50\":%u,\"p99\":%u,\"max\":%u}", n, p50, p99, max);
         printf("}");
     }
     printf("]}\n");
@@ -242,8 +270,23 @@ int main(int argc, char **argv)
     }
     uint64_t t0 = th_now_ns(), c0 = thread_cpu_ns();
     th_engine_init(&d.eng, &d.cfg, d.thr_r, d.thr_w, d.src.ops->timed ? 0 : t0);
-    loop(&d);
+    if (d.cfg.sampling == TH_SAMPLING_OVERFLOW) {
+        if (th_ovf_start(&d.ovf, &d.cfg, &d.src, &d.susp, &d.eng, err, sizeof err)) {
+            fprintf(stderr, "chainlab-throttle: %s\n", err);
+            th_susp_fini(&d.susp);
+            d.src.ops->close(&d.src);
+            if (d.child > 0) { kill(d.child, SIGTERM); waitpid(d.child, NULL, 0); }
+            return 1;
+        }
+        overflow_loop(&d);
+        th_ovf_stop(&d.ovf); /* each handler ends its suspension before it returns */
+        d.rounds = th_ovf_events(&d.ovf);
+        th_ovf_to_trace(&d.ovf, &d.trace);
+    } else {
+        loop(&d);
+    }
     uint64_t wall = th_now_ns() - t0, cpu = thread_cpu_ns() - c0;
+    if (d.cfg.sampling == TH_SAMPLING_OVERFLOW) cpu += th_ovf_overhead_ns(&d.ovf);
     th_engine_finish(&d.eng, d.src.ops->timed ? d.eng.last_t : th_now_ns());
     th_susp_fini(&d.susp);
     d.src.ops->close(&d.src);
@@ -256,5 +299,6 @@ int main(int argc, char **argv)
     report(&d, wall, cpu);
     th_susp_free(&d.susp);
     th_trace_free(&d.trace);
+    th_ovf_free(&d.ovf);
     return strcmp(d.why, "replay-error") && strcmp(d.why, "source-error") ? 0 : 1;
 }

@@ -131,10 +131,12 @@ static int coop_open(struct th_source *s, char *err, size_t n)
     if (!p) { snprintf(err, n, "out of memory"); return -1; }
     s->priv = p;
     for (int i = 0; i < s->cfg->ncores; i++) {
-        int fd = open(s->cfg->shm[i], O_RDONLY | O_CLOEXEC);
+        /* overflow sampling writes the armed counts into the hog's block */
+        int rw = s->cfg->sampling == TH_SAMPLING_OVERFLOW;
+        int fd = open(s->cfg->shm[i], (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
         void *m = MAP_FAILED;
         if (fd >= 0) {
-            m = mmap(NULL, sizeof(struct th_hog_shm), PROT_READ, MAP_SHARED, fd, 0);
+            m = mmap(NULL, sizeof(struct th_hog_shm), rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
             close(fd);
         }
         if (m == MAP_FAILED) {
@@ -170,6 +172,11 @@ static int coop_read(struct th_source *s, uint64_t now, struct th_round *r)
 }
 
 const struct th_source_ops th_source_coop = {"coop", coop_open, coop_read, coop_close, 0};
+
+struct th_hog_shm *th_source_coop_shm(struct th_source *s, int idx)
+{
+    return s->ops == &th_source_coop ? ((struct coop_priv *)s->priv)->m[idx] : NULL;
+}
 
 /* ---- replay: lines "t_ns core read_bytes write_bytes" (deltas), sorted by time ---- */
 struct replay_priv { FILE *f; int have; uint64_t t; int core; uint64_t r, w; int line; };

@@ -1,6 +1,7 @@
 #!/bin/sh
 # No best-effort process is left stopped or frozen: normal exit, SIGTERM, SIGINT, daemon crash (SIGKILL, abort),
-# workload exit; for the mechanisms sigstop, freeze and fifo-hold. Cleans up every process and cgroup it makes.
+# workload exit; for the mechanisms sigstop, freeze and fifo-hold, with periodic and with overflow sampling.
+# Cleans up every process and cgroup it makes.
 TH=$1; HOG=$2
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (SCHED_FIFO, cgroup freeze)"; exit 77; }
 [ "$(nproc)" -ge 2 ] || { echo "skip: needs 2 cores"; exit 77; }
@@ -44,16 +45,19 @@ saw_suspended() {
     sleep 0.005; i=$((i+1)); done; return 1
 }
 args() {
-  echo "source=coop shm=$DIR/hog.shm cores=1 sample=100us suspend=20ms read_threshold=1MB/s mechanism=$1"
+  echo "source=coop shm=$DIR/hog.shm cores=1 sample=100us suspend=20ms read_threshold=1MB/s mechanism=$1 sampling=$SAMPLING"
   case $1 in sigstop) echo "pids=$HOGPID" ;; freeze) echo "pids=$HOGPID cgroup=$CG cgroup_create=true" ;; fifo-hold) echo "sampler_cpu=0" ;; esac
 }
+for SAMPLING in periodic overflow; do
 for mech in sigstop freeze fifo-hold; do
   for how in normal SIGTERM SIGINT SIGKILL abort hang; do
     [ $how = hang ] && [ $mech = fifo-hold ] && continue   # a stopped daemon stops its hold threads too
     start_hog
     dur=; [ $how = normal ] && dur=duration=300ms
     if [ $how = abort ]; then
-      CHAINLAB_THROTTLE_CRASH_AFTER=500 "$TH" $(args $mech) $dur > "$DIR/out" 2>&1 & DPID=$!
+      # periodic: 500 samples of 100 us; overflow: 5 notifications, each followed by a 20 ms suspension
+      after=500; [ $SAMPLING = overflow ] && after=5
+      CHAINLAB_THROTTLE_CRASH_AFTER=$after "$TH" $(args $mech) $dur > "$DIR/out" 2>&1 & DPID=$!
     else
       "$TH" $(args $mech) $dur > "$DIR/out" 2>&1 & DPID=$!
     fi
@@ -74,17 +78,18 @@ for mech in sigstop freeze fifo-hold; do
     progresses || fail "$mech/$how: hog left suspended (state $(state "$HOGPID"))"
     [ $mech = freeze ] && [ -d "$CG" ] && fail "$mech/$how: cgroup $CG left behind"
     stop_hog
-    echo "ok $mech $how"
+    echo "ok $SAMPLING $mech $how"
   done
   # the workload exits: the daemon started it and ends by itself
   rm -f "$DIR/hog.shm"
   extra=; [ $mech = sigstop ] && extra=; [ $mech = freeze ] && extra="cgroup=$CG cgroup_create=true"
   [ $mech = fifo-hold ] && extra="sampler_cpu=0"
-  timeout 10 "$TH" source=coop shm="$DIR/hog.shm" cores=1 suspend=20ms read_threshold=1MB/s mechanism=$mech $extra \
+  timeout 10 "$TH" source=coop shm="$DIR/hog.shm" cores=1 suspend=20ms read_threshold=1MB/s mechanism=$mech sampling=$SAMPLING $extra \
      -- "$HOG" --shm="$DIR/hog.shm" --size=1048576 --duration-ms=300 > "$DIR/out" 2>&1
   rc=$?
   [ $rc = 0 ] && grep -q '"exit":"workload-exit"' "$DIR/out" || fail "$mech/workload-exit: rc=$rc $(cat "$DIR/out")"
   [ -d "$CG" ] && fail "$mech/workload-exit: cgroup left behind"
-  echo "ok $mech workload-exit"
+  echo "ok $SAMPLING $mech workload-exit"
+done
 done
 exit $FAIL

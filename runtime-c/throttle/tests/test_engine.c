@@ -137,8 +137,30 @@ static void test_budget_static_vs_dynamic(void)
     }
 }
 
+/* Overflow sampling: a window's limit is the threshold's bytes in S; passing it within S is a crossing. */
+static void test_overflow_law(void)
+{
+    uint64_t lr, lw;
+    th_overflow_limits(1e9, 0, 100000, &lr, &lw);   /* 1 GB/s over 100 us = 100000 bytes */
+    CHECK(lr == 100001 && lw == 0);                  /* more than the threshold's bytes; write off */
+    th_overflow_limits(0, 2.5e9, 1000000, &lr, &lw);
+    CHECK(lr == 0 && lw == 2500001);
+    struct th_window w = {1000000, 0, 0};
+    CHECK(th_overflow_crossing(&w, 1000000 + 40000, 100000));   /* 100 kB in 40 us: 2.5 GB/s */
+    CHECK(th_overflow_crossing(&w, 1000000 + 100000, 100000));  /* exactly S: still at the threshold */
+    CHECK(!th_overflow_crossing(&w, 1000000 + 100001, 100000)); /* slower than the threshold: slide */
+    CHECK(!th_overflow_crossing(&w, 999999, 100000));           /* a stale notification from before the window */
+    struct th_config c;
+    th_config_defaults(&c);
+    CHECK(th_suspension_ns(&c, 3.0) == 900000);      /* fixed T */
+    c.proportional = 1;
+    CHECK(th_suspension_ns(&c, 1.5) == 450000);      /* T * (ratio - 1) */
+    CHECK(th_suspension_ns(&c, 1.01) == 112500);     /* at least T/8 */
+}
+
 int main(void)
 {
+    test_overflow_law();
     test_duty_crossing();
     test_duty_write_threshold();
     test_proportional();
