@@ -2,7 +2,8 @@
 """Synthetic bandwidth experiment in the style of thesis §4.7.2 / Tables 4.1-4.3 on this machine.
 
 A measured "real-time" probe (chainlab-hog, one core) runs on core 0; the best-effort hog (Syn 'C') runs on core 1:
-alone, congested, and duty-cycled by chainlab-throttle (coop source, sampler pinned to the best-effort core 1 as in the thesis, so it takes no time from the probe). Reports the probe's
+alone, congested, and duty-cycled by chainlab-throttle (coop source; periodic sampling pinned to the best-effort core 1 as
+in the thesis, so it takes no time from the probe; or overflow sampling, its handler also on core 1). Reports the probe's
 bandwidth, the degradation reduction 100·(BW_dc − BW_cong)/(BW_1 − BW_cong) (NOTES §1.8) and the hog's progress.
 
 Usage: python3 bench/throttle/bench_effect.py [BUILD_DIR] [--seconds N] [--size BYTES] [--mode read|write|rw]
@@ -39,7 +40,7 @@ def bw(out: str, mode: str) -> float:
 
 def moved(shm: Path) -> tuple[int, float]:
     """Bytes the hog published so far (read + write), and when."""
-    _, _, r, w = struct.unpack("<QqQQ", shm.read_bytes()[:32])
+    _, _, r, w = struct.unpack("<QqQQ", shm.read_bytes()[:32])  # th_hog_shm: magic, pid, read_bytes, write_bytes
     return r + w, time.monotonic()
 
 
@@ -49,8 +50,10 @@ def main() -> None:
     th, hog = build / "chainlab-throttle", build / "chainlab-hog"
     seconds, size, mode = float(opt("--seconds", "2")), opt("--size", str(32 << 20)), opt("--mode", "rw")
     ms = int(seconds * 1000)
-    settings = [("alone", None), ("congested", None), ("dc 100/900 25%", ("100us", "900us", "25%")),
-                ("dc 500/500 25%", ("500us", "500us", "25%")), ("dc 100/900 10%", ("100us", "900us", "10%"))]
+    settings = [("alone", None), ("congested", None), ("dc 100/900 25%", ("100us", "900us", "25%", "periodic")),
+                ("dc 500/500 25%", ("500us", "500us", "25%", "periodic")), ("dc 100/900 10%", ("100us", "900us", "10%", "periodic")),
+                ("dc 100/900 25% overflow", ("100us", "900us", "25%", "overflow")),
+                ("dc 100/900 10% overflow", ("100us", "900us", "10%", "overflow"))]
     rows = []
     with tempfile.TemporaryDirectory(prefix="chainlab-effect-") as d:
         cal = json.loads(subprocess.run([str(th), "--calibrate"], capture_output=True, text=True, check=True).stdout)
@@ -65,11 +68,11 @@ def main() -> None:
                         break
                     time.sleep(0.01)
             if dc and bg:
-                s, t, thr = dc
+                s, t, thr, sampling = dc
                 daemon = subprocess.Popen([str(th), "source=coop", f"shm={shm}", "cores=1", f"sample={s}", f"suspend={t}",
                                            f"threshold={thr}", f"calib_read={cal['read_bps']:.0f}",
                                            f"calib_write={cal['write_bps']:.0f}", "mechanism=sigstop", f"pids={bg.pid}",
-                                           "sampler_cpu=1", f"duration={ms + 500}ms"],
+                                           "sampler_cpu=1", f"duration={ms + 500}ms", f"sampling={sampling}"],
                                           stdout=subprocess.PIPE, text=True)
                 time.sleep(0.1)
             before = moved(shm) if bg else None
@@ -87,7 +90,8 @@ def main() -> None:
                 hog_bw = (after[0] - before[0]) / (after[1] - before[1])
             rows.append({"setting": name, "probe_GBps": round(bw(probe.stdout, mode) / 1e9, 2),
                          "hog_GBps": round(hog_bw / 1e9, 2) if hog_bw is not None else None,
-                         "suspended_fraction": round(summary["cores"][0]["suspended_ns"] / summary["wall_ns"], 3) if summary else None})
+                         "suspended_fraction": round(summary["cores"][0]["suspended_ns"] / summary["wall_ns"], 3) if summary else None,
+                         "daemon_cpu_pct": round(100 * summary["sampler_cpu_ns"] / summary["wall_ns"], 2) if summary else None})
     base, cong = rows[0]["probe_GBps"], rows[1]["probe_GBps"]
     for r in rows[2:]:
         r["degradation_reduction_pct"] = round(100 * (r["probe_GBps"] - cong) / (base - cong), 1) if base != cong else None
