@@ -74,7 +74,10 @@ def run(th: Path, hog: Path, tmp: Path, seconds: float, mech: str, threshold: st
                 else {"p50": pct(delay, 50), "p99": pct(delay, 99), "max": max(delay) if delay else None})
     return {
         "mechanism": mech, "sampling": sampling, "threshold": threshold, "rounds": summary["rounds"],
-        "sampler_cpu_pct_per_core": round(100 * summary["sampler_cpu_ns"] / summary["wall_ns"], 2),
+        # the daemon's CPU: detecting crossings (the sampler) + suspending/resuming (sigstop, freeze with overflow
+        # sampling; periodic sampling does both in its one thread); fifo-hold's spinning is the suspension itself
+        "sampler_cpu_pct_per_core": round(100 * (summary["sampler_cpu_ns"] + summary.get("mechanism_cpu_ns", 0)) / summary["wall_ns"], 2),
+        "detection_cpu_pct": round(100 * summary["sampler_cpu_ns"] / summary["wall_ns"], 2),
         "interval_us": {"mean": round(statistics.fmean(intervals), 1), "p50": pct(intervals, 50), "p99": pct(intervals, 99),
                         "max": max(intervals)} if intervals else None,
         "suspensions": core["suspensions"], "suspended_fraction": round(core["suspended_ns"] / summary["wall_ns"], 3),
@@ -102,7 +105,7 @@ def main() -> None:
             for mech in ("sigstop", "freeze", "fifo-hold"):
                 results.append(run(th, hog, Path(d), seconds, mech, "1GB/s", sampling))
     print(json.dumps({"sample_us": 100, "timer_floor": bare, "seconds": seconds, "cpus": os.cpu_count(), "results": results}, indent=1))
-    print(f"\n{'sampling':9} {'mechanism':9} {'threshold':9} {'CPU %':>7} {'x target':>8} {'p99 us':>8} {'x target':>8} {'suspended':>9}")
+    print(f"\n{'sampling':9} {'mechanism':9} {'threshold':9} {'CPU %':>7} {'x target':>8} {'detect %':>8} {'p99 us':>8} {'x target':>8} {'suspended':>9}")
     for r in results:
         if "error" in r:
             print(f"{r.get('sampling', ''):9} {r['mechanism']:9} error: {r['error']}")
@@ -110,7 +113,8 @@ def main() -> None:
         p99 = r["crossing_to_suspension_us"]["p99"]
         p99_text = f"{p99:8.1f} {p99 / TARGET_DELAY_US:8.2f}" if isinstance(p99, (int, float)) and p99 == p99 else f"{'-':>8} {'-':>8}"
         print(f"{r['sampling']:9} {r['mechanism']:9} {r['threshold']:9} {r['sampler_cpu_pct_per_core']:7.2f} "
-              f"{r['sampler_cpu_pct_per_core'] / TARGET_CPU_PCT:8.2f} {p99_text} {r['suspended_fraction']:9.3f}")
+              f"{r['sampler_cpu_pct_per_core'] / TARGET_CPU_PCT:8.2f} {r['detection_cpu_pct']:8.2f} {p99_text} {r['suspended_fraction']:9.3f}")
+    print("CPU % = the daemon (detection + suspending/resuming; fifo-hold's holding is the suspension itself); detect % = the sampler alone")
     print(f"targets: CPU < {TARGET_CPU_PCT} % per monitored core, crossing -> suspension p99 <= {TARGET_DELAY_US} us; "
           f"timer floor of this machine (a bare 100 us timer loop): {bare}")
 

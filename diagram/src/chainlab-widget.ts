@@ -26,12 +26,15 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
 
     override async requestModel(): Promise<void> {
         const id = this.diagramIdentifier as ChainlabIdentifier;
+        this.statusMessageDiv.textContent = 'updating…';
         try {
             const response = await this.actionDispatcher.request(RequestModelAction.create({
                 sourceUri: id.uri, diagramType: id.diagramType, view: id.view ?? '', element: id.element ?? '',
                 showPorts: this.options.showPorts, showCosts: this.options.showCosts, heuristic: this.options.heuristic,
             }));
+            this.statusMessageDiv.textContent = 'drawing…';
             await this.actionDispatcher.dispatch(response);
+            this.statusMessageDiv.textContent = '';
             // a new diagram shows everything; later updates keep the user's zoom and scroll
             await this.actionDispatcher.dispatch(FitToScreenAction.create([], { padding: 20, maxZoom: 1, animate: false }));
         } catch (error) {

@@ -59,3 +59,36 @@ describe.each(sampleFiles())('%s', file => {
         }
     });
 });
+
+describe('display options (the webview toolbar)', () => {
+    const xray = sampleFiles().find(f => f.endsWith('xray.chain'))!;
+
+    test('ports and costs can be hidden; the ports stay for the edges', async () => {
+        const document = await load(services, xray);
+        const shown = all(await diagram(services, document, { view: 'chain', element: 'XRay' }, false));
+        const hidden = all(await diagram(services, document, { view: 'chain', element: 'XRay', showPorts: false, showCosts: false }, false));
+        const count = (elements: typeof shown, match: (e: (typeof shown)[number]) => boolean) => elements.filter(match).length;
+        const portLabel = (e: (typeof shown)[number]) => e.type === 'label:port';
+        const costLabel = (e: (typeof shown)[number]) => e.id.endsWith('.cost');
+        const port = (e: (typeof shown)[number]) => e.type.startsWith('port:');
+        expect(count(shown, portLabel)).toBe(count(shown, port));
+        expect(count(shown, costLabel)).toBe(count(shown, e => e.type === 'node:box'));
+        expect(count(hidden, portLabel)).toBe(0);
+        expect(count(hidden, costLabel)).toBe(0);
+        expect(count(hidden, port)).toBe(count(shown, port));
+        expect(count(hidden, e => e.type === 'edge')).toBe(count(shown, e => e.type === 'edge'));
+    });
+
+    test('the plan view shows the plan of the heuristic chosen in the toolbar', async () => {
+        const document = await load(services, xray);
+        const threadsOf = async (heuristic?: string) => {
+            const graph = await diagram(services, document, { view: 'plan', element: 'XRay', ...(heuristic ? { heuristic } : {}) }, false);
+            return Object.fromEntries(all(graph).filter(e => e.type === 'node:subbox').map(e => [e.id, (e as { cssClasses?: string[] }).cssClasses?.join(' ')]));
+        };
+        const own = await threadsOf();
+        const reduced = await threadsOf('reduced'); // the chain's own heuristic (the default)
+        const simple = await threadsOf('simple');
+        expect(reduced).toEqual(own);
+        expect(simple).not.toEqual(own);
+    });
+});

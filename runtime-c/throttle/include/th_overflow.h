@@ -27,7 +27,7 @@ struct th_ovf_core {
     struct th_ovf_event *ev;   /* preallocated; events beyond cap are counted, not kept */
     size_t nev, cap;
     uint64_t dropped;
-    uint64_t spin_ns;          /* fifo-hold: CPU time spent holding the core (the suspension, not overhead) */
+    uint64_t mech_ns;          /* CPU time of the suspensions: spinning (fifo-hold), signals/freezing and the wake to resume */
     uint64_t cpu_ns;           /* the thread's CPU time when it ended */
 };
 struct th_ovf {
@@ -47,8 +47,10 @@ void th_ovf_stop(struct th_ovf *o);
 void th_ovf_to_trace(const struct th_ovf *o, struct th_trace *t);
 /* Crossing → suspension delays of core idx (ns): count and percentiles. */
 int th_ovf_delays(const struct th_ovf *o, int idx, uint32_t *p50, uint32_t *p99, uint32_t *max);
-/* CPU time of the handlers besides holding cores (ns), events handled. */
-uint64_t th_ovf_overhead_ns(const struct th_ovf *o);
+/* CPU time of the handlers (ns): detecting (waiting, deciding, re-arming) and suspending (the mechanism,
+ * for fifo-hold the holding itself); and the number of notifications handled. */
+uint64_t th_ovf_detect_ns(const struct th_ovf *o);
+uint64_t th_ovf_mechanism_ns(const struct th_ovf *o);
 uint64_t th_ovf_events(const struct th_ovf *o);
 void th_ovf_free(struct th_ovf *o);
 #endif
