@@ -16,48 +16,23 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 
+/** A vitest suite: run in `cwd` (with `config`, if given), counts from its JSON report. */
+function vitestSuite(name, what, cwd, config) {
+    return {
+        name, what, cwd,
+        command: join(root, 'node_modules', '.bin', 'vitest'),
+        args: ['run', ...(config ? ['--config', config] : []), '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        counts: () => vitestCounts(join(results, 'vitest.json')),
+    };
+}
+
 /** Each suite: how to run it and how to read its counts afterwards. */
 const SUITES = [
-    {
-        name: 'language',
-        what: 'vitest: grammar, validation, LSP features, IR export, fuzz',
-        cwd: join(root, 'language'),
-        command: join(root, 'node_modules', '.bin', 'vitest'),
-        args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
-        counts: () => vitestCounts(join(results, 'vitest.json')),
-    },
-    {
-        name: 'cross',
-        what: 'vitest: the CLI as a process, samples, golden IR, dependency hygiene',
-        cwd: root,
-        command: join(root, 'node_modules', '.bin', 'vitest'),
-        args: ['run', '--config', 'tests/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
-        counts: () => vitestCounts(join(results, 'vitest.json')),
-    },
-    {
-        name: 'diagram',
-        what: 'vitest + Chromium: the diagram webview rendering language-server models',
-        cwd: join(root, 'diagram'),
-        command: join(root, 'node_modules', '.bin', 'vitest'),
-        args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
-        counts: () => vitestCounts(join(results, 'vitest.json')),
-    },
-    {
-        name: 'extension',
-        what: 'vitest: the extension\'s measurement → ETP edit and plot data, against the real CLI',
-        cwd: join(root, 'extension'),
-        command: join(root, 'node_modules', '.bin', 'vitest'),
-        args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
-        counts: () => vitestCounts(join(results, 'vitest.json')),
-    },
-    {
-        name: 'vscode',
-        what: 'code-server + Chromium: the packaged extension in a real VS Code',
-        cwd: join(root, 'tests', 'vscode'),
-        command: join(root, 'node_modules', '.bin', 'vitest'),
-        args: ['run', '--config', 'vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
-        counts: () => vitestCounts(join(results, 'vitest.json')),
-    },
+    vitestSuite('language', 'vitest: grammar, validation, LSP features, IR export, fuzz', join(root, 'language')),
+    vitestSuite('cross', 'vitest: the CLI as a process, samples, golden IR, dependency hygiene', root, 'tests/vitest.config.ts'),
+    vitestSuite('diagram', 'vitest + Chromium: the diagram webview rendering language-server models', join(root, 'diagram')),
+    vitestSuite('extension', 'vitest: the extension\'s measurement → ETP edit and plot data, against the real CLI', join(root, 'extension')),
+    vitestSuite('vscode', 'code-server + Chromium: the packaged extension in a real VS Code', join(root, 'tests', 'vscode'), 'vitest.config.ts'),
     {
         name: 'backend',
         what: 'pytest: IR, PTTS analysis, plan, RPC',
