@@ -1,4 +1,10 @@
-/** The backend client against real processes: a backend that dies fails the request with its stderr instead of hanging. */
+/**
+ * The backend client against real processes: a backend that dies fails the request with its stderr instead
+ * of hanging; one that does not answer in time is stopped and the request fails saying so.
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BackendClient, BackendUnavailableError } from '../../src/backend/backend-client.js';
 
@@ -11,5 +17,24 @@ describe('BackendClient', () => {
         expect(String((error as Error).message)).toMatch(/the backend (exited|is not running)/);
         expect(String((error as Error).message)).toContain('chainlab.rpc'); // its stderr, quoted
         await client.stop();
+    }, 20_000);
+
+    test('a request past its time-out fails at once and the silent backend is stopped', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'chainlab-silent-'));
+        const silent = join(dir, 'silent-backend');
+        writeFileSync(silent, '#!/bin/sh\nexec sleep 60\n'); // reads nothing, answers nothing
+        chmodSync(silent, 0o755);
+        const client = BackendClient.start(silent);
+        try {
+            const started = Date.now();
+            const error = await client.request('ptts/analyze', {}, { timeoutMs: 500 }).then(() => undefined, (e: unknown) => e);
+            expect(error).toBeInstanceOf(BackendUnavailableError);
+            expect(String((error as Error).message)).toMatch(/ptts\/analyze took longer than 0.5 s; the backend was stopped/);
+            expect(Date.now() - started).toBeLessThan(5_000);
+            expect(client.running).toBe(false);
+        } finally {
+            await client.stop();
+            rmSync(dir, { recursive: true, force: true });
+        }
     }, 20_000);
 });
