@@ -5,13 +5,29 @@
  */
 import {
     AstUtils, Cancellation, DefaultDocumentValidator, DefaultLinker, interruptAndCheck,
-    type AstNode, type AstNodeDescription, type LangiumDocument, type LinkingError, type ReferenceInfo, type ValidationAcceptor, type ValidationOptions,
+    type AstNode, type AstNodeDescription, type LangiumDocument, type LinkingError, type ReferenceInfo, type ValidationAcceptor, type ValidationCheck,
+    type ValidationOptions,
 } from 'langium';
 import type { Diagnostic } from 'vscode-languageserver';
 import { isPortRef } from '../generated/ast.js';
 import { boxPorts } from './model-util.js';
 
+/** How many AST nodes the one-pass loops handle between two checks for cancellation. */
+export const NODES_PER_CANCEL_CHECK = 2000;
+
 export class ChainLinker extends DefaultLinker {
+    /**
+     * Langium's link awaits a cancellation check for every AST node (a promise and a microtask each, a
+     * third of linking a 2,000-box chain); here the loop is synchronous and checks every few thousand nodes.
+     */
+    override async link(document: LangiumDocument, cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<void> {
+        let count = 0;
+        for (const node of AstUtils.streamAst(document.parseResult.value)) {
+            if (++count % NODES_PER_CANCEL_CHECK === 0) await interruptAndCheck(cancelToken);
+            for (const reference of AstUtils.streamReferences(node)) this.doLink(reference, document);
+        }
+    }
+
     override createLinkingError(refInfo: ReferenceInfo, targetDescription?: AstNodeDescription): LinkingError {
         const error = super.createLinkingError(refInfo, targetDescription);
         const name = refInfo.reference.$refText;
@@ -40,13 +56,14 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
      */
     protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor,
         cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<void> {
-        const checksByType = new Map<string, ReturnType<typeof this.validationRegistry.getChecks>>();
+        // arrays, not the registry's streams: a stream is walked again (and allocates) for every node
+        const checksByType = new Map<string, ValidationCheck[]>();
         const pending: Array<Promise<unknown>> = [];
         let count = 0;
         for (const node of AstUtils.streamAst(rootNode)) {
-            if (++count % 2000 === 0) await interruptAndCheck(cancelToken);
+            if (++count % NODES_PER_CANCEL_CHECK === 0) await interruptAndCheck(cancelToken);
             let checks = checksByType.get(node.$type);
-            if (!checks) checksByType.set(node.$type, (checks = this.validationRegistry.getChecks(node.$type, options.categories)));
+            if (!checks) checksByType.set(node.$type, (checks = this.validationRegistry.getChecks(node.$type, options.categories).toArray()));
             for (const check of checks) {
                 const result = check(node, acceptor, cancelToken) as unknown;
                 if (result instanceof Promise) pending.push(result);

@@ -10,15 +10,27 @@
  * `n: Box` all boxes; bench/language/bench-language.mjs).
  */
 import {
-    AstUtils, DefaultScopeComputation, DefaultScopeProvider, EMPTY_SCOPE, stream,
+    AstUtils, Cancellation, DefaultScopeComputation, DefaultScopeProvider, EMPTY_SCOPE, interruptAndCheck, MultiMap, stream,
     type AstNode, type AstNodeDescription, type LangiumDocument, type PrecomputedScopes, type ReferenceInfo, type Scope, type Stream,
 } from 'langium';
 import { isPortRef, type Box } from '../generated/ast.js';
+import { NODES_PER_CANCEL_CHECK } from './chain-linker.js';
 import { boxPorts } from './model-util.js';
 
 export class ChainScopeComputation extends DefaultScopeComputation {
     override async computeExports(_document: LangiumDocument): Promise<AstNodeDescription[]> {
         return [];
+    }
+
+    /** As Langium's, with a cancellation check every few thousand nodes instead of an await per node. */
+    override async computeLocalScopes(document: LangiumDocument, cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<PrecomputedScopes> {
+        const scopes = new MultiMap<AstNode, AstNodeDescription>();
+        let count = 0;
+        for (const node of AstUtils.streamAllContents(document.parseResult.value)) {
+            if (++count % NODES_PER_CANCEL_CHECK === 0) await interruptAndCheck(cancelToken);
+            this.processNode(node, document, scopes);
+        }
+        return scopes;
     }
 }
 
@@ -74,6 +86,7 @@ export class ChainScopeProvider extends DefaultScopeProvider {
         if (!precomputed) return global;
         const layers: Layer[] = [];
         for (let node: AstNode | undefined = context.container; node; node = node.$container) {
+            if (!precomputed.has(node)) continue; // most containers (ports, connections) declare nothing: no layer to build
             const layer = this.layer(precomputed, node, referenceType);
             if (layer.size > 0) layers.push(layer);
         }
