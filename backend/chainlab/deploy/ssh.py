@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import posixpath
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -18,31 +17,9 @@ import asyncssh
 
 from chainlab.deploy import hostkeys
 from chainlab.deploy.names import check_target
-from chainlab.deploy.transport import Completed, TransportError, command_text
+from chainlab.deploy.transport import Completed, TransportError, cleanup_script, command_text, shell_quote
 
 _LOST = (asyncssh.Error, OSError, asyncio.IncompleteReadError, BrokenPipeError)
-
-
-def _q(path: str) -> str:
-    return shlex.quote(path)
-
-
-def cleanup_script(run_dir: str, keep: str = "") -> str:
-    """POSIX sh: stop every session with a pid file under run_dir (except `keep`), print the names it stopped.
-
-    A session is alive while any of its processes is not a zombie (an orphan's zombie may wait long for a busy
-    init to reap it); a chain that got SIGTERM may still be writing what it measured after its wrapper shell
-    died, so KILL comes only after 5 s."""
-    pids = f"{_q(run_dir)}/pids"
-    alive = ('alive() { for s in /proc/[0-9]*/stat; do read -r l < "$s" 2>/dev/null || continue; set -- ${l##*) }; '
-             '[ "$3" = "$G" ] && [ "$1" != Z ] && return 0; done; return 1; }; ')
-    return (alive + f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
-            f"[ \"$n\" = {_q(keep or '-')} ] && continue; p=$(cat \"$f\"); G=$p; "
-            f"if [ -n \"$p\" ] && alive; then kill -CONT -\"$p\" 2>/dev/null; "
-            f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
-            f"[ -z \"$stopped\" ] && exit 0; "
-            f"i=0; while [ $i -lt 100 ]; do any=''; for G in $stopped; do alive && any=1; done; "
-            f"[ -z \"$any\" ] && break; sleep 0.05; i=$((i+1)); done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
 
 
 class _SshProcess:
@@ -115,7 +92,7 @@ class SshTransport:
                   check: bool = True) -> Completed:
         text = command_text(argv)
         if cwd:
-            text = f"cd {_q(cwd)} && {text}"
+            text = f"cd {shell_quote(cwd)} && {text}"
         try:
             r = await asyncio.wait_for(self._c().run(text, check=False), timeout)
         except asyncio.TimeoutError:
@@ -198,10 +175,10 @@ class SshTransport:
         pid_file, log = f"{run_dir}/pids/{name}.pid", f"{run_dir}/logs/{name}.log"
         # sh writes its pid (= the new session's id), runs the command, then records its exit status
         inner = ["setsid", "sh", "-c", 'echo $$ > "$0"; "$@"; echo $? > "${0%.pid}.exit"', pid_file, *argv]
-        script = (f"mkdir -p {_q(run_dir)}/pids {_q(run_dir)}/logs && rm -f {_q(pid_file)} {_q(pid_file[:-4])}.exit && "
-                  + (f"cd {_q(cwd)} && " if cwd else "")
-                  + f"{{ {command_text(inner)} >{_q(log)} 2>&1 </dev/null & }}; "
-                  f"i=0; while [ ! -s {_q(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; cat {_q(pid_file)}")
+        script = (f"mkdir -p {shell_quote(run_dir)}/pids {shell_quote(run_dir)}/logs && rm -f {shell_quote(pid_file)} {shell_quote(pid_file[:-4])}.exit && "
+                  + (f"cd {shell_quote(cwd)} && " if cwd else "")
+                  + f"{{ {command_text(inner)} >{shell_quote(log)} 2>&1 </dev/null & }}; "
+                  f"i=0; while [ ! -s {shell_quote(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; cat {shell_quote(pid_file)}")
         done = await self.run(["sh", "-c", script])
         try:
             return _SshProcess(self, name, int(done.stdout.strip()), run_dir)
@@ -218,8 +195,8 @@ class SshTransport:
         sftp = await self._sftp_client()
         await sftp.makedirs(run_dir, exist_ok=True)
         await self.touch(beat)
-        watchdog = (f"while :; do sleep 1; [ -e {_q(run_dir)}/done ] && exit 0; "
-                    f"age=$(( $(date +%s) - $(stat -c %Y {_q(beat)} 2>/dev/null || echo 0) )); "
+        watchdog = (f"while :; do sleep 1; [ -e {shell_quote(run_dir)}/done ] && exit 0; "
+                    f"age=$(( $(date +%s) - $(stat -c %Y {shell_quote(beat)} 2>/dev/null || echo 0) )); "
                     f"if [ $age -gt {int(stale_s)} ]; then echo \"controller gone ($age s without heartbeat): stopping the run\"; "
                     f"{cleanup_script(run_dir, keep='watchdog')}; exit 0; fi; done")
         await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")

@@ -95,6 +95,29 @@ def command_text(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
+def shell_quote(path: str) -> str:
+    """A path (or any word) for a POSIX shell command line."""
+    return shlex.quote(path)
+
+
+def cleanup_script(run_dir: str, keep: str = "") -> str:
+    """POSIX sh: stop every session with a pid file under run_dir (except `keep`), print the names it stopped.
+
+    A session is alive while any of its processes is not a zombie (an orphan's zombie may wait long for a busy
+    init to reap it); a chain that got SIGTERM may still be writing what it measured after its wrapper shell
+    died, so KILL comes only after 5 s."""
+    pids = f"{shell_quote(run_dir)}/pids"
+    alive = ('alive() { for s in /proc/[0-9]*/stat; do read -r l < "$s" 2>/dev/null || continue; set -- ${l##*) }; '
+             '[ "$3" = "$G" ] && [ "$1" != Z ] && return 0; done; return 1; }; ')
+    return (alive + f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
+            f"[ \"$n\" = {shell_quote(keep or '-')} ] && continue; p=$(cat \"$f\"); G=$p; "
+            f"if [ -n \"$p\" ] && alive; then kill -CONT -\"$p\" 2>/dev/null; "
+            f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
+            f"[ -z \"$stopped\" ] && exit 0; "
+            f"i=0; while [ $i -lt 100 ]; do any=''; for G in $stopped; do alive && any=1; done; "
+            f"[ -z \"$any\" ] && break; sleep 0.05; i=$((i+1)); done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
+
+
 class _LocalProcess:
     def __init__(self, name: str, proc: asyncio.subprocess.Process):
         self.name = name
@@ -185,10 +208,17 @@ class LocalTransport:
         return stopped
 
     async def keepalive(self, run_dir: str, stale_s: int = 5) -> None:
-        """Nothing to watch here: our own process group ends with us, and cleanup runs in a finally."""
+        """A watchdog in its own session stops the run when this process vanishes (a killed backend runs no
+        finally, and the run's processes have sessions of their own); it leaves when the run is done."""
+        done, me = f"{run_dir}/done", os.getpid()
+        watchdog = (f"while kill -0 {me} 2>/dev/null; do [ -e {shell_quote(done)} ] && exit 0; sleep 1; done; "
+                    f"[ -e {shell_quote(done)} ] || {{ echo 'controller {me} gone: stopping the run'; "
+                    f"{cleanup_script(run_dir, keep='watchdog')}; }}")
+        await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
 
     async def finish(self, run_dir: str) -> None:
-        return None
+        """The run ended normally: the watchdog leaves."""
+        Path(run_dir, "done").touch()
 
     async def close(self) -> None:
         return None

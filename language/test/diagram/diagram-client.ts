@@ -82,14 +82,19 @@ export class DiagramClient {
 
     /** The server's child processes running the Python backend (`python -m chainlab.rpc`). */
     backendPids(): number[] {
+        return this.processes((cmdline, ppid) => ppid === this.server.pid && cmdline.includes('chainlab.rpc'));
+    }
+
+    /** Live processes of this machine whose command line (arguments joined by spaces) and parent match. */
+    processes(match: (cmdline: string, ppid: number) => boolean): number[] {
         const pids: number[] = [];
         for (const entry of readdirSync('/proc')) {
             if (!/^\d+$/.test(entry)) continue;
             try {
                 const stat = readFileSync(`/proc/${entry}/stat`, 'utf-8');
-                const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-                const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf-8');
-                if (ppid === this.server.pid && cmdline.includes('chainlab.rpc')) pids.push(Number(entry));
+                const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+                const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf-8').split('\0').join(' ');
+                if (state !== 'Z' && match(cmdline, Number(ppid))) pids.push(Number(entry));
             } catch {
                 // gone meanwhile
             }

@@ -108,8 +108,12 @@ describe('IDE requests of the language server', () => {
         try {
             const slow = client.connection.sendRequest('chainlab/deploy', { uri, chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 5000, runs, progressToken: 'run-2' });
             await expect.poll(() => progress.filter(p => p.token === 'run-2').map(p => p.message).join('\n'), { timeout: 120_000 }).toMatch(/baseline/);
+            const chainRuns = () => client.processes(cmd => cmd.includes('/build/chain') && cmd.includes('--iterations') && cmd.includes('5000'));
+            expect(chainRuns().length).toBe(1); // the chain measuring on this machine
             process.kill(first, 'SIGKILL');
             await expect(slow).rejects.toThrow(/backend exited during deploy\/run/);
+            // the run's watchdog stops what the killed backend started
+            await expect.poll(chainRuns, { timeout: 15_000 }).toEqual([]);
         } finally {
             rmSync(runs, { recursive: true, force: true });
         }
