@@ -6,11 +6,10 @@
 import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
 import {
-    configureActionHandler, configureModelElement, configureViewerOptions, editLabelFeature, loadDefaultModules, PolylineEdgeView, SEdgeImpl,
+    configureModelElement, configureViewerOptions, editLabelFeature, loadDefaultModules, PolylineEdgeView, SEdgeImpl,
     SLabelImpl, SNodeImpl, SPortImpl, TYPES,
 } from 'sprotty';
-import { SetModelAction, UpdateModelAction } from 'sprotty-protocol';
-import { bindDiagramEditing, DELETE_SELECTION_ACTION, DeleteSelectionHandler, EditingState } from './diagram-editing.js';
+import { configureDiagramEditing } from './diagram-editing.js';
 import { BoxNodeView, ChainlabGraphImpl, ChainlabGraphView, ChainlabLabelView, PortView, SparklineImpl, SparklineView, TimelineNodeImpl, TimelineNodeView } from './views.js';
 
 export function chainlabDiagramModule(baseDiv: string): ContainerModule {
@@ -28,9 +27,7 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
         }
         configureModelElement(context, 'sparkline', SparklineImpl, SparklineView);
         // issue markers ('marker') come with sprotty's default modules
-        bindDiagramEditing(bind as never);
-        for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND]) configureActionHandler(context, kind, EditingState);
-        configureActionHandler(context, DELETE_SELECTION_ACTION, DeleteSelectionHandler);
+        configureDiagramEditing(context);
         configureViewerOptions(context, { needsClientLayout: false, needsServerLayout: true, baseDiv, hiddenDiv: `${baseDiv}_hidden` });
         void TYPES; // the model source is bound by the host (sprotty-vscode or the test page)
     });

@@ -9,12 +9,12 @@
  * keybindings), so there Delete is the extension's keybinding, which sends `chainlabDeleteSelection`.
  * Outside VS Code (the standalone page) a key listener does the same.
  */
-import { inject, injectable } from 'inversify';
+import { inject, injectable, type interfaces } from 'inversify';
 import {
-    KeyListener, MouseListener, SNodeImpl, SPortImpl, TYPES,
+    configureActionHandler, KeyListener, MouseListener, SNodeImpl, SPortImpl, TYPES,
     type IActionDispatcher, type IActionDispatcherProvider, type IActionHandler, type SModelElementImpl,
 } from 'sprotty';
-import { GetSelectionAction, type Action, type SelectionResult, type SModelElement, type SModelRoot } from 'sprotty-protocol';
+import { GetSelectionAction, SetModelAction, UpdateModelAction, type Action, type SelectionResult, type SModelElement, type SModelRoot } from 'sprotty-protocol';
 import { matchesKeystroke } from 'sprotty/lib/utils/keyboard';
 
 /** The edits of language/src/diagram/diagram-edits.ts (the server checks them again). */
@@ -197,11 +197,14 @@ export class DeleteKeyListener extends KeyListener {
 }
 
 /** Binds the editing gestures; the host decides where `chainlabEdit` actions go (the server, or a test recorder). */
-export function bindDiagramEditing(bind: (id: unknown) => { toSelf(): { inSingletonScope(): void }; toService(id: unknown): void }): void {
+export function configureDiagramEditing(context: { bind: interfaces.Bind; isBound: interfaces.IsBound }): void {
+    const { bind } = context;
     bind(EditingState).toSelf().inSingletonScope();
+    for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND]) configureActionHandler(context, kind, EditingState);
     bind(ConnectMouseListener).toSelf().inSingletonScope();
     bind(TYPES.MouseListener).toService(ConnectMouseListener);
     bind(DeleteKeyListener).toSelf().inSingletonScope();
     bind(TYPES.KeyListener).toService(DeleteKeyListener);
     bind(DeleteSelectionHandler).toSelf().inSingletonScope();
+    configureActionHandler(context, DELETE_SELECTION_ACTION, DeleteSelectionHandler);
 }
