@@ -1,7 +1,8 @@
 /**
  * Linking errors that help: an unknown port names the box's ports, an unknown
  * element lists what the file has, and a port of an unknown instance is not
- * reported twice (the instance's or its box's error says it all). Also: node checks in one pass.
+ * reported twice (the instance's or its box's error says it all). Also: linking and the node checks in one
+ * synchronous pass each.
  */
 import {
     AstUtils, Cancellation, DefaultDocumentValidator, DefaultLinker, interruptAndCheck,
