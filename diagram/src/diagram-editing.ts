@@ -176,11 +176,6 @@ export class ConnectMouseListener extends MouseListener {
         this.from = undefined;
         return from ? [diagramEditAction({ op: 'connect', chain, from, to: end })] : [];
     }
-
-    /** The output port waiting for its input port, if any. */
-    get pending(): string | undefined {
-        return this.from;
-    }
 }
 
 /** Delete / Backspace: remove the selected instances (with their connections) and connections. */

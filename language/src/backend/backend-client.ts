@@ -73,8 +73,9 @@ export class BackendClient {
     private readonly stderr: string[] = [];
     private exited = false;
     private readonly progressHandlers = new Map<number, (p: Progress) => void>();
-    /** Requests in flight, rejected when the backend process dies (the stream alone would leave them pending). */
-    private readonly inFlight = new Set<(error: Error) => void>();
+    /** Requests in flight, rejected when the backend process dies (the stream alone would leave them pending):
+     * each is told how it ended (" (killed by SIGKILL)") and its last stderr lines. */
+    private readonly inFlight = new Set<(how: string, stderr: string) => void>();
 
     private constructor(python: string) {
         this.child = spawn(python, ['-m', 'chainlab.rpc'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -98,7 +99,7 @@ export class BackendClient {
         // let the last stderr lines arrive before the message quotes them
         setTimeout(() => {
             const how = this.child.signalCode ? ` (killed by ${this.child.signalCode})` : this.child.exitCode !== null ? ` (exit code ${this.child.exitCode})` : '';
-            for (const reject of this.inFlight) reject(new BackendUnavailableError(`the backend exited${how}${this.lastStderr()}`));
+            for (const reject of this.inFlight) reject(how, this.lastStderr());
             this.inFlight.clear();
         }, 50);
     }
@@ -133,7 +134,8 @@ export class BackendClient {
             : undefined;
         const listener = options.cancellation?.onCancellationRequested(() => abort(new RequestCancelledError(`${method} was cancelled`)));
         if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
-        const onDeath = (error: Error) => stop!(new BackendUnavailableError(`${error.message.replace('the backend exited', `the backend exited during ${method}`)}; the next request starts a new one`));
+        const onDeath = (how: string, stderr: string) =>
+            stop!(new BackendUnavailableError(`the backend exited during ${method}${how}; the next request starts a new one${stderr}`));
         this.inFlight.add(onDeath);
         try {
             const reply = this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);

@@ -217,6 +217,8 @@ int th_susp_init(struct th_susp *s, const struct th_config *cfg, pid_t child, ch
     s->child = child;
     for (int i = 0; i < cfg->npids; i++) s->pids[s->npids++] = cfg->pids[i];
     if (child > 0) s->pids[s->npids++] = child;
+    /* overflow sampling holds a core from that core's own handler (overflow.c): no hold threads then */
+    if (cfg->mech == TH_MECH_FIFO && cfg->sampling == TH_SAMPLING_OVERFLOW) return 0;
     if (cfg->mech == TH_MECH_FIFO) {
         s->hold = calloc(1, sizeof *s->hold);
         if (!s->hold) { snprintf(err, n, "out of memory"); return -1; }
@@ -271,7 +273,10 @@ int th_susp_apply(struct th_susp *s, int idx, int on)
     const struct th_config *c = s->cfg;
     if (s->core_on[idx] == on) return 0;
     s->core_on[idx] = on;
-    if (c->mech == TH_MECH_FIFO) { hold_set(&s->hold->c[idx], on); return 0; }
+    if (c->mech == TH_MECH_FIFO) {
+        if (s->hold) hold_set(&s->hold->c[idx], on);
+        return 0;
+    }
     if (c->mech == TH_MECH_NONE) return 0;
     /* process-level mechanisms act on all best-effort processes: suspended while any core is */
     int before = s->refs;
