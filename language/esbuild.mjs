@@ -1,4 +1,4 @@
-// Bundles the language server (src/language/main.ts, ESM sources and the ESM-only langium)
+// Bundles the language server (src/server/main.ts, ESM sources and the ESM-only langium)
 // into one CommonJS file that plain `node` runs: dist/server.cjs.
 //   node esbuild.mjs            build once
 //   node esbuild.mjs --watch    rebuild on change
@@ -12,7 +12,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 /** The esbuild options of the server bundle (also used by test/lsp/stdio-server.test.ts). */
 export const serverOptions = {
     absWorkingDir: root,
-    entryPoints: { server: join(root, 'src/language/main.ts') },
+    entryPoints: { server: join(root, 'src/server/main.ts') },
     outdir: join(root, 'dist'),
     outExtension: { '.js': '.cjs' },
     bundle: true,

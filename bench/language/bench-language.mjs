@@ -40,7 +40,7 @@ const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));
 const out = resolve(here, '../../language/out');
 
-const { createBatchChainServices } = await import(pathToFileURL(join(out, 'language/chain-batch-module.js')).href);
+const { createBatchChainServices } = await import(pathToFileURL(join(out, 'dsl/chain-batch-module.js')).href);
 const { exportIr } = await import(pathToFileURL(join(out, 'ir/ir-export.js')).href);
 const { irSchemaErrors } = await import(pathToFileURL(join(out, 'ir/ir-schema.js')).href);
 const { DefaultScopeProvider, DocumentState, EMPTY_SCOPE, EmptyFileSystem, URI } = await import('langium');

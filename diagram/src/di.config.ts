@@ -1,6 +1,6 @@
 /**
  * The Sprotty container of chainlab's diagrams: one view per element type the language server sends
- * (the type strings of language/src/diagram/diagram-elements.ts). Layout is done by the server (ELK),
+ * (the type strings of language/src/diagram-server/diagram-elements.ts). Layout is done by the server (ELK),
  * so the client never measures.
  */
 import 'reflect-metadata';

@@ -2,7 +2,7 @@
  * Editing the box chain from its diagram: a palette adds an instance of a box, clicking an output port
  * and then an input port connects them, Delete removes the selected instances (with their connections)
  * and connections. Nothing changes here: each gesture becomes a `chainlabEdit` action that the language
- * server turns into a text edit (see language/src/diagram/diagram-edit-requests.ts), and the diagram
+ * server turns into a text edit (see language/src/server/diagram-edit-requests.ts), and the diagram
  * follows the text.
  *
  * Keys: VS Code webviews get no key listeners (sprotty-vscode disables the KeyTool; VS Code owns the
@@ -17,7 +17,7 @@ import {
 import { GetSelectionAction, SetModelAction, UpdateModelAction, type Action, type SelectionResult, type SModelElement, type SModelRoot } from 'sprotty-protocol';
 import { matchesKeystroke } from 'sprotty/lib/utils/keyboard';
 
-/** The edits of language/src/diagram/diagram-edits.ts (the server checks them again). */
+/** The edits of language/src/diagram-server/diagram-edits.ts (the server checks them again). */
 export type DiagramEdit =
     | { op: 'addInstance'; chain: string; name: string; box: string }
     | { op: 'connect'; chain: string; from: string; to: string }

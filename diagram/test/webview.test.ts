@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DiagramClient, elements } from '../../language/test/diagram/diagram-client.js';
+import { DiagramClient, elements } from '../../language/test/diagram-server/diagram-client.js';
 import { webviewOptions } from '../esbuild.mjs';
 import * as esbuild from 'esbuild';
 import { launchBrowser } from './browser.js';

@@ -2,7 +2,7 @@
 import { EmptyFileSystem, type LangiumDocument } from 'langium';
 import { parseHelper } from 'langium/test';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createChainServices } from '../src/language/chain-module.js';
+import { createChainServices } from '../src/dsl/chain-module.js';
 import type { Model } from '../src/generated/ast.js';
 
 export const services = createChainServices(EmptyFileSystem);

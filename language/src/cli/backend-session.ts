@@ -1,5 +1,5 @@
 /** Runs one piece of backend work from the CLI: starts the backend, reports its errors readably, always stops it. */
-import { BackendClient, BackendModelError, BackendUnavailableError } from '../backend/backend-client.js';
+import { BackendClient, BackendModelError, BackendUnavailableError } from '../backend-rpc/backend-client.js';
 import type { Output } from './commands.js';
 
 export async function withBackend(output: Output, work: (backend: BackendClient) => Promise<number>): Promise<number> {

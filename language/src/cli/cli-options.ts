@@ -1,6 +1,6 @@
 /** Option parsers shared by the CLI commands. */
 import { InvalidArgumentError } from 'commander';
-import { durationNs } from '../language/units.js';
+import { durationNs } from '../dsl/units.js';
 
 export function positiveInt(option: string): (value: string) => number {
     return value => {

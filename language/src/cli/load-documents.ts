@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { Diagnostic } from 'vscode-languageserver';
-import type { ChainServices } from '../language/chain-module.js';
-import { createBatchChainServices } from '../language/chain-batch-module.js';
+import type { ChainServices } from '../dsl/chain-module.js';
+import { createBatchChainServices } from '../dsl/chain-batch-module.js';
 import type { Model } from '../generated/ast.js';
 
 export class UsageError extends Error {}

@@ -3,7 +3,7 @@
  * summary. This is what `npm start` runs on samples/xray.chain.
  */
 import type { Command } from 'commander';
-import { BackendModelError } from '../backend/backend-client.js';
+import { BackendModelError } from '../backend-rpc/backend-client.js';
 import type { IrModel } from '../ir/ir-types.js';
 import type { AnalysisResult } from './analyze-command.js';
 import type { PlanJson } from './plan-command.js';

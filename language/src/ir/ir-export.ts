@@ -10,17 +10,17 @@ import {
     isBox, isBudgetValue, isChain, isCounterSetting, isDutyCycleValue, isImageType, isMechanismSetting, isPlatform,
     isPtts, isTarget, isThrottle,
 } from '../generated/ast.js';
-import { KERNELS, PIXEL_TYPES } from '../language/kernels.js';
+import { KERNELS, PIXEL_TYPES } from '../dsl/kernels.js';
 import {
     boxCost, boxDepends, boxEtp, boxKernel, boxKernelName, boxPorts, boxSource, boxSplit, chainConnections,
     chainInstances, chainIterations, chainMemory, chainRequirements, chainSchedule, componentEtp, componentOffset,
     componentPeriod, expandCoreSet, platformCaches, platformCores, platformSmt, pttsComponents, pttsOrder,
     pttsRequirements, pttsResolution, scheduleCores, scheduleThreads, targetSetting, unquote,
-} from '../language/model-util.js';
+} from '../dsl/model-util.js';
 
 const optionalUnquote = (s: string | undefined) => (s === undefined ? undefined : unquote(s));
-import { uniformDefaultStep } from '../language/ptts-cost.js';
-import { durationNs, NS_PER_UNIT, parseDecimal, sizeBytes } from '../language/units.js';
+import { uniformDefaultStep } from '../dsl/ptts-cost.js';
+import { durationNs, NS_PER_UNIT, parseDecimal, sizeBytes } from '../dsl/units.js';
 import type {
     IrBox, IrChain, IrEtp, IrImage, IrLoc, IrModel, IrPlatform, IrPtts, IrRequirement, IrTarget, IrThreshold, IrThrottle,
 } from './ir-types.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { AstUtils, EmptyFileSystem, GrammarAST, TextDocument, URI, type LangiumDocument } from 'langium';
 import type { Diagnostic, Hover, HoverParams, Range } from 'vscode-languageserver';
-import { createChainServices } from '../../src/language/chain-module.js';
+import { createChainServices } from '../../src/dsl/chain-module.js';
 import type { Model } from '../../src/generated/ast.js';
 import { exportIr } from '../../src/ir/ir-export.js';
 import { irSchemaErrors } from '../../src/ir/ir-schema.js';

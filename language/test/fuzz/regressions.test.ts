@@ -10,7 +10,7 @@ import { services, validate } from '../test-utils.js';
 import { exportIr } from '../../src/ir/ir-export.js';
 import { irSchemaErrors } from '../../src/ir/ir-schema.js';
 import type { Model } from '../../src/generated/ast.js';
-import { numberChecks } from '../../src/language/validation/number-checks.js';
+import { numberChecks } from '../../src/dsl/validation/number-checks.js';
 
 const BASE = `platform P { cores 4 }
 image F 64 x 64 of u8

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { expectCompletion } from 'langium/test';
 import { CompletionItemKind, InsertTextFormat, type CompletionList } from 'vscode-languageserver';
 import { services } from '../test-utils.js';
-import { KERNELS } from '../../src/language/kernels.js';
+import { KERNELS } from '../../src/dsl/kernels.js';
 
 const complete = expectCompletion(services.Chain);
 const BOXES = 'image F 4 x 4 of u8\nimage G 2 x 2 of u16\nbox A { out o: F out p: F in i: F kernel dup }\nbox B { in i: F kernel sink }\n';

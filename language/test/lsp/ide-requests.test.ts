@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApplyWorkspaceEditRequest, CancellationTokenSource, CodeLensRequest, HoverRequest, NotificationType, type ApplyWorkspaceEditParams, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DiagramClient, elements } from '../diagram/diagram-client.js';
-import { repo } from '../diagram/diagram-helpers.js';
+import { DiagramClient, elements } from '../diagram-server/diagram-client.js';
+import { repo } from '../diagram-server/diagram-helpers.js';
 
 const file = join(repo, 'samples', 'xray.chain');
 const uri = pathToFileURL(file).toString();

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Codes } from '../../src/language/validation/diagnostic-codes.js';
+import { Codes } from '../../src/dsl/validation/diagnostic-codes.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const sources = readdirSync(here).filter(f => f.endsWith('.test.ts') && f !== 'coverage.test.ts').map(f => readFileSync(join(here, f), 'utf-8'));

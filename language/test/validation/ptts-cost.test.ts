@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { isPtts, type Ptts } from '../../src/generated/ast.js';
-import { proposePeriods, pttsCost, pttsTiming, SLOW_ANALYSIS_OPERATIONS, type PttsTiming } from '../../src/language/ptts-cost.js';
+import { proposePeriods, pttsCost, pttsTiming, SLOW_ANALYSIS_OPERATIONS, type PttsTiming } from '../../src/dsl/ptts-cost.js';
 import { check, issues, messages } from './helpers.js';
 
 // Independent exact arithmetic (not the one of units.ts).

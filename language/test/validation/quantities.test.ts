@@ -9,7 +9,7 @@ import type { Duration, Size } from '../../src/generated/ast.js';
 import {
     BYTES_PER_UNIT, durationNs, formatBytes, formatNs, formatRatio, gcd, lcm, MAX_DECIMAL_DIGITS, MAX_EXACT, NS_PER_UNIT, parseDecimal,
     sizeBytes, sumDecimals,
-} from '../../src/language/units.js';
+} from '../../src/dsl/units.js';
 import { check, issues, messages } from './helpers.js';
 import { prng } from '../test-utils.js';
 

@@ -6,7 +6,7 @@
 import type { LangiumDocument } from 'langium';
 import { describe, expect, test } from 'vitest';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
-import { sumDecimals } from '../../src/language/units.js';
+import { sumDecimals } from '../../src/dsl/units.js';
 import { codeOf, services } from '../test-utils.js';
 import { check, issues, lines } from './helpers.js';
 

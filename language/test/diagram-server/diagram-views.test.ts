@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isChain, isPtts } from '../../src/generated/ast.js';
-import { SharedBackend } from '../../src/backend/shared-backend.js';
-import { backendPlanSource } from '../../src/diagram/diagram-module.js';
-import type { ChainlabGraph } from '../../src/diagram/diagram-elements.js';
+import { SharedBackend } from '../../src/server/shared-backend.js';
+import { backendPlanSource } from '../../src/server/plan-source.js';
+import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
 import { all, diagram, diagramServices, load, overlaps, sampleFiles, topNodeBounds, type Services } from './diagram-helpers.js';
 
 const backend = new SharedBackend();

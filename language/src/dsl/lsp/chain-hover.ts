@@ -6,8 +6,6 @@
  * `g: Gain` describes the box).
  */
 import { AstNodeHoverProvider, type LangiumServices } from 'langium/lsp';
-import type { AnalysisResults } from '../../diagram/analysis-results.js';
-import { cdfMarkdownImage } from '../../diagram/cdf-svg.js';
 import { AstUtils, CstUtils, GrammarAST, GrammarUtils, type AstNode, type LangiumDocument, type LeafCstNode, type MaybePromise } from 'langium';
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import {
@@ -326,20 +324,13 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
     protected override getAstNodeHoverContent(node: AstNode): MaybePromise<Hover | undefined> {
         const text = describe(node);
         if (!text) return undefined;
-        const analysis = isPtts(node) ? this.latestAnalysis(node) : undefined;
-        return markdown(analysis ? `${text}\n\n${analysis}` : text);
+        const extra = this.supplement(node);
+        return markdown(extra ? `${text}\n\n${extra}` : text);
     }
 
-    /** The latest `Analyze latency` result of a ptts (kept by the language server's diagram services). */
-    protected latestAnalysis(node: Ptts): string | undefined {
-        const results = (this.services as { diagram?: { AnalysisResults?: AnalysisResults } }).diagram?.AnalysisResults;
-        const document = AstUtils.getDocument(node);
-        const r = results?.get(document.uri.toString(), node.name);
-        if (!r) return undefined;
-        const failed = r.requirements.filter(q => !q.passed).length;
-        return [`**latest analysis**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms · loss ${r.loss_probability.toPrecision(3)}`
-                + (r.requirements.length ? ` · ${failed ? `${failed} requirement(s) missed` : 'requirements met'}` : ''),
-                cdfMarkdownImage(r.distribution, r.percentiles['99'])].join('\n\n');
+    /** What the language server knows beyond the text (e.g. the latest analysis of a ptts); none here. */
+    protected supplement(_node: AstNode): string | undefined {
+        return undefined;
     }
 }
 

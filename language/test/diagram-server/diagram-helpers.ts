@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { SModelElement, SModelRoot } from 'sprotty-protocol';
-import { createChainDiagramServices } from '../../src/diagram/chain-diagram-services.js';
-import { DIAGRAM_TYPE, type ChainlabGraph } from '../../src/diagram/diagram-elements.js';
-import type { PlanSource } from '../../src/diagram/plan-view.js';
-import type { ChainlabDiagramOptions } from '../../src/diagram/view-context.js';
+import { createChainDiagramServices } from '../../src/diagram-server/chain-diagram-services.js';
+import { DIAGRAM_TYPE, type ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
+import type { PlanSource } from '../../src/diagram-server/plan-view.js';
+import type { ChainlabDiagramOptions } from '../../src/diagram-server/view-context.js';
 import type { Model } from '../../src/generated/ast.js';
 
 export const repo = join(__dirname, '..', '..', '..');

@@ -9,7 +9,7 @@ import type { LangiumSprottyServices, LangiumSprottySharedServices } from 'langi
 import type { Action } from 'sprotty-protocol';
 import { ResponseError, type Connection } from 'vscode-languageserver';
 import type { Model } from '../generated/ast.js';
-import { diagramEdits, DiagramEditError, type DiagramEdit } from './diagram-edits.js';
+import { diagramEdits, DiagramEditError, type DiagramEdit } from '../diagram-server/diagram-edits.js';
 
 export const DIAGRAM_EDIT_ACTION = 'chainlabEdit';
 

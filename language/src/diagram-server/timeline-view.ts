@@ -7,7 +7,7 @@
 import type { SModelElement } from 'sprotty-protocol';
 import type { Ptts } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
-import { pttsComponents } from '../language/model-util.js';
+import { pttsComponents } from '../dsl/model-util.js';
 import { messageGraph, placedLabel, ms, T, type ChainlabGraph, type ChainlabNode } from './diagram-elements.js';
 import { etpPoints } from './etp-points.js';
 import type { ViewContext } from './view-context.js';

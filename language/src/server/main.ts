@@ -7,13 +7,13 @@ import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { addDiagramHandler, addDiagramSelectionHandler, addTextSelectionHandler } from 'langium-sprotty';
-import { SharedBackend } from '../backend/shared-backend.js';
-import type { ChainlabDiagramServerManager } from '../diagram/chainlab-diagram-server-manager.js';
-import { createChainDiagramServices } from '../diagram/chain-diagram-services.js';
-import { backendPlanSource } from '../diagram/diagram-module.js';
-import { rememberAnalysis } from '../diagram/analysis-results.js';
-import { registerAnalysisRequests } from './lsp/analysis-requests.js';
-import { registerDiagramEditRequests } from '../diagram/diagram-edit-requests.js';
+import { SharedBackend } from './shared-backend.js';
+import type { ChainlabDiagramServerManager } from '../diagram-server/chainlab-diagram-server-manager.js';
+import { createChainDiagramServices } from '../diagram-server/chain-diagram-services.js';
+import { backendPlanSource } from './plan-source.js';
+import { rememberAnalysis } from '../diagram-server/analysis-results.js';
+import { registerAnalysisRequests } from './analysis-requests.js';
+import { registerDiagramEditRequests } from './diagram-edit-requests.js';
 
 const connection = createConnection(ProposedFeatures.all);
 

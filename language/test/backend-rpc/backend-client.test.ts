@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BackendClient, BackendUnavailableError } from '../../src/backend/backend-client.js';
+import { BackendClient, BackendUnavailableError } from '../../src/backend-rpc/backend-client.js';
 
 describe('BackendClient', () => {
     test('a backend that exits during a request rejects it with a clear error', async () => {

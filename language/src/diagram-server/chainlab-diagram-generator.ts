@@ -8,7 +8,7 @@ import { LangiumDiagramGenerator, type GeneratorContext } from 'langium-sprotty'
 import type { SModelElement, SModelRoot } from 'sprotty-protocol';
 import { isChain, isPtts, type Model } from '../generated/ast.js';
 import { documentExportContext } from '../ir/document-export-context.js';
-import { whenValidated } from '../language/document-ready.js';
+import { whenValidated } from '../dsl/document-ready.js';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
 import type { AnalysisResults } from './analysis-results.js';

@@ -2,7 +2,7 @@
  * One backend process per language server, started on first use and started again after it died, shared
  * by the analysis requests and the plan diagrams.
  */
-import { BackendClient } from './backend-client.js';
+import { BackendClient } from '../backend-rpc/backend-client.js';
 
 export class SharedBackend {
     private backend?: BackendClient;

@@ -7,13 +7,13 @@
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
-import { BackendModelError, BackendUnavailableError, RequestCancelledError } from '../../backend/backend-client.js';
-import type { SharedBackend } from '../../backend/shared-backend.js';
-import type { Model } from '../../generated/ast.js';
-import { documentExportContext } from '../../ir/document-export-context.js';
-import { exportIr, IrExportError } from '../../ir/ir-export.js';
-import type { IrModel } from '../../ir/ir-types.js';
-import { whenValidated } from '../document-ready.js';
+import { BackendModelError, BackendUnavailableError, RequestCancelledError } from '../backend-rpc/backend-client.js';
+import type { SharedBackend } from './shared-backend.js';
+import type { Model } from '../generated/ast.js';
+import { documentExportContext } from '../ir/document-export-context.js';
+import { exportIr, IrExportError } from '../ir/ir-export.js';
+import type { IrModel } from '../ir/ir-types.js';
+import { whenValidated } from '../dsl/document-ready.js';
 
 export const ANALYSIS_TIMEOUT_MS = 120_000;
 

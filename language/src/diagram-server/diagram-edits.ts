@@ -6,7 +6,7 @@
 import type { LangiumDocument } from 'langium';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { isChain, type Chain, type Model } from '../generated/ast.js';
-import { chainConnections, chainInstances } from '../language/model-util.js';
+import { chainConnections, chainInstances } from '../dsl/model-util.js';
 
 export type DiagramEdit =
     | { op: 'addInstance'; chain: string; name: string; box: string }

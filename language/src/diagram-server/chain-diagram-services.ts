@@ -1,7 +1,7 @@
 /** The .chain services with diagrams, as the language server (and the diagram tests) create them. */
 import type { DefaultSharedModuleContext } from 'langium/lsp';
 import { SprottyDefaultModule, SprottySharedModule, type LangiumSprottySharedServices } from 'langium-sprotty';
-import { createChainServices, type ChainServices } from '../language/chain-module.js';
+import { createChainServices, type ChainServices } from '../dsl/chain-module.js';
 import { ChainlabDiagramSharedModule, createDiagramModule, type ChainlabDiagramServices } from './diagram-module.js';
 import type { PlanSource } from './plan-view.js';
 

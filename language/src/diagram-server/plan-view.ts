@@ -7,7 +7,7 @@
 import type { SModelElement } from 'sprotty-protocol';
 import type { Chain } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
-import { chainInstances } from '../language/model-util.js';
+import { chainInstances } from '../dsl/model-util.js';
 import { edge, label, messageGraph, placedLabel, node, port, shortBytes, T, textWidth, type ChainlabGraph, type ChainlabNode } from './diagram-elements.js';
 import type { ViewContext } from './view-context.js';
 

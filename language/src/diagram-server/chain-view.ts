@@ -6,8 +6,8 @@
 import type { SModelElement } from 'sprotty-protocol';
 import type { Chain } from '../generated/ast.js';
 import type { IrBox, IrModel } from '../ir/ir-types.js';
-import { boxPorts, chainConnections, chainInstances } from '../language/model-util.js';
-import { formatBytes, formatNs } from '../language/units.js';
+import { boxPorts, chainConnections, chainInstances } from '../dsl/model-util.js';
+import { formatBytes, formatNs } from '../dsl/units.js';
 import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGraph } from './diagram-elements.js';
 import type { ViewContext } from './view-context.js';
 

@@ -1,8 +1,8 @@
 /** Editing from the diagram as text edits: the edited text parses, validates and has what was asked for. */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { describe, expect, test } from 'vitest';
-import { diagramEdit, diagramEdits, type DiagramEdit } from '../../src/diagram/diagram-edits.js';
-import { chainConnections, chainInstances } from '../../src/language/model-util.js';
+import { diagramEdit, diagramEdits, type DiagramEdit } from '../../src/diagram-server/diagram-edits.js';
+import { chainConnections, chainInstances } from '../../src/dsl/model-util.js';
 import { isChain } from '../../src/generated/ast.js';
 import { validate } from '../test-utils.js';
 

@@ -5,7 +5,7 @@
 import type { SModelElement } from 'sprotty-protocol';
 import type { Ptts } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
-import { pttsComponents } from '../language/model-util.js';
+import { pttsComponents } from '../dsl/model-util.js';
 import type { AnalysisSummary } from './analysis-results.js';
 import { edge, label, messageGraph, ms, node, port, T, type ChainlabGraph, type Sparkline } from './diagram-elements.js';
 import { cdfSparkline, etpPoints } from './etp-points.js';

@@ -1,0 +1,29 @@
+/**
+ * The hover of the language server: the language's hover plus, on a ptts, its latest `Analyze latency`
+ * result (kept in AnalysisResults for the diagrams) with a small CDF picture.
+ */
+import { AstUtils, type AstNode } from 'langium';
+import type { LangiumServices } from 'langium/lsp';
+import { isPtts } from '../generated/ast.js';
+import { ChainHoverProvider } from '../dsl/lsp/chain-hover.js';
+import type { AnalysisResults } from './analysis-results.js';
+import { cdfMarkdownImage } from './cdf-svg.js';
+
+export class AnalysisHoverProvider extends ChainHoverProvider {
+    constructor(services: LangiumServices, private readonly results: AnalysisResults) {
+        super(services);
+    }
+
+    protected override supplement(node: AstNode): string | undefined {
+        if (!isPtts(node)) return undefined;
+        const r = this.results.get(AstUtils.getDocument(node).uri.toString(), node.name);
+        if (!r) return undefined;
+        const failed = r.requirements.filter(q => !q.passed).length;
+        const verdict = r.requirements.length ? ` · ${failed ? `${failed} requirement(s) missed` : 'requirements met'}` : '';
+        return [
+            `**latest analysis**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms`
+                + ` · loss ${r.loss_probability.toPrecision(3)}${verdict}`,
+            cdfMarkdownImage(r.distribution, r.percentiles['99']),
+        ].join('\n\n');
+    }
+}
