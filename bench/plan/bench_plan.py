@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "backend"))
 
-from chainlab.plan import make_plan  # noqa: E402
+from chainlab.plan import PlanOptions, make_plan  # noqa: E402
 from chainlab.synth import synth_chain_ir  # noqa: E402
 
 HEURISTICS = ["simple", "barrier", "fixed", "predictable", "reduced"]
@@ -39,7 +39,7 @@ def bench_chain(boxes: int, seed: int, threads: int, target_s: float) -> dict:
     for h in HEURISTICS:
         for m in MEMORIES:
             w0, c0 = time.perf_counter(), time.process_time()
-            plan = make_plan(ir, "Synth", heuristic=h, memory=m, seed=seed)
+            plan = make_plan(ir, "Synth", PlanOptions(heuristic=h, memory=m, seed=seed))
             wall, cpu = time.perf_counter() - w0, time.process_time() - c0
             a = plan.allocation
             lat = plan.latency

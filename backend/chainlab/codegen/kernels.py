@@ -19,10 +19,9 @@ def num(value: Any) -> str:
     return repr(float(value)) if not isinstance(value, int) else f"{value}.0"
 
 
-def kernel_call(kernel: dict[str, Any], instance: str, seed: int, ins: list[str], outs: list[str], r0: str, r1: str,
+def kernel_call(name: str, args: list[float], instance: str, seed: int, ins: list[str], outs: list[str], r0: str, r1: str,
                 history: str | None, sink: str | None) -> list[str]:
-    """C statements running `kernel` on rows [r0, r1); ins/outs are cl_image expressions (pointers)."""
-    name, args = kernel["name"], kernel.get("args", [])
+    """C statements running kernel `name`(args) on rows [r0, r1); ins/outs are cl_image expressions (pointers)."""
 
     def need(n_in: int, n_out: int) -> None:
         if (n_in >= 0 and len(ins) != n_in) or (n_out >= 0 and len(outs) != n_out):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import signal
 import struct
@@ -24,13 +23,14 @@ from typing import Any, Callable
 from chainlab.codegen import generate_project, write_project
 from chainlab.deploy.names import check_name, check_target
 from chainlab.deploy.preflight import Preflight, preflight
+from chainlab.deploy.targets import resolve_target
 from chainlab.deploy.transport import LocalTransport, Transport, TransportError
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_chain
-from chainlab.plan.api import plan_to_json, predict_latency
+from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.run.build import content_hash, default_cache
 from chainlab.run.interrupt import interrupted
-from chainlab.run.local import _pin, _plan, calibrated_ir
+from chainlab.run.local import calibrated_ir
 from chainlab.run.scenarios import HOG_BYTES, SCENARIOS, daemon_args
 
 RUNTIME_SOURCES = Path(__file__).resolve().parents[3] / "runtime-c"
@@ -72,18 +72,6 @@ class Deployment:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _target(ir: dict[str, Any], name: str) -> dict[str, Any]:
-    if name == "here" and not any(t["name"] == "here" for t in ir.get("targets", [])):
-        ncpu = os.cpu_count() or 1
-        return {"name": "here", "kind": "local", "rt_cores": list(range(ncpu)), "be_cores": [], "root": None,
-                "throttle": None, "workload": None, "loc": None}
-    t = next((t for t in ir.get("targets", []) if t["name"] == name), None)
-    if t is None:
-        names = ", ".join(t["name"] for t in ir.get("targets", [])) or "none"
-        raise ModelError(f"no target named '{name}' (targets: {names})", element=name)
-    return t
 
 
 async def open_transport(target: dict[str, Any], file: str) -> Transport:
@@ -277,11 +265,11 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
 
 
 async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str, scenarios: list[str],
-                 iterations: int | None = None, calibrate: int = 0, heuristic: str | None = None, memory: str | None = None,
-                 threads: int | None = None, period_ns: int | None = None, runs_root: Path = Path("runs"),
+                 iterations: int | None = None, calibrate: int = 0, options: PlanOptions = PlanOptions(),
+                 period_ns: int | None = None, runs_root: Path = Path("runs"),
                  progress: Progress = lambda f, m: None, log: Callable[[str], None] = lambda s: None) -> Deployment:
     check_name(chain, "chain name")
-    target = _target(ir, target_name)
+    target = resolve_target(ir, target_name)
     check_target(target)
     unknown = [s for s in scenarios if s not in SCENARIOS]
     if unknown or not scenarios:
@@ -319,11 +307,10 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
         if not pre.ok:
             raise DeployError(f"the target {target['name']} lacks essentials:\n{pre.text()}")
         cores = list(target.get("rt_cores") or range(int(pre.facts.get("cores") or 1)))
-        n_threads = threads or len(cores)
         iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
-        plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-        pj = _pin(plan_to_json(plan), cores)
-        files = generate_project(pj, ir)
+        plan = plan_for_cores(ir, chain, cores, options)
+        pinned = pin_threads(plan, cores)
+        files = generate_project(pinned)
         build_dir = f"{root}/builds/{content_hash(files)}"
         phase("plan")
         log(f"building the chain on {target['name']}")
@@ -343,17 +330,17 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
             await transport.run([f"{build_dir}/build/chain", "--calibrate", str(calibrate), "--out", f"{run_dir}/calibration"], timeout=600)
             await transport.get_file(f"{run_dir}/calibration/calibration.csv", local / "calibration.csv")
             ir = calibrated_ir(ir, chain, local / "calibration.csv")
-            plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-            pj = _pin(plan_to_json(plan), cores)
-            files = generate_project(pj, ir)
+            plan = plan_for_cores(ir, chain, cores, options)
+            pinned = pin_threads(plan, cores)
+            files = generate_project(pinned)
             build_dir = f"{root}/builds/{content_hash(files)}"
             await _build(transport, files, build_dir, "calibrated chain", local / "project-calibrated")
             dep.calibrated = True
             phase("calibrate")
-        dep.plan = pj
+        dep.plan = plan_to_json(pinned)
         dep.predicted = [(int(v), float(q)) for v, q in predict_latency(plan, iterations=min(iterations, 2000), seed=1).points]
-        (local / "plan.json").write_text(json.dumps(pj, indent=1))
-        period = (pj.get("period_ns") or 0) if period_ns is None else period_ns
+        (local / "plan.json").write_text(json.dumps(dep.plan, indent=1))
+        period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
         calib = None
         if "throttled" in scenarios:
             be0 = str((target.get("be_cores") or [0])[0])

@@ -190,8 +190,8 @@ def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dic
         raise ModelError(f"box '{box['name']}' has an etp of kind '{etp.get('kind')}'; a box's etp is point, uniform, pmf or histogram",
                          box.get("loc"), box["name"])
     return Instance(
-        index=index, name=name, box=box["name"], kernel=str(kernel.get("name")), args=[float(a) for a in kernel.get("args") or []],
+        index=index, name=name, box=box["name"], kernel=str(kernel.get("name")), args=list(kernel.get("args") or []),
         split=str(box.get("split", "none")), depends=str(depends.get("kind", "none")), halo_rows=int(depends.get("halo_rows") or 0),
         cost_ns=box.get("cost_ns"), etp=etp, source_period_ns=box.get("source_period_ns"), inputs=inputs, outputs=outputs,
         port_images=port_images, height=int(first["height"]), pixels=int(first["width"]) * int(first["height"]),
-        loc=item.get("loc"), box_loc=box.get("loc"))
+        loc=item.get("loc"), box_loc=box.get("loc"), position=index)

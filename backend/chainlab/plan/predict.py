@@ -101,8 +101,8 @@ def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: in
     n_samples = int(iterations or plan.chain.iterations or 1000)
     if n_samples < 1:
         raise ValueError("iterations must be >= 1")
-    sync_ns = float(plan.options.get("sync_ns", 1000))
-    sampler = sampler_for(plan, plan.options.get("jitter", 0.03) if jitter is None else jitter)
+    sync_ns = float(plan.options.sync_ns)
+    sampler = sampler_for(plan, plan.options.jitter if jitter is None else jitter)
     rng = np.random.default_rng(seed)
     period = float(plan.chain.period_ns) if plan.chain.period_ns else None
     per_run = PER_RUN

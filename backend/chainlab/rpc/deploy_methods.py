@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.deploy import hostkeys
-from chainlab.deploy.experiment import _target, deploy_sync
+from chainlab.deploy.experiment import deploy_sync
 from chainlab.deploy.names import check_target
 from chainlab.deploy.report import results, summary_table, write_report
+from chainlab.deploy.targets import resolve_target
 from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
 from chainlab.rpc.methods import method
-from chainlab.rpc.plan_methods import _chain_name
+from chainlab.rpc.params import chain_param, plan_options
 from chainlab.run import interrupt
 from chainlab.run.scenarios import parse_scenarios
 
@@ -20,7 +21,7 @@ from chainlab.run.scenarios import parse_scenarios
 @method("deploy/run")
 def deploy_run(params: dict[str, Any]) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
-    chain = _chain_name(ir, params)
+    chain = chain_param(ir, params)
     interrupt.reset()
     progress = params.get("progress")
     logs: list[str] = []
@@ -32,8 +33,8 @@ def deploy_run(params: dict[str, Any]) -> dict[str, Any]:
     dep = deploy_sync(ir, chain, params.get("target") or "here", file=str(params.get("file") or "FILE"),
                       scenarios=parse_scenarios(params.get("scenario") or "baseline,congested,throttled"),
                       iterations=params.get("iterations"), calibrate=int(params.get("calibrate") or 0),
-                      heuristic=params.get("heuristic"), memory=params.get("memory"), threads=params.get("threads"),
-                      runs_root=Path(params.get("runs") or "runs"), progress=on_progress, log=logs.append)
+                      options=plan_options(params), runs_root=Path(params.get("runs") or "runs"), progress=on_progress,
+                      log=logs.append)
     res = results(dep, ir, dep.predicted)
     files = write_report(res, ir, Path(dep.local_dir))
     status = "ok" if all(s.status == "ok" for s in dep.scenarios) else next(s.status for s in dep.scenarios if s.status != "ok")
@@ -50,7 +51,7 @@ def deploy_run(params: dict[str, Any]) -> dict[str, Any]:
 @method("deploy/trust-host")
 def trust_host(params: dict[str, Any]) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
-    target = _target(ir, str(params.get("target") or ""))
+    target = resolve_target(ir, str(params.get("target") or ""))
     check_target(target)
     if target["kind"] != "ssh":
         raise ModelError(f"target {target['name']} is local: there is no host key to trust", target.get("loc"), target["name"])

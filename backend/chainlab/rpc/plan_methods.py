@@ -4,28 +4,17 @@ from __future__ import annotations
 from typing import Any
 
 from chainlab.errors import ModelError
-from chainlab.ir import find_chain, validate_ir
-from chainlab.plan.api import make_plan, plan_to_json
+from chainlab.ir import validate_ir
+from chainlab.plan import make_plan, plan_to_json
 from chainlab.rpc.methods import method
+from chainlab.rpc.params import chain_param, plan_options
 from chainlab.synth.generator import synth_chain_text
-
-
-def _chain_name(ir: dict[str, Any], params: dict[str, Any]) -> str:
-    name = params.get("chain")
-    if isinstance(name, str):
-        find_chain(ir, name)
-        return name
-    names = [c["name"] for c in ir["chains"]]
-    if len(names) != 1:
-        raise ModelError(f"name the chain to plan (--chain NAME); {ir['source']} has: {', '.join(names) or 'none'}")
-    return names[0]
 
 
 @method("plan/make")
 def plan(params: dict[str, Any]) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
-    options = {key: params[key] for key in ("heuristic", "memory", "threads", "seed") if params.get(key) is not None}
-    return plan_to_json(make_plan(ir, _chain_name(ir, params), **options))
+    return plan_to_json(make_plan(ir, chain_param(ir, params), plan_options(params)))
 
 
 @method("plan/synth")

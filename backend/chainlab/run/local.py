@@ -2,8 +2,8 @@
 
 Thread mapping (the model's chain may ask for more threads than the target has rt-cores, e.g. XRay
 wants 4 on a 2-core machine): the chain is re-planned with threads = number of the target's
-rt-cores and cores = those rt-cores, so every pinned thread owns one core. `threads` overrides this
-(several threads then share the cores round-robin: the runtime pins thread i to cores[i % n]).
+rt-cores and cores = those rt-cores, so every pinned thread owns one core. options.threads overrides
+this (several threads then share the cores round-robin, see chainlab.plan.pinning).
 """
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ import numpy as np
 
 from chainlab.codegen import generate_project
 from chainlab.errors import ModelError
-from chainlab.ir import find_chain
-from chainlab.plan.api import make_plan, plan_to_json, predict_latency
+from chainlab.ir import find_chain, find_target
+from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
+from chainlab.plan.model import Plan
 from chainlab.run.build import build_project
 from chainlab.run.interrupt import interruptible
 from chainlab.run.stats import ks_distance, latency_stats, plot_cdf, read_latencies
@@ -60,10 +61,7 @@ def target_cores(ir: dict[str, Any], target: str | None) -> list[int]:
     ncpu = os.cpu_count() or 1
     if target is None:
         return list(range(ncpu))
-    t = next((t for t in ir.get("targets", []) if t["name"] == target), None)
-    if t is None:
-        names = ", ".join(t["name"] for t in ir.get("targets", [])) or "none"
-        raise ModelError(f"no target named '{target}' (targets: {names})", element=target)
+    t = find_target(ir, target)
     if t["kind"] != "local":
         raise ModelError(f"target {target} is an ssh target; only local targets can run for now", loc=t.get("loc"), element=target)
     cores = [c for c in (t.get("rt_cores") or range(ncpu)) if c < ncpu]
@@ -71,22 +69,6 @@ def target_cores(ir: dict[str, Any], target: str | None) -> list[int]:
         raise ModelError(f"target {target}: none of its rt-cores {t.get('rt_cores')} exists on this machine ({ncpu} cores)",
                          loc=t.get("loc"), element=target)
     return cores
-
-
-def _plan(ir: dict[str, Any], chain: str, heuristic: str | None, memory: str | None, threads: int, cores: list[int]) -> Any:
-    if threads <= len(cores):
-        return make_plan(ir, chain, heuristic=heuristic, memory=memory, threads=threads, cores=cores[:threads], predict=False)
-    # more threads than rt-cores: plan for `threads` distinct cores, then share the rt-cores round-robin (_pin)
-    return make_plan(ir, chain, heuristic=heuristic, memory=memory, threads=threads, cores=list(range(threads)), predict=False)
-
-
-def _pin(pj: dict[str, Any], cores: list[int]) -> dict[str, Any]:
-    """Pinned threads of the plan onto the target's rt-cores: thread i -> cores[i % len(cores)]."""
-    for k, th in enumerate(t for t in pj["threads"] if t["core"] is not None):
-        th["core"] = cores[k % len(cores)]
-        th["affinity"] = [th["core"]]
-    pj["cores"] = sorted({t["core"] for t in pj["threads"] if t["core"] is not None})
-    return pj
 
 
 def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: int = 16) -> dict[str, Any]:
@@ -122,8 +104,8 @@ class PreparedRun:
     """A planned (and, when asked, calibrated) chain with its built binary, ready to run any number of times."""
     ir: dict[str, Any]
     chain: str
-    plan: Any
-    plan_json: dict[str, Any]
+    plan: Plan  # as planned: the prediction comes from it
+    pinned: Plan  # what the binary runs: the plan's threads on the target's cores (plan.json)
     binary: Path
     cached_build: bool
     calibrated: bool
@@ -132,33 +114,30 @@ class PreparedRun:
     period_ns: int
 
 
-def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
-                memory: str | None = None, iterations: int | None = None, threads: int | None = None,
-                calibrate: int = 0, out_dir: Path, cache: Path | None = None,
+def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, options: PlanOptions = PlanOptions(),
+                iterations: int | None = None, calibrate: int = 0, out_dir: Path, cache: Path | None = None,
                 log: Callable[[str], None] = lambda s: None, period_ns: int | None = None) -> PreparedRun:
-    """Plan, calibrate (calibrate > 0: every sub-box alone that many times, then re-plan with the measured
-    costs) and build. period_ns: None = the chain's source period when it has one (absolute-time releases),
-    else free running; 0 = free running (iteration i+1 may start while i is in flight: latency then
-    includes queueing)."""
+    """Plan (options.threads threads, default one per rt-core of the target), calibrate (calibrate > 0: every
+    sub-box alone that many times, then re-plan with the measured costs) and build. period_ns: None = the
+    chain's source period when it has one (absolute-time releases), else free running; 0 = free running
+    (iteration i+1 may start while i is in flight: latency then includes queueing)."""
     cores = target_cores(ir, target)
-    n_threads = threads or len(cores)
     iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
     out_dir.mkdir(parents=True, exist_ok=True)
-    plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-    pj = _pin(plan_to_json(plan), cores)
+    plan = plan_for_cores(ir, chain, cores, options)
     calibrated = False
     if calibrate > 0:
-        binary, _ = build_project(generate_project(pj, ir), cache)
+        binary, _ = build_project(generate_project(pin_threads(plan, cores)), cache)
         log(f"calibrating every sub-box {calibrate} times")
         subprocess.run([str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True)
         ir = calibrated_ir(ir, chain, out_dir / "calibration.csv")
-        plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-        pj = _pin(plan_to_json(plan), cores)
+        plan = plan_for_cores(ir, chain, cores, options)
         calibrated = True
-    binary, cached = build_project(generate_project(pj, ir), cache)
+    pinned = pin_threads(plan, cores)
+    binary, cached = build_project(generate_project(pinned), cache)
     log(f"{'cached build' if cached else 'built'} {binary}")
-    period = (pj.get("period_ns") or 0) if period_ns is None else period_ns
-    return PreparedRun(ir, chain, plan, pj, binary, cached, calibrated, n_threads, iterations, int(period))
+    period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
+    return PreparedRun(ir, chain, plan, pinned, binary, cached, calibrated, plan.threads, iterations, int(period))
 
 
 def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[float, str], None] | None = None,
@@ -167,8 +146,8 @@ def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[floa
     SIGINT/SIGTERM still reports what it measured (status 'stopped', completed < iterations)."""
     out = out_dir.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    pj, chain, iterations, period = prep.plan_json, prep.chain, prep.iterations, prep.period_ns
-    (out / "plan.json").write_text(json.dumps(pj, indent=1))
+    pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
+    (out / "plan.json").write_text(json.dumps(plan_to_json(pinned), indent=1))
     cmd = [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)] + \
         (["--progress"] if on_progress else []) + (extra_args or [])
     returncode, stderr = _execute(cmd, on_progress)
@@ -186,25 +165,25 @@ def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[floa
     (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
     files.append(str(out / "predicted.csv"))
     if lat.size:
-        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pj['heuristic']}/{pj['memory']}, {prep.threads} thread(s)", out / "cdf")]
-    result = RunResult(chain, int(period), pj["heuristic"], pj["memory"], prep.threads, list(pj["cores"]), iterations,
-                       int(header["completed"]), header["status"], header["checksum"], pj["arena_bytes"], pj["sum_bytes"],
+        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pinned.heuristic}/{pinned.memory}, {prep.threads} thread(s)", out / "cdf")]
+    result = RunResult(chain, int(period), pinned.heuristic, pinned.memory, prep.threads, list(pinned.cores), iterations,
+                       int(header["completed"]), header["status"], header["checksum"], pinned.allocation.arena_bytes,
+                       pinned.allocation.sum_bytes,
                        measured, predicted, ks, str(out), files, prep.cached_build, prep.calibrated, overloaded)
     (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
     result.files.append(str(out / "report.json"))
     return result
 
 
-def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
-              memory: str | None = None, iterations: int | None = None, threads: int | None = None,
-              calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
+def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, options: PlanOptions = PlanOptions(),
+              iterations: int | None = None, calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
               on_progress: Callable[[float, str], None] | None = None,
               log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
               period_ns: int | None = None) -> RunResult:
     """One run on this machine: prepare_run then execute_run."""
     out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
-    prep = prepare_run(ir, chain, target=target, heuristic=heuristic, memory=memory, iterations=iterations, threads=threads,
-                       calibrate=calibrate, out_dir=out, cache=cache, log=log, period_ns=period_ns)
+    prep = prepare_run(ir, chain, target=target, options=options, iterations=iterations, calibrate=calibrate, out_dir=out,
+                       cache=cache, log=log, period_ns=period_ns)
     return execute_run(prep, out, on_progress=on_progress, extra_args=extra_args)
 
 

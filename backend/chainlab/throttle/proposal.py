@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from chainlab.errors import ModelError
+from chainlab.plan import make_plan
+from chainlab.plan.model import LatencySummary
 from chainlab.throttle import yun
 from chainlab.throttle.thesis_rule import propose_duty_cycle
 
@@ -41,6 +43,14 @@ def _requirement_ns(chain: dict[str, Any]) -> float:
     return float(min(bounds))
 
 
+def _predicted_latency(ir: dict[str, Any], chain: str) -> LatencySummary:
+    """The planner's latency summary of the chain's own plan."""
+    lat = make_plan(ir, chain).latency
+    if lat is None:
+        raise AssertionError("make_plan predicts the latency by default")
+    return lat
+
+
 def _event_arg(thr: dict[str, Any]) -> str:
     """The daemon's event= argument from the IR counter {event|raw}."""
     counter = thr.get("counter") or {}
@@ -73,9 +83,8 @@ def propose(ir: dict[str, Any], target: str, *, chain: str | None = None, isolat
         req = _requirement_ns(ch)
         source = "given"
         if isolated_ns is None:
-            from chainlab.plan.api import make_plan, plan_to_json
-            lat = plan_to_json(make_plan(ir, ch["name"]))["latency"]
-            isolated_ns, source = float(lat.get("p99_ns") or lat["nominal_ns"]), "planner prediction (p99)"
+            lat = _predicted_latency(ir, ch["name"])
+            isolated_ns, source = float(lat.p99_ns or lat.nominal_ns), "planner prediction (p99)"
         bw = {**DEFAULT_BW, **(bandwidth or {})}
         dc = thr.get("duty_cycle") or {}
         n_rt = max(1, len(tgt.get("rt_cores") or []))
@@ -111,11 +120,9 @@ def propose(ir: dict[str, Any], target: str, *, chain: str | None = None, isolat
     if not task_list:
         ch = _chain(ir, chain)
         req = _requirement_ns(ch)
-        from chainlab.plan.api import make_plan, plan_to_json
-        plan = plan_to_json(make_plan(ir, ch["name"]))
-        lat = plan["latency"]
-        C = float(lat.get("p99_ns") or lat["nominal_ns"]) / 1e6
-        period = float(plan.get("period_ns") or lat.get("period_ns") or req) / 1e6
+        lat = _predicted_latency(ir, ch["name"])
+        C = float(lat.p99_ns or lat.nominal_ns) / 1e6
+        period = float(lat.period_ns or req) / 1e6
         # No miss counts are measured yet: assume the chain stalls half its time on misses, like τ_crit (Yun §VI).
         task_list = [yun.Task(ch["name"], C, period, min(req / 1e6, period), 0.5 * C / L_ms)]
         out["inputs"] = {"tasks_source": "planner prediction, CM·L = C/2 assumed (Yun §VI's τ_crit)"}

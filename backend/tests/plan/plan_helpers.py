@@ -128,7 +128,7 @@ def random_timings(plan: Plan, rng: np.random.Generator, runs: int, iterations: 
     mean = np.array([s.mean_cost_ns for s in plan.inst.subs])
     sources = source_flags(plan)
     period = float(plan.chain.period_ns) if plan.chain.period_ns else None
-    sync = float(plan.options["sync_ns"])
+    sync = float(plan.options.sync_ns)
     if plan.mapping.pinned:
         program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync, sources=sources)
         draws = [mean[:, None] * np.exp(rng.uniform(-spread, spread, size=(len(mean), runs))) for _ in range(iterations)]

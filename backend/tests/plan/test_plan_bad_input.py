@@ -6,7 +6,7 @@ import copy
 import pytest
 
 from chainlab.errors import ModelError
-from chainlab.plan import make_plan
+from chainlab.plan import PlanOptions, make_plan
 from plan_helpers import appendix_a_ir_by_hand
 
 
@@ -38,10 +38,10 @@ def test_unconnected_input():
 def test_more_threads_than_cores():
     ir = appendix_a_ir_by_hand()
     with pytest.raises(ModelError) as err:
-        make_plan(ir, "App", threads=3)
+        make_plan(ir, "App", PlanOptions(threads=3))
     assert "3 threads exceed the 2 core(s)" in err.value.message
     with pytest.raises(ModelError):
-        make_plan(ir, "App", threads=8, cores=[0, 1, 2, 3, 4, 5, 6, 7])  # the platform has 4 cores
+        make_plan(ir, "App", PlanOptions(threads=8, cores=(0, 1, 2, 3, 4, 5, 6, 7)))  # the platform has 4 cores
     chain_of(ir)["schedule"]["threads"] = 5
     with pytest.raises(ModelError):
         make_plan(ir, "App")

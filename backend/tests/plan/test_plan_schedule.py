@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import networkx as nx
 
-from chainlab.plan import make_plan, plan_to_json
+from chainlab.plan import PlanOptions, make_plan, plan_to_json
 from chainlab.plan.chainview import load_chain
 from chainlab.plan.reduced import reduced_order, sos_peak
 from chainlab.plan.hb import build_hb
@@ -42,7 +42,7 @@ def check_structure(plan):
 def test_instantiation_dependency_kinds():
     """Figure 3.2: pointwise -> the same slice, halo N -> the slices within N rows, serial box -> one sub-box
     depending on all slices."""
-    plan = make_plan(appendix_a_ir_by_hand(), "App", threads=4, cores=[0, 1, 2, 3], predict=False)
+    plan = make_plan(appendix_a_ir_by_hand(), "App", PlanOptions(threads=4, cores=(0, 1, 2, 3), predict=False))
     deps = {(plan.inst.subs[d.src].name, plan.inst.subs[d.dst].name) for d in plan.inst.deps}
     assert {(f"f8.0", f"f6.{k}") for k in range(4)} <= deps
     assert ("f6.0", "f7.0") in deps and ("f6.1", "f7.0") in deps and ("f6.2", "f7.0") not in deps
@@ -56,7 +56,7 @@ def test_instantiation_dependency_kinds():
 @pytest.mark.parametrize("memory", ["simple", "reuse"])
 def test_every_plan_passes_the_checks(heuristic, memory):
     for ir, chain in ((appendix_a_ir_by_hand(), "App"), (fig35_ir_by_hand(), "Fig35"), (synth_chain_ir(40, 5), "Synth")):
-        plan = make_plan(ir, chain, heuristic=heuristic, memory=memory, predict=False)
+        plan = make_plan(ir, chain, PlanOptions(heuristic=heuristic, memory=memory, predict=False))
         check_structure(plan)
         assert plan.check.ok
         json.dumps(plan_to_json(plan))
@@ -64,23 +64,22 @@ def test_every_plan_passes_the_checks(heuristic, memory):
 
 def test_heuristic_shapes():
     ir = synth_chain_ir(30, 2)
-    simple = make_plan(ir, "Synth", heuristic="simple", predict=False)
+    simple = make_plan(ir, "Synth", PlanOptions(heuristic="simple", predict=False))
     assert not simple.mapping.pinned and len(simple.thread_plans) == len(simple.inst.subs)
     assert all(th.core is None and th.affinity == [0, 1, 2, 3] for th in simple.thread_plans)
     assert any(s.kind == "anti" for s in simple.signals) and not simple.barrier
-    barrier = make_plan(ir, "Synth", heuristic="barrier", predict=False)
+    barrier = make_plan(ir, "Synth", PlanOptions(heuristic="barrier", predict=False))
     assert barrier.barrier and all(th.steps[-1].op == "barrier" for th in barrier.thread_plans)
     assert all(s.kind != "anti" for s in barrier.signals)
     for h in ("fixed", "predictable", "reduced"):
-        plan = make_plan(ir, "Synth", heuristic=h, predict=False)
+        plan = make_plan(ir, "Synth", PlanOptions(heuristic=h, predict=False))
         assert plan.mapping.pinned and [th.core for th in plan.thread_plans] == [0, 1, 2, 3]
 
 
 def test_predictable_keeps_slices_on_their_thread():
     """Figure 3.4: with the cache-aware heuristic, a pointwise successor runs on the thread that produced
     its input slice."""
-    plan = make_plan(sample_ir("fig3-1") or appendix_a_ir_by_hand(), "Fig31" if sample_ir("fig3-1") else "App",
-                     heuristic="predictable", predict=False)
+    plan = make_plan(sample_ir("fig3-1") or appendix_a_ir_by_hand(), "Fig31" if sample_ir("fig3-1") else "App", PlanOptions(heuristic="predictable", predict=False))
     inst = plan.inst
     for d in inst.deps:
         a, b = inst.subs[d.src], inst.subs[d.dst]
@@ -91,10 +90,10 @@ def test_predictable_keeps_slices_on_their_thread():
 def test_iteration_sync_and_pruning_keep_order():
     ir = synth_chain_ir(40, 9)
     for kwargs in ({"iteration_sync": True}, {"prune_signals": True}):
-        plan = make_plan(ir, "Synth", heuristic="fixed", memory="reuse", predict=False, **kwargs)
+        plan = make_plan(ir, "Synth", PlanOptions(heuristic="fixed", memory="reuse", predict=False, **kwargs))
         check_structure(plan)
-    full = make_plan(ir, "Synth", heuristic="fixed", memory="simple", predict=False)
-    pruned = make_plan(ir, "Synth", heuristic="fixed", memory="simple", predict=False, prune_signals=True)
+    full = make_plan(ir, "Synth", PlanOptions(heuristic="fixed", memory="simple", predict=False))
+    pruned = make_plan(ir, "Synth", PlanOptions(heuristic="fixed", memory="simple", predict=False, prune_signals=True))
     assert len(pruned.signals) < len(full.signals)
     a = build_hb(full.mapping.orders, full.signals, len(full.inst.subs), False)
     b = build_hb(pruned.mapping.orders, pruned.signals, len(pruned.inst.subs), False)
@@ -110,8 +109,8 @@ def fig35():
 def test_reduced_not_above_predictable_on_fig35(memory):
     ir, chain = fig35()
     for ir_, name in ((ir, chain), (fig35_ir_by_hand(), "Fig35")):
-        red = make_plan(ir_, name, heuristic="reduced", memory=memory, predict=False)
-        pre = make_plan(ir_, name, heuristic="predictable", memory=memory, predict=False)
+        red = make_plan(ir_, name, PlanOptions(heuristic="reduced", memory=memory, predict=False))
+        pre = make_plan(ir_, name, PlanOptions(heuristic="predictable", memory=memory, predict=False))
         assert red.active.peak_bytes <= pre.active.peak_bytes
 
 
@@ -143,8 +142,8 @@ def test_sos_search_respects_node_limit():
 @given(boxes=st.integers(8, 60), seed=st.integers(0, 10_000), threads=st.integers(2, 4))
 def test_reduced_not_above_predictable_on_synthetic(boxes, seed, threads):
     ir = synth_chain_ir(boxes, seed, threads=threads)
-    red = make_plan(ir, "Synth", heuristic="reduced", memory="reuse", predict=False)
-    pre = make_plan(ir, "Synth", heuristic="predictable", memory="reuse", predict=False)
+    red = make_plan(ir, "Synth", PlanOptions(heuristic="reduced", memory="reuse", predict=False))
+    pre = make_plan(ir, "Synth", PlanOptions(heuristic="predictable", memory="reuse", predict=False))
     assert red.active.peak_bytes <= pre.active.peak_bytes
     assert red.active.sos_peak_bytes is not None
 
@@ -152,8 +151,8 @@ def test_reduced_not_above_predictable_on_synthetic(boxes, seed, threads):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_reduced_lowers_active_data_on_100_box_chains(seed):
     ir = synth_chain_ir(100, seed)
-    red = make_plan(ir, "Synth", heuristic="reduced", memory="reuse", predict=False)
-    pre = make_plan(ir, "Synth", heuristic="predictable", memory="reuse", predict=False)
+    red = make_plan(ir, "Synth", PlanOptions(heuristic="reduced", memory="reuse", predict=False))
+    pre = make_plan(ir, "Synth", PlanOptions(heuristic="predictable", memory="reuse", predict=False))
     assert red.active.peak_bytes <= pre.active.peak_bytes
     assert red.allocation.arena_bytes <= pre.allocation.sum_bytes
 
@@ -168,7 +167,7 @@ def test_unconnected_output_and_whole_dependency():
     conv = next(b for b in ir["boxes"] if b["name"] == "Conv")
     conv["depends"] = {"kind": "whole", "halo_rows": 0}
     for h in HEURISTICS:
-        plan = make_plan(ir, "App", heuristic=h, memory="reuse", threads=2, predict=False)
+        plan = make_plan(ir, "App", PlanOptions(heuristic=h, memory="reuse", threads=2, predict=False))
         check_structure(plan)
         names = {(plan.inst.subs[d.src].name, plan.inst.subs[d.dst].name) for d in plan.inst.deps}
         assert {("f6.0", "f7.0"), ("f6.1", "f7.0"), ("f6.0", "f7.1"), ("f6.1", "f7.1")} <= names
@@ -183,10 +182,10 @@ def test_tiny_chains(heuristic):
     chain = ir["chains"][0]
     chain["instances"] = chain["instances"][:1]
     chain["connections"] = []
-    plan = make_plan(ir, "App", heuristic=heuristic, memory="reuse")
+    plan = make_plan(ir, "App", PlanOptions(heuristic=heuristic, memory="reuse"))
     assert len(plan.inst.subs) == 1 and plan.allocation.arena_bytes == 262144 and plan.check.ok
     ir = appendix_a_ir_by_hand()
     ir["images"][0].update(height=1, frame_bytes=1024)
     ir["chains"][0]["connections"] = [dict(c, bytes=1024) for c in ir["chains"][0]["connections"]]
-    plan = make_plan(ir, "App", heuristic=heuristic, memory="reuse", threads=2)
+    plan = make_plan(ir, "App", PlanOptions(heuristic=heuristic, memory="reuse", threads=2))
     assert all(s.count == 1 for s in plan.inst.subs) and plan.check.ok

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from chainlab.plan import make_plan
+from chainlab.plan import PlanOptions, make_plan
 from chainlab.synth import generate, synth_chain_ir, synth_chain_text
 from plan_helpers import export_ir, node_available
 
@@ -42,7 +42,7 @@ def test_generated_text_checks_exports_and_plans(boxes, seed, options):
         path.write_text(text)
         ir = export_ir(path)  # fails on any error the language reports
     assert strip_locs(ir) == strip_locs(synth_chain_ir(boxes, seed, **options))
-    plan = make_plan(ir, "Synth", predict=False)
+    plan = make_plan(ir, "Synth", PlanOptions(predict=False))
     assert plan.check.ok and len(plan.chain.instances) == boxes
 
 
