@@ -28,13 +28,13 @@ from chainlab.deploy.transport import LocalTransport, Transport, TransportError
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_chain
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
+from chainlab.progress import ProgressFn
 from chainlab.run.build import content_hash, default_cache
 from chainlab.run.interrupt import interrupted
 from chainlab.run.local import calibrated_ir
 from chainlab.run.scenarios import HOG_BYTES, SCENARIOS, daemon_args
 
 RUNTIME_SOURCES = Path(__file__).resolve().parents[3] / "runtime-c"
-Progress = Callable[[float, str], None]
 
 
 class DeployError(ChainlabError):
@@ -144,7 +144,7 @@ async def _read_hog(transport: Transport, shm: str, local: Path) -> tuple[int, f
 _PROGRESS = re.compile(r"(\d+)% (\d+)/(\d+)")
 
 
-async def _run_chain(transport: Transport, argv: list[str], run_dir: str, name: str, progress: Progress) -> int | None:
+async def _run_chain(transport: Transport, argv: list[str], run_dir: str, name: str, progress: ProgressFn) -> int | None:
     """Start the chain, follow its progress bar, pass Ctrl-C on. Returns its exit status."""
     proc = await transport.start(argv, run_dir=run_dir, name=name)
     log, offset, sent = f"{run_dir}/logs/{name}.log", 0, False
@@ -206,7 +206,7 @@ def _in_dir(directory: str, argv: list[str]) -> list[str]:
 
 async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, Any], name: str, binary: str,
                     tools: str, run_dir: str, local: Path, iterations: int, period_ns: int, calib: dict[str, float] | None,
-                    has_pmu: bool, progress: Progress, log: Callable[[str], None]) -> ScenarioRun:
+                    has_pmu: bool, progress: ProgressFn, log: Callable[[str], None]) -> ScenarioRun:
     rdir = f"{run_dir}/{name}"
     local.mkdir(parents=True, exist_ok=True)
     result = ScenarioRun(name, "failed", str(local), iterations=iterations)
@@ -267,7 +267,7 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
 async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str, scenarios: list[str],
                  iterations: int | None = None, calibrate: int = 0, options: PlanOptions = PlanOptions(),
                  period_ns: int | None = None, runs_root: Path = Path("runs"),
-                 progress: Progress = lambda f, m: None, log: Callable[[str], None] = lambda s: None) -> Deployment:
+                 progress: ProgressFn | None = None, log: Callable[[str], None] = lambda s: None) -> Deployment:
     check_name(chain, "chain name")
     target = resolve_target(ir, target_name)
     check_target(target)
@@ -354,7 +354,8 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
             log(f"scenario {name}")
 
             def sub(fraction: float, message: str, k: int = k, name: str = name) -> None:
-                progress((k + fraction) / len(scenarios), f"{name}: {message}")
+                if progress is not None:
+                    progress((k + fraction) / len(scenarios), f"{name}: {message}")
 
             try:
                 r = await _scenario(transport, ir, target, name, f"{build_dir}/build/chain", tools, run_dir, local / name,

@@ -12,6 +12,7 @@ from chainlab.deploy.report import results, summary_table, write_report
 from chainlab.deploy.targets import resolve_target
 from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import chain_param, plan_options
 from chainlab.run import interrupt
@@ -19,21 +20,15 @@ from chainlab.run.scenarios import parse_scenarios
 
 
 @method("deploy/run")
-def deploy_run(params: dict[str, Any]) -> dict[str, Any]:
+def deploy_run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
     interrupt.reset()
-    progress = params.get("progress")
     logs: list[str] = []
-
-    def on_progress(fraction: float, message: str) -> None:
-        if progress:
-            progress(fraction, message)
-
     dep = deploy_sync(ir, chain, params.get("target") or "here", file=str(params.get("file") or "FILE"),
                       scenarios=parse_scenarios(params.get("scenario") or "baseline,congested,throttled"),
                       iterations=params.get("iterations"), calibrate=int(params.get("calibrate") or 0),
-                      options=plan_options(params), runs_root=Path(params.get("runs") or "runs"), progress=on_progress,
+                      options=plan_options(params), runs_root=Path(params.get("runs") or "runs"), progress=context.progress,
                       log=logs.append)
     res = results(dep, ir, dep.predicted)
     files = write_report(res, ir, Path(dep.local_dir))
@@ -49,7 +44,7 @@ def deploy_run(params: dict[str, Any]) -> dict[str, Any]:
 
 
 @method("deploy/trust-host")
-def trust_host(params: dict[str, Any]) -> dict[str, Any]:
+def trust_host(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     target = resolve_target(ir, str(params.get("target") or ""))
     check_target(target)

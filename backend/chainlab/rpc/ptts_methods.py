@@ -7,6 +7,7 @@ from chainlab.errors import ModelError
 from chainlab.ir import find_ptts, validate_ir
 from chainlab.ptts import api
 from chainlab.rpc.chain_etp import chain_resolver
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 
 
@@ -29,7 +30,7 @@ def _int_option(params: dict[str, Any], key: str, default: int | None) -> int | 
 
 
 @method("ptts/analyze")
-def analyze(params: dict[str, Any]) -> dict[str, Any]:
+def analyze(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     options: dict[str, Any] = {"per_root": bool(params.get("per_root", False)), "resolve_chain": chain_resolver(ir)}
     max_trees = _int_option(params, "max_trees", None)
@@ -39,7 +40,7 @@ def analyze(params: dict[str, Any]) -> dict[str, Any]:
 
 
 @method("ptts/simulate")
-def simulate(params: dict[str, Any]) -> dict[str, Any]:
+def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     iterations = _int_option(params, "iterations", 10_000)
     seed = params.get("seed", 0)
@@ -47,13 +48,13 @@ def simulate(params: dict[str, Any]) -> dict[str, Any]:
 
 
 @method("ptts/cost")
-def cost(params: dict[str, Any]) -> dict[str, Any]:
+def cost(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     return {"source": ir["source"], "name": ptts["name"], **api.estimate_cost(ptts, resolve_chain=chain_resolver(ir))}
 
 
 @method("ptts/explore")
-def explore(params: dict[str, Any]) -> dict[str, Any]:
+def explore(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     from chainlab.ptts.explore import explore as sweep
 
     ir, ptts = _ptts(params)

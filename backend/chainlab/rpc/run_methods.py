@@ -10,6 +10,7 @@ from chainlab.errors import ModelError
 from chainlab.ir import has_target, validate_ir
 from chainlab.plan import make_plan
 from chainlab.rpc.deploy_methods import deploy_run
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import chain_param, plan_options
 from chainlab.run import interrupt
@@ -24,7 +25,7 @@ def _out(params: dict[str, Any]) -> Path:
 
 
 @method("run/generate")
-def generate(params: dict[str, Any]) -> dict[str, Any]:
+def generate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
     plan = make_plan(ir, chain, plan_options(params, predict=False))
@@ -36,7 +37,7 @@ def generate(params: dict[str, Any]) -> dict[str, Any]:
 
 
 @method("run/local")
-def run(params: dict[str, Any]) -> dict[str, Any]:
+def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
     target = params.get("target") or HERE
@@ -44,19 +45,13 @@ def run(params: dict[str, Any]) -> dict[str, Any]:
         target = None  # `--target here` without a target of that name: this machine, all cores
     target_cores(ir, target)
     interrupt.reset()
-    progress = params.get("progress")
-
-    def on_progress(fraction: float, message: str) -> None:
-        if progress:
-            progress(fraction, message)
-
     if params.get("scenario"):
         if target is None:
             raise ModelError("scenarios need a target of the model with rt- and be-cores (e.g. --target here)")
         # the same experiment as `deploy` on this machine; its files go under the run's output directory
         out = Path(params["out"]) if params.get("out") else Path("chainlab-runs") / chain
-        return deploy_run({**params, "ir": ir, "chain": chain, "target": target, "runs": str(out)})
+        return deploy_run({**params, "ir": ir, "chain": chain, "target": target, "runs": str(out)}, context)
     result = run_local(ir, chain, target=target, options=plan_options(params), iterations=params.get("iterations"),
                        calibrate=int(params.get("calibrate") or 0), out_dir=Path(params["out"]) if params.get("out") else None,
-                       on_progress=on_progress)
+                       progress=context.report)  # always a callable: the binary reports progress either way
     return {**result.to_json(), "summary": summary_text(result)}

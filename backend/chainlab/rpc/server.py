@@ -16,8 +16,10 @@ from pylsp_jsonrpc.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
 
 from chainlab.errors import ChainlabError
-from chainlab.run import interrupt
+from chainlab.progress import ProgressFn
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import METHODS, load_method_modules
+from chainlab.run import interrupt
 
 log = logging.getLogger("chainlab.rpc")
 
@@ -48,22 +50,28 @@ class Dispatcher:
             if params is not None and not isinstance(params, dict):
                 raise JsonRpcInvalidParams(message=f"{method}: params must be an object")
             params = dict(params or {})
-            token = params.pop("progressToken", None)
-            endpoint = self._endpoint_ref()
-            if token is not None and endpoint is not None:
-                params["progress"] = lambda fraction, message="": endpoint.notify(
-                    "progress", {"token": token, "fraction": fraction, "message": message}
-                )
+            context = RequestContext(self._progress(params.pop("progressToken", None)))
 
             def work() -> Any:
                 try:
-                    return handler(params)
+                    return handler(params, context)
                 except ChainlabError as error:
                     raise ModelErrorResponse(message=str(error), data=error.to_json()) from error
 
             return work
 
         return run
+
+    def _progress(self, token: Any) -> ProgressFn | None:
+        """`progress` notifications carrying the client's token; None when it sent none."""
+        endpoint = self._endpoint_ref()
+        if token is None or endpoint is None:
+            return None
+
+        def notify(fraction: float, message: str = "") -> None:
+            endpoint.notify("progress", {"token": token, "fraction": fraction, "message": message})
+
+        return notify
 
 
 def serve(rfile, wfile) -> None:

@@ -5,12 +5,13 @@ from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 from chainlab.throttle.proposal import propose
 
 
 @method("throttle/params")
-def throttle_params(params: dict[str, Any]) -> dict[str, Any]:
+def throttle_params(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     target = params.get("target")
     if not isinstance(target, str) or not target:

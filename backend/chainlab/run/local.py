@@ -24,6 +24,7 @@ from chainlab.errors import ModelError
 from chainlab.ir import find_chain, find_target
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.plan.model import Plan
+from chainlab.progress import ProgressFn
 from chainlab.run.build import build_project
 from chainlab.run.interrupt import interruptible
 from chainlab.run.stats import ks_distance, latency_stats, plot_cdf, read_latencies
@@ -140,7 +141,7 @@ def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, op
     return PreparedRun(ir, chain, plan, pinned, binary, cached, calibrated, plan.threads, iterations, int(period))
 
 
-def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[float, str], None] | None = None,
+def execute_run(prep: PreparedRun, out_dir: Path, *, progress: ProgressFn | None = None,
                 extra_args: list[str] | None = None) -> RunResult:
     """Run the built chain once into out_dir and report measured vs predicted latency. A run stopped by
     SIGINT/SIGTERM still reports what it measured (status 'stopped', completed < iterations)."""
@@ -149,8 +150,8 @@ def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[floa
     pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
     (out / "plan.json").write_text(json.dumps(plan_to_json(pinned), indent=1))
     cmd = [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)] + \
-        (["--progress"] if on_progress else []) + (extra_args or [])
-    returncode, stderr = _execute(cmd, on_progress)
+        (["--progress"] if progress else []) + (extra_args or [])
+    returncode, stderr = _execute(cmd, progress)
     if returncode != 0 or not (out / "run.json").exists():
         raise ModelError(f"the run failed (exit {returncode}): {stderr.strip()[-2000:]}", element=chain)
     header = json.loads((out / "run.json").read_text())
@@ -177,25 +178,25 @@ def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[floa
 
 def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, options: PlanOptions = PlanOptions(),
               iterations: int | None = None, calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
-              on_progress: Callable[[float, str], None] | None = None,
+              progress: ProgressFn | None = None,
               log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
               period_ns: int | None = None) -> RunResult:
     """One run on this machine: prepare_run then execute_run."""
     out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
     prep = prepare_run(ir, chain, target=target, options=options, iterations=iterations, calibrate=calibrate, out_dir=out,
                        cache=cache, log=log, period_ns=period_ns)
-    return execute_run(prep, out, on_progress=on_progress, extra_args=extra_args)
+    return execute_run(prep, out, progress=progress, extra_args=extra_args)
 
 
-def _execute(cmd: list[str], on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
-    """Runs the chain binary; its progress bar on stderr (`... NN% done/total`) becomes on_progress calls."""
+def _execute(cmd: list[str], progress: ProgressFn | None) -> tuple[int, str]:
+    """Runs the chain binary; its progress bar on stderr (`... NN% done/total`) becomes progress calls."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     with interruptible(proc):
-        return _follow(proc, on_progress)
+        return _follow(proc, progress)
 
 
-def _follow(proc: subprocess.Popen, on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
+def _follow(proc: subprocess.Popen, progress: ProgressFn | None) -> tuple[int, str]:
     assert proc.stderr is not None
     seen = bytearray()
     last = -1
@@ -204,11 +205,11 @@ def _follow(proc: subprocess.Popen, on_progress: Callable[[float, str], None] | 
         if not chunk:
             break
         seen += chunk
-        if on_progress:
+        if progress:
             found = re.findall(rb"(\d+)% (\d+)/(\d+)", bytes(seen[-200:]))
             if found and int(found[-1][0]) != last:
                 last = int(found[-1][0])
-                on_progress(last / 100, f"{found[-1][1].decode()}/{found[-1][2].decode()} iterations")
+                progress(last / 100, f"{found[-1][1].decode()}/{found[-1][2].decode()} iterations")
     proc.wait()
     text = re.sub(r"\r?\[[#.]+\][^\r\n]*", "", seen.decode(errors="replace"))
     return proc.returncode, text

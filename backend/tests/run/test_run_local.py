@@ -28,7 +28,7 @@ def test_run_writes_latencies_report_and_plots(tmp_path: Path) -> None:
     ir = _ir("samples/chains/appendix-a.chain")
     seen: list[float] = []
     r = run_local(ir, "App", iterations=300, out_dir=tmp_path / "out", cache=tmp_path / "cache",
-                  on_progress=lambda f, m: seen.append(f))
+                  progress=lambda f, m: seen.append(f))
     assert r.status == "ok" and r.completed == 300 and r.measured["samples"] == 300
     assert r.measured["p50_ns"] <= r.measured["p99_ns"] <= r.measured["max_ns"]
     assert 0 <= r.ks <= 1 and r.predicted and r.predicted["mean_ns"] > 0
