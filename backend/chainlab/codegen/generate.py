@@ -18,14 +18,15 @@ from chainlab.codegen.templates import CHAIN_H, CMAKE, MAIN_C
 from chainlab.codegen.validate import validate_plan
 from chainlab.plan.api import latency_json, thread_listing
 from chainlab.plan.model import BufferSpec, ChainView, Instance, Plan
+from chainlab.resources import runtime_sources
 
-RUNTIME_DIR = Path(__file__).resolve().parents[3] / "runtime-c" / "lib"
 RUNTIME_FILES = ["include/chainlab/rt.h", "include/chainlab/kernels.h", "src/rt.c", "src/kernels.c"]
 
 
 def runtime_files() -> dict[str, str]:
     """The runtime's files as {path under runtime/: text}."""
-    return {f"runtime/{name}": (RUNTIME_DIR / name).read_text() for name in RUNTIME_FILES}
+    lib = runtime_sources() / "lib"
+    return {f"runtime/{name}": (lib / name).read_text() for name in RUNTIME_FILES}
 
 
 def _seed(inst: Instance) -> int:

@@ -29,12 +29,12 @@ from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_chain
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.progress import ProgressFn
+from chainlab.resources import runtime_sources
 from chainlab.run.build import content_hash, default_cache
 from chainlab.run.interrupt import interrupted
 from chainlab.run.local import calibrated_ir
 from chainlab.run.scenarios import HOG_BYTES, SCENARIOS, daemon_args
 
-RUNTIME_SOURCES = Path(__file__).resolve().parents[3] / "runtime-c"
 
 
 class DeployError(ChainlabError):
@@ -99,7 +99,7 @@ def _tool_files() -> dict[str, str]:
     files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(chainlab_tools C)\nset(CMAKE_C_STANDARD 11)\n"
              "if(NOT CMAKE_BUILD_TYPE)\n  set(CMAKE_BUILD_TYPE Release)\nendif()\nadd_compile_options(-Wall -Wextra -Werror)\n"
              "enable_testing()\nadd_subdirectory(throttle)\n"}
-    base = RUNTIME_SOURCES / "throttle"
+    base = runtime_sources() / "throttle"
     for p in sorted(base.rglob("*")):
         if p.is_file() and "build" not in p.relative_to(base).parts:
             files[f"throttle/{p.relative_to(base)}"] = p.read_text()

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.codegen import write_project
-from chainlab.codegen.generate import RUNTIME_DIR
+from chainlab.resources import runtime_sources
 
 REPO = Path(__file__).resolve().parents[3]
 CLI = REPO / "language" / "bin" / "chainlab.js"
 FLAGS = ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread"]
+RUNTIME_DIR = runtime_sources() / "lib"
 
 
 def have_tools() -> bool:
