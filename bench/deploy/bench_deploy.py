@@ -19,9 +19,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "backend"), str(REPO / "backend" / "tests" / "deploy")]
 
+from lab import lab_host  # noqa: E402
+
 from chainlab.deploy.experiment import deploy_sync  # noqa: E402
 from chainlab.run.stats import read_latencies  # noqa: E402
-from lab import lab_host  # noqa: E402
 
 ANCHOR_S = 3.0
 
@@ -57,7 +58,7 @@ def main() -> None:
             print(f"  #{i + 1}: overhead {overhead:.3f} s (" + ", ".join(f"{k} {v:.3f}" for k, v in dep.phases_s.items())
                   + f"; cached build: {dep.cached_build})")
         med = statistics.median(totals)
-        print(f"deploy overhead median {med:.3f} s = {med / ANCHOR_S:.2f} x the {ANCHOR_S:g} s anchor ({'met' if med < ANCHOR_S else 'NOT met'})")
+        print(f"deploy overhead median {med:.3f} s = {med / ANCHOR_S:.2f} x the {ANCHOR_S:g} s anchor " f"({'met' if med < ANCHOR_S else 'NOT met'})")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "backend"))
 
-from chainlab.plan import PlanOptions, make_plan  # noqa: E402
-from chainlab.synth import synth_chain_ir  # noqa: E402
+from chainlab.plan import PlanOptions, make_plan
+from chainlab.synth import synth_chain_ir
 
 HEURISTICS = ["simple", "barrier", "fixed", "predictable", "reduced"]
 MEMORIES = ["simple", "reuse"]
@@ -34,7 +34,7 @@ def bench_chain(boxes: int, seed: int, threads: int, target_s: float) -> dict:
     rows = []
     print(f"\n== {boxes}-box synthetic chain (seed {seed}), {threads} threads; target {target_s:g} s for all "
           f"{len(HEURISTICS) * len(MEMORIES)} plans ==")
-    print(f"{'heuristic':12s} {'memory':6s} {'wall s':>7s} {'cpu s':>7s} {'subs':>5s} {'arena KiB':>10s} {'lower KiB':>10s} "
+    print(f"{'heuristic':12s} {'memory':6s} {'wall s':>7s} {'cpu s':>7s} {'subs':>5s} " f"{'arena KiB':>10s} {'lower KiB':>10s} "
           f"{'sum KiB':>9s} {'arena/lb':>8s} {'peak KiB':>9s} {'signals':>7s} {'mean ms':>8s} {'p99 ms':>8s}")
     for h in HEURISTICS:
         for m in MEMORIES:
@@ -52,7 +52,7 @@ def bench_chain(boxes: int, seed: int, threads: int, target_s: float) -> dict:
             }
             rows.append(row)
             print(f"{h:12s} {m:6s} {wall:7.3f} {cpu:7.3f} {len(plan.inst.subs):5d} {a.arena_bytes // KiB:10d} "
-                  f"{a.lower_bound_bytes // KiB:10d} {a.sum_bytes // KiB:9d} {a.arena_bytes / max(1, a.lower_bound_bytes):8.3f} "
+                  f"{a.lower_bound_bytes // KiB:10d} {a.sum_bytes // KiB:9d} " f"{a.arena_bytes / max(1, a.lower_bound_bytes):8.3f} "
                   f"{plan.active.peak_bytes // KiB:9d} {len(plan.signals):7d} {lat.mean_ns / 1e6 if lat else 0:8.3f} "
                   f"{lat.p99_ns / 1e6 if lat else 0:8.3f}", flush=True)
     total_wall = sum(r["wall_s"] for r in rows)

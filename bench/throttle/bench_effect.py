@@ -2,9 +2,9 @@
 """Synthetic bandwidth experiment in the style of thesis §4.7.2 / Tables 4.1-4.3 on this machine.
 
 A measured "real-time" probe (chainlab-hog, one core) runs on core 0; the best-effort hog (Syn 'C') runs on core 1:
-alone, congested, and duty-cycled by chainlab-throttle (coop source; periodic sampling pinned to the best-effort core 1 as
-in the thesis, so it takes no time from the probe; or overflow sampling, its handler also on core 1). Reports the probe's
-bandwidth, the degradation reduction 100·(BW_dc − BW_cong)/(BW_1 − BW_cong) (NOTES §1.8) and the hog's progress.
+alone, congested, and duty-cycled by chainlab-throttle (coop source; periodic sampling pinned to the best-effort core 1
+as in the thesis, so it takes no time from the probe; or overflow sampling, its handler also on core 1). Reports the
+probe's bandwidth, the degradation reduction 100·(BW_dc − BW_cong)/(BW_1 − BW_cong) (NOTES §1.8) and the hog's progress.
 
 Usage: python3 bench/throttle/bench_effect.py [BUILD_DIR] [--seconds N] [--size BYTES] [--mode read|write|rw]
 """

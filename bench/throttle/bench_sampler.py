@@ -15,6 +15,7 @@ Prints a JSON summary and a table with ratios to the targets.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import statistics
@@ -59,7 +60,7 @@ def run(th: Path, hog: Path, tmp: Path, seconds: float, mech: str, threshold: st
         hogp.wait(timeout=10)
     rows = list(csv.DictReader(trace.open()))
     ts = [int(r["t_ns"]) for r in rows]
-    intervals = [(b - a) / 1e3 for a, b in zip(ts, ts[1:])]
+    intervals = [(b - a) / 1e3 for a, b in itertools.pairwise(ts)]
     act = [int(r["act_ns"]) / 1e3 for r in rows if r["change"] == "1"]
     # a crossing inside sample k is seen at the end of sample k: delay ≤ interval + time to apply
     delay = [iv + int(r["act_ns"]) / 1e3 for iv, r in zip(intervals, rows[1:]) if r["change"] == "1"]
@@ -105,7 +106,7 @@ def main() -> None:
             for mech in ("sigstop", "freeze", "fifo-hold"):
                 results.append(run(th, hog, Path(d), seconds, mech, "1GB/s", sampling))
     print(json.dumps({"sample_us": 100, "timer_floor": bare, "seconds": seconds, "cpus": os.cpu_count(), "results": results}, indent=1))
-    print(f"\n{'sampling':9} {'mechanism':9} {'threshold':9} {'CPU %':>7} {'x target':>8} {'detect %':>8} {'p99 us':>8} {'x target':>8} {'suspended':>9}")
+    print(f"\n{'sampling':9} {'mechanism':9} {'threshold':9} {'CPU %':>7} " f"{'x target':>8} {'detect %':>8} {'p99 us':>8} {'x target':>8} {'suspended':>9}")
     for r in results:
         if "error" in r:
             print(f"{r.get('sampling', ''):9} {r['mechanism']:9} error: {r['error']}")
@@ -113,8 +114,8 @@ def main() -> None:
         p99 = r["crossing_to_suspension_us"]["p99"]
         p99_text = f"{p99:8.1f} {p99 / TARGET_DELAY_US:8.2f}" if isinstance(p99, (int, float)) and p99 == p99 else f"{'-':>8} {'-':>8}"
         print(f"{r['sampling']:9} {r['mechanism']:9} {r['threshold']:9} {r['sampler_cpu_pct_per_core']:7.2f} "
-              f"{r['sampler_cpu_pct_per_core'] / TARGET_CPU_PCT:8.2f} {r['detection_cpu_pct']:8.2f} {p99_text} {r['suspended_fraction']:9.3f}")
-    print("CPU % = the daemon (detection + suspending/resuming; fifo-hold's holding is the suspension itself); detect % = the sampler alone")
+              f"{r['sampler_cpu_pct_per_core'] / TARGET_CPU_PCT:8.2f} {r['detection_cpu_pct']:8.2f} " f"{p99_text} {r['suspended_fraction']:9.3f}")
+    print("CPU % = the daemon (detection + suspending/resuming; " "fifo-hold's holding is the suspension itself); detect % = the sampler alone")
     print(f"targets: CPU < {TARGET_CPU_PCT} % per monitored core, crossing -> suspension p99 <= {TARGET_DELAY_US} us; "
           f"timer floor of this machine (a bare 100 us timer loop): {bare}")
 

@@ -84,8 +84,8 @@ def chain_source(plan: Plan) -> str:
         L.append(f"    s->buf[BUF_{c_name(b.name)}] = {_image_init(view, b, f'arena + {offsets[b.index]}')};")
     for k, inst in enumerate(avg):
         frames = int(inst.args[0])
-        first_input = view.input_buffers(inst)[0].name
-        L.append(f"    s->history[{k}] = calloc({frames}, cl_frame_bytes(&s->buf[BUF_{c_name(first_input)}])); /* {inst.name} */")
+        frame_bytes = f"cl_frame_bytes(&s->buf[BUF_{c_name(view.input_buffers(inst)[0].name)}])"
+        L.append(f"    s->history[{k}] = calloc({frames}, {frame_bytes}); /* {inst.name} */")
         L.append(f"    if (!s->history[{k}]) {{ chain_state_destroy(s); return NULL; }}")
     L += ["    return s;", "}", "", "void chain_state_destroy(chain_state *s) {", "    if (!s) return;"]
     L += [f"    free(s->history[{k}]);" for k in range(len(avg))]

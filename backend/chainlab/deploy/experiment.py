@@ -10,15 +10,17 @@ ends, so a broken connection loses at most the scenario in flight (reported as p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import signal
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from chainlab.codegen import generate_project, write_project
 from chainlab.deploy.names import check_name, check_target
@@ -34,7 +36,6 @@ from chainlab.run.build import content_hash, default_cache
 from chainlab.run.interrupt import interrupted
 from chainlab.run.local import calibrated_ir
 from chainlab.run.scenarios import HOG_BYTES, SCENARIOS, daemon_args
-
 
 
 class DeployError(ChainlabError):
@@ -97,7 +98,7 @@ async def _root(transport: Transport, target: dict[str, Any]) -> str:
 def _tool_files() -> dict[str, str]:
     """The throttler and the hog as a standalone CMake project (runtime-c/throttle + a top-level file)."""
     files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(chainlab_tools C)\nset(CMAKE_C_STANDARD 11)\n"
-             "if(NOT CMAKE_BUILD_TYPE)\n  set(CMAKE_BUILD_TYPE Release)\nendif()\nadd_compile_options(-Wall -Wextra -Werror)\n"
+             "if(NOT CMAKE_BUILD_TYPE)\n  set(CMAKE_BUILD_TYPE Release)\nendif()\n" "add_compile_options(-Wall -Wextra -Werror)\n"
              "enable_testing()\nadd_subdirectory(throttle)\n"}
     base = runtime_sources() / "throttle"
     for p in sorted(base.rglob("*")):
@@ -122,7 +123,7 @@ async def _build(transport: Transport, files: dict[str, str], remote: str, what:
             out = (done.stdout + done.stderr)
             errors = [ln for ln in out.splitlines() if re.search(r":\d+:\d+: (error|warning)", ln)]
             where = "\n".join(errors[:10]) or out.strip()[-3000:]
-            raise DeployError(f"building the {what} on {transport.name} failed:\n{where}\n(the generated sources are in {local_copy}; "
+            raise DeployError(f"building the {what} on {transport.name} failed:\n{where}\n" f"(the generated sources are in {local_copy}; "
                               f"full output above the last lines:\n{out.strip()[-2000:]})")
     await transport.run(["touch", marker])
     return False
@@ -224,7 +225,7 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
             source = ["source=perf"] if has_pmu else ["source=coop", f"shm={shm}"]
             if calib:
                 source += [f"calib_read={calib['read_bps']:.0f}", f"calib_write={calib['write_bps']:.0f}"]
-            args = daemon_args(ir, target, source) + [f"trace={rdir}/throttle-trace.csv"]
+            args = [*daemon_args(ir, target, source), f"trace={rdir}/throttle-trace.csv"]
             # the daemon starts the workload itself, so sigstop reaches it and nothing outlives the daemon
             daemon = await transport.start(_in_dir(rdir, [f"{tools}/build/throttle/chainlab-throttle", *args, "--", *workload]),
                                            run_dir=run_dir, name=f"throttle-{name}")
@@ -279,7 +280,7 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
                          f"target {target['name']}")
     if "throttled" in scenarios:
         daemon_args(ir, target, [])  # a missing throttle is refused before anything connects
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     local = (runs_root / f"{stamp}-{chain}-{target['name']}").resolve()
     local.mkdir(parents=True, exist_ok=True)
     phases: dict[str, float] = {}
@@ -385,10 +386,8 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
     finally:
         (local / "deployment.json").write_text(json.dumps(dep.to_json(), indent=1))
         if run_dir:
-            try:
+            with contextlib.suppress(TransportError):  # the connection is gone: the remote watchdog stops the run
                 await transport.cleanup(run_dir)
-            except TransportError:
-                pass  # the connection is gone: the remote watchdog stops the run
         await transport.close()
         phase("cleanup")
         dep.phases_s = phases

@@ -22,7 +22,7 @@ def host_pattern(host: str, port: int) -> str:
 async def server_key(host: str, port: int, timeout: float = 10) -> asyncssh.SSHKey:
     try:
         key = await asyncio.wait_for(asyncssh.get_server_host_key(host, port), timeout)
-    except (OSError, asyncssh.Error, asyncio.TimeoutError) as e:
+    except (TimeoutError, OSError, asyncssh.Error) as e:
         raise TransportError(f"cannot reach {host}:{port} to read its host key: {e or type(e).__name__}") from None
     if key is None:
         raise TransportError(f"{host}:{port} offered no host key")
@@ -48,7 +48,7 @@ async def verify(host: str, port: int, file: str, target: str, path: Path | None
     known = known_keys(host, port, path)
     if not known:
         raise TransportError(
-            f"the host key of {host_pattern(host, port)} (target {target}) is not known; its fingerprint is {fingerprint(key)}.\n"
+            f"the host key of {host_pattern(host, port)} (target {target}) is not known; " f"its fingerprint is {fingerprint(key)}.\n"
             f"If that is the lab machine's key, accept it with:\n  npx chainlab trust-host {file} --target {target}")
     if not any(k.public_data == key.public_data for k in known):
         raise TransportError(

@@ -26,7 +26,8 @@ echo "fifo=$(chrt -f 1 true 2>/dev/null && echo yes || echo no)"
 echo "taskset=$(command -v taskset || true)"
 echo "setsid=$(command -v setsid || true)"
 echo "governor=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo none)"
-echo "no_turbo=$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo unknown)"
+echo "no_turbo=$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || \
+cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo unknown)"
 echo "smt=$(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo unknown)"
 mkdir -p "$1" 2>/dev/null
 echo "free_kb=$(df -Pk "$1" 2>/dev/null | awk 'NR==2 {print $4}')"

@@ -6,13 +6,17 @@ import html
 import io
 import json
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from chainlab.deploy.experiment import Deployment
 from chainlab.errors import ChainlabError
 from chainlab.run.stats import ks_distance, latency_stats, read_latencies
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 QUANTILES = (50, 90, 99, 99.9)
 
@@ -47,8 +51,11 @@ def _ptts_with(ir: dict[str, Any], chain: str, etp: list[tuple[int, float]]) -> 
         for v, q in etp:
             on_grid[-(-v // grid) * grid] = on_grid.get(-(-v // grid) * grid, 0.0) + q
         points = sorted(on_grid.items())
+        def resolve(name: str, points: list[tuple[int, float]] = points) -> list[tuple[int, float]]:
+            return points if name == chain else []
+
         try:
-            r = analyze(p, resolve_chain=lambda name: points if name == chain else [], max_trees=100_000, max_operations=20_000_000)
+            r = analyze(p, resolve_chain=resolve, max_trees=100_000, max_operations=20_000_000)
             out.append({"ptts": p["name"], "mean_ms": r["mean_ms"], "p99_ms": r["percentiles"]["99"], "max_ms": r["max_ms"],
                         "loss": r["loss_probability"], "requirements": r["requirements"]})
         except ChainlabError as e:
@@ -107,7 +114,7 @@ def summary_table(res: dict[str, Any]) -> str:
     for r in res["scenarios"]:
         m = r["measured"]
         if not m.get("samples"):
-            lines.append(f"{r['scenario']:10} no iteration measured ({r['status']}{': ' + r['error'][:200] if r.get('error') else ''})")
+            lines.append(f"{r['scenario']:10} no iteration measured ({r['status']}" f"{': ' + r['error'][:200] if r.get('error') else ''})")
             continue
         susp = "-"
         t = r.get("throttle")
@@ -129,7 +136,7 @@ def summary_table(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _figure(res: dict[str, Any], kind: str, requirements_ms: list[float]):
+def _figure(res: dict[str, Any], kind: str, requirements_ms: list[float]) -> tuple[Figure, ModuleType]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -160,7 +167,7 @@ def _figure(res: dict[str, Any], kind: str, requirements_ms: list[float]):
 
 def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Path]:
     """results.json, cdf/pmf as PNG and SVG, and report.html (self-contained: inline SVG, no external resources)."""
-    chain = next((c for c in ir.get("chains", []) if c["name"] == res["chain"]), {})
+    chain: dict[str, Any] = next((c for c in ir.get("chains", []) if c["name"] == res["chain"]), {})
     bounds = [r["bound_ns"] / 1e6 for r in chain.get("requirements", []) if r.get("bound_ns")]
     files = [out / "results.json"]
     (out / "results.json").write_text(json.dumps(res, indent=1))
@@ -178,7 +185,7 @@ def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Pat
     for r in res["scenarios"]:
         m = r["measured"]
         q = r.get("quantiles_ms", {})
-        e2e = next((p for p in r.get("ptts", []) if "p99_ms" in p), {})
+        e2e: dict[str, Any] = next((p for p in r.get("ptts", []) if "p99_ms" in p), {})
         status = r["status"] + (" — OVERLOADED (latency grew through the run)" if r.get("overloaded") else "")
         cells = [r["scenario"], status, f"{r['completed']}/{r['iterations']}"]
         if m.get("samples"):
@@ -195,10 +202,12 @@ def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Pat
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>chainlab: {html.escape(res['chain'])} on {html.escape(res['target'])}</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;font-size:13px}}</style>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}\
+td,th{{border:1px solid #ccc;padding:4px 8px;font-size:13px}}</style>
 </head><body>
 <h1>{html.escape(res['chain'])} on {html.escape(res['target'])}</h1>
-<p>Checksums equal across scenarios: {res['checksums_equal']}. Phases (s): {html.escape(json.dumps(res['phases_s']))}</p>
+<p>Checksums equal across scenarios: {res['checksums_equal']}. \
+Phases (s): {html.escape(json.dumps(res['phases_s']))}</p>
 <table><tr>{''.join(f'<th>{html.escape(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>
 <h2>CDF</h2>{svgs['cdf']}
 <h2>PMF</h2>{svgs['pmf']}

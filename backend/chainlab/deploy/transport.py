@@ -11,6 +11,7 @@ always find and stop it (SIGCONT first, so nothing stays stopped; then TERM, the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import shutil
@@ -115,7 +116,7 @@ def cleanup_script(run_dir: str, keep: str = "") -> str:
             f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
             f"[ -z \"$stopped\" ] && exit 0; "
             f"i=0; while [ $i -lt 100 ]; do any=''; for G in $stopped; do alive && any=1; done; "
-            f"[ -z \"$any\" ] && break; sleep 0.05; i=$((i+1)); done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
+            f"[ -z \"$any\" ] && break; sleep 0.05; i=$((i+1)); done; " f"for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
 
 
 class _LocalProcess:
@@ -127,14 +128,12 @@ class _LocalProcess:
     async def wait(self, timeout: float | None = None) -> int | None:
         try:
             return await asyncio.wait_for(self._proc.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
 
     async def signal(self, sig: int) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.pid, sig)
-        except ProcessLookupError:
-            pass
 
 
 class LocalTransport:
@@ -149,7 +148,7 @@ class LocalTransport:
                                                     stderr=asyncio.subprocess.PIPE, start_new_session=True)
         try:
             out, err = await asyncio.wait_for(proc.communicate(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             os.killpg(proc.pid, signal.SIGKILL)
             await proc.wait()
             raise TransportError(f"'{command_text(argv)}' took longer than {timeout} s on {self.name}") from None
@@ -240,7 +239,5 @@ def _alive(pid: int) -> bool:
 
 
 def _killpg(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, sig)
-    except ProcessLookupError:
-        pass

@@ -54,7 +54,7 @@ def active_data(inst: Instantiation, buffer_bytes: list[int], timing: Timing, *,
                 live.discard(b)
                 level -= buffer_bytes[b]
             j += 1
-        rel = int(round(t - w0))
+        rel = round(t - w0)
         if profile and profile[-1][0] == rel:
             profile[-1] = (rel, level)
         else:

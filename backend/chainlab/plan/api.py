@@ -14,9 +14,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from chainlab.errors import ModelError
 import numpy as np
 
+from chainlab.errors import ModelError
 from chainlab.plan.activity import WINDOW_ITERATION, active_data, nominal_makespan, peak_only
 from chainlab.plan.chainview import load_chain
 from chainlab.plan.costs import cost_source
@@ -70,7 +70,7 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         signals = build_signals(inst, mapping, barrier=barrier, prune=options.prune_signals)
         plans = build_threads(inst, mapping, signals, barrier=barrier, affinity=view.cores)
         return Plan(view, h, view.memory, view.threads, view.cores, inst, mapping, signals, plans, barrier,
-                    None, None, None, None, options, timings, options.seed)  # type: ignore[arg-type]
+                    None, None, None, None, options, timings, options.seed)  # type: ignore[arg-type]  # the rest is set below
 
     if h in ("simple", "barrier"):
         plan = candidate(one_to_one(inst))
@@ -92,7 +92,7 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         _, plan, timing = scored[0] if scored[0][0] <= scored[1][0] else scored[1]
         plan.mapping.sos = sos.order
         plan.mapping.notes.append(
-            f"SOS search: peak {sos.peak} vs greedy {sos.greedy_peak} ({'B' if options.weighted_tokens else 'buffers'}), "
+            f"SOS search: peak {sos.peak} vs greedy {sos.greedy_peak} " f"({'B' if options.weighted_tokens else 'buffers'}), "
             f"bound {sos.bound}, {sos.nodes} nodes, stopped: {sos.stopped}")
         if plan is incumbent:
             plan.mapping.notes.append("the SOS mapping did not lower the active data of the nominal execution; "

@@ -15,7 +15,7 @@ from chainlab.errors import ModelError
 from chainlab.plan.model import HEURISTICS, MEMORIES, BufferSpec, ChainView, Instance
 
 
-def _by_name(ir: dict[str, Any], section: str) -> dict[str, dict[str, Any]]:
+def _by_name(ir: dict[str, Any], section: str) -> dict[str | None, dict[str, Any]]:
     items = ir.get(section)
     if not isinstance(items, list):
         raise ModelError(f"the IR has no '{section}' list; export the model again with `chainlab export`")
@@ -69,7 +69,7 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
         if dst in writer_of:
             first = writer_of[dst]
             raise ModelError(
-                f"input '{instances[dst[0]].name}.{dst[1]}' has two writers ('{instances[first[0]].name}.{first[1]}' and "
+                f"input '{instances[dst[0]].name}.{dst[1]}' has two writers " f"('{instances[first[0]].name}.{first[1]}' and "
                 f"'{instances[src[0]].name}.{src[1]}'); an input takes one connection", cloc, f"{instances[dst[0]].name}.{dst[1]}")
         writer_of[dst] = (src[0], src[1], conn)
         readers.setdefault(src, []).append(dst)
@@ -163,12 +163,12 @@ def _port_ref(ref: Any, index_of: dict[str, int], instances: list[Instance], dir
         other = inst.inputs if direction == "out" else inst.outputs
         what = ("an input" if direction == "out" else "an output") if port in other else "not a port"
         need = "an output" if direction == "out" else "an input"
-        raise ModelError(f"'{inst.name}.{port}' is {what} of box '{inst.box}'; a connection {'starts' if direction == 'out' else 'ends'} at {need}",
+        raise ModelError(f"'{inst.name}.{port}' is {what} of box '{inst.box}'; " f"a connection {'starts' if direction == 'out' else 'ends'} at {need}",
                          loc, f"{inst.name}.{port}")
     return inst.index, port
 
 
-def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dict[str, dict[str, Any]]) -> Instance:
+def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dict[str | None, dict[str, Any]]) -> Instance:
     name = item["name"]
     port_images: dict[str, dict[str, Any]] = {}
     inputs: list[str] = []
@@ -176,7 +176,7 @@ def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dic
     for port in box.get("ports") or []:
         image = images.get(port.get("image"))
         if image is None:
-            raise ModelError(f"port '{box['name']}.{port.get('name')}' has image type '{port.get('image')}', which the model does not define",
+            raise ModelError(f"port '{box['name']}.{port.get('name')}' has image type '{port.get('image')}', " "which the model does not define",
                              port.get("loc") or box.get("loc"), f"{box['name']}.{port.get('name')}")
         port_images[port["name"]] = image
         (inputs if port.get("direction") == "in" else outputs).append(port["name"])
@@ -187,7 +187,7 @@ def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dic
     kernel = box.get("kernel") or {"name": "copy", "args": []}
     etp = box.get("etp")
     if etp is not None and etp.get("kind") not in ("point", "uniform", "pmf", "histogram"):
-        raise ModelError(f"box '{box['name']}' has an etp of kind '{etp.get('kind')}'; a box's etp is point, uniform, pmf or histogram",
+        raise ModelError(f"box '{box['name']}' has an etp of kind '{etp.get('kind')}'; " "a box's etp is point, uniform, pmf or histogram",
                          box.get("loc"), box["name"])
     return Instance(
         index=index, name=name, box=box["name"], kernel=str(kernel.get("name")), args=list(kernel.get("args") or []),

@@ -79,16 +79,18 @@ class CostSampler:
         jitter_rows: list[int] = []
         self.etp_groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (rows, values, cdf)
         by_etp: dict[int, list[int]] = {}
+        etps: dict[int, dict[str, Any]] = {}
         for s, i in enumerate(sub_instance):
             inst = instances[i]
             self.mean[s] = box_mean_cost_ns(inst) * self.fraction[s]
             if inst.etp is not None:
                 by_etp.setdefault(i, []).append(s)
+                etps[i] = inst.etp
             else:
                 jitter_rows.append(s)
         self.jitter_rows = np.asarray(jitter_rows, dtype=np.int64)
         for i, rows in by_etp.items():
-            values, probs = _etp_points(instances[i].etp)  # type: ignore[arg-type]
+            values, probs = _etp_points(etps[i])
             cdf = np.cumsum(probs)
             cdf[-1] = 1.0
             self.etp_groups.append((np.asarray(rows, dtype=np.int64), values, cdf))

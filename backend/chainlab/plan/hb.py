@@ -11,6 +11,7 @@ extra event per iteration. Reachability sets are Python ints used as bitsets (C 
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import networkx as nx
@@ -37,7 +38,7 @@ def edges_per_iteration(orders: list[list[int]], signals: list[Signal], n_subs: 
     """(u, v, d): event u of iteration i happens before event v of iteration i + d."""
     edges: list[tuple[int, int, int]] = []
     for order in orders:
-        for a, b in zip(order, order[1:]):
+        for a, b in itertools.pairwise(order):
             edges.append((a, b, 0))
         if order and not barrier:
             edges.append((order[-1], order[0], 1))
@@ -111,7 +112,7 @@ def redundant_signals(orders: list[list[int]], signals: list[Signal], n_subs: in
         suffix = [0] * (len(reach) + 1)
         for i in range(len(reach) - 1, -1, -1):
             suffix[i] = suffix[i + 1] | reach[i]
-        position = {}
+        position: dict[int, int] = {}
         for i, w in enumerate(succ):
             position.setdefault(w, i)
         for s in sigs:

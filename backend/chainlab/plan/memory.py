@@ -27,8 +27,8 @@ valid execution shows) and greedy clique extensions, which is still a valid lowe
 """
 from __future__ import annotations
 
-import numpy as np
 import networkx as nx
+import numpy as np
 
 from chainlab.plan.hb import HbGraph
 from chainlab.plan.model import Allocation, Instantiation
@@ -138,8 +138,8 @@ def clique_lower_bound(weights: list[int], inter: np.ndarray, seeds: list[list[i
         g = nx.Graph()
         for b in range(n):
             g.add_node(b, weight=int(w[b]))
-        a, b = np.nonzero(np.triu(inter, 1))
-        g.add_edges_from(zip(a.tolist(), b.tolist()))
+        rows, cols = np.nonzero(np.triu(inter, 1))
+        g.add_edges_from(zip(rows.tolist(), cols.tolist()))
         members, weight = nx.max_weight_clique(g, weight="weight")
         return int(weight), sorted(members), True
     best: tuple[int, list[int]] = (0, [])

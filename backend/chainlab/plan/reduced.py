@@ -164,9 +164,9 @@ def sos_peak(view: ChainView, order: list[int], *, weighted: bool = True) -> int
     for x in order:
         live += sum(weight[b] for b in outs[x])
         peak = max(peak, live)
-        for b in ins[x]:
-            left[b] -= 1
-            if left[b] == 0:
-                live -= weight[b]
-        live -= sum(weight[b] for b in outs[x] if left[b] == 0)
+        for read in ins[x]:
+            left[read] -= 1
+            if left[read] == 0:
+                live -= weight[read]
+        live -= sum(weight[w] for w in outs[x] if left[w] == 0)
     return peak

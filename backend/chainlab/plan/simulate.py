@@ -19,11 +19,16 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
 from chainlab.plan.model import Instantiation, Mapping, Signal, ThreadPlan
+
+#: Execution times of iteration i: an array (sub-boxes, runs).
+CostFn: TypeAlias = Callable[[int], np.ndarray]
 
 
 @dataclass
@@ -78,21 +83,32 @@ class PinnedProgram:
             self.levels.append((np.asarray(members, dtype=np.int64), idx, dly, src))
         self.sync = float(sync_ns)
 
-    def run(self, costs: np.ndarray, iterations: int, period: float | None, record: bool = False,
-            cost_fn=None) -> Timing:
+    def run(self, costs: np.ndarray | None, iterations: int, period: float | None, record: bool = False,
+            cost_fn: CostFn | None = None) -> Timing:
         """costs: (n, runs) fixed per run, or None with cost_fn(i) -> (n, runs) per iteration."""
         n = self.n
-        runs = costs.shape[1] if costs is not None else cost_fn(0).shape[1]
+        if cost_fn is not None:
+            runs = cost_fn(0).shape[1] if costs is None else costs.shape[1]
+            costs_of = cost_fn
+        elif costs is not None:
+            runs = costs.shape[1]
+            fixed = costs
+
+            def costs_of(_i: int) -> np.ndarray:
+                return fixed
+        else:
+            raise ValueError("PinnedProgram.run needs costs or cost_fn")
         fin = np.full((2 * n + 2, runs), -np.inf)
         fin[2 * n + 1] = 0.0
         fin[:n] = -np.inf
-        starts = np.empty((iterations, n, runs)) if record else None
-        finishes = np.empty((iterations, n, runs)) if record else None
+        recorded = iterations if record else 0
+        starts = np.empty((recorded, n, runs))
+        finishes = np.empty((recorded, n, runs))
         release = np.empty((iterations, runs))
         end = np.empty((iterations, runs))
         first_iter = True
         for i in range(iterations):
-            c = costs if cost_fn is None else cost_fn(i)
+            c = costs_of(i)
             rel = i * period if period else None
             st_all = np.empty((n, runs))
             for members, idx, dly, src in self.levels:
@@ -112,8 +128,6 @@ class PinnedProgram:
             fin[:n] = cur
             fin[2 * n + 1] = end[i] + self.sync
             first_iter = False
-        if not record:
-            starts = finishes = np.empty((0, n, runs))
         return Timing(starts, finishes, release, end)
 
 
@@ -231,10 +245,7 @@ def simulate_os(threads: list[ThreadPlan], signals: list[Signal], n_subs: int, c
     def dispatch(t: float) -> None:
         nonlocal free
         while free > 0 and pool:
-            if policy == "fifo" or rng is None:
-                k = pool.pop(0)
-            else:
-                k = pool.pop(int(rng.integers(len(pool))))
+            k = pool.pop(0) if policy == "fifo" or rng is None else pool.pop(int(rng.integers(len(pool))))
             free -= 1
             run(k, t)
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import Literal
 
 import numpy as np
 
@@ -36,7 +38,7 @@ def build_signals(inst: Instantiation, mapping: Mapping, *, barrier: bool, prune
         if d.buffer not in pairs[(d.src, d.dst)]:
             pairs[(d.src, d.dst)].append(d.buffer)
     t = mapping.thread_of
-    raw: list[tuple[int, int, str, int, list[int]]] = []
+    raw: list[tuple[int, int, Literal["data", "anti"], int, list[int]]] = []
     for (p, c), bufs in pairs.items():
         if t[p] == t[c]:
             continue
@@ -44,7 +46,7 @@ def build_signals(inst: Instantiation, mapping: Mapping, *, barrier: bool, prune
         if not barrier:
             raw.append((c, p, "anti", 1, bufs))
     raw.sort(key=lambda r: (r[0], r[2] != "data", r[1]))
-    signals = [Signal(i, f"s{i + 1}", kind, src, dst, t[src], t[dst], tokens, bufs)  # type: ignore[arg-type]
+    signals = [Signal(i, f"s{i + 1}", kind, src, dst, t[src], t[dst], tokens, bufs)
                for i, (src, dst, kind, tokens, bufs) in enumerate(raw)]
     if prune and signals:
         drop = redundant_signals(mapping.orders, signals, len(inst.subs), barrier)
@@ -230,7 +232,7 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
                     return fail(f"{inst.subs[x].name} (iteration {i}) ran before its producer {inst.subs[p].name}")
             for r in anti_readers[x]:
                 if count[r] < i:
-                    return fail(f"{inst.subs[x].name} (iteration {i}) overwrote rows {inst.subs[r].name} had not read (iteration {i - 1})")
+                    return fail(f"{inst.subs[x].name} (iteration {i}) overwrote rows " f"{inst.subs[r].name} had not read (iteration {i - 1})")
             if allocation is not None:
                 mine = buffers_of[x]
                 for b in mine:
@@ -266,7 +268,7 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
 class _RandomSet:
     """A set with O(1) add, discard and uniform random pick (seeded)."""
 
-    def __init__(self, items, rng: random.Random):
+    def __init__(self, items: Iterable[int], rng: random.Random) -> None:
         self.items: list[int] = []
         self.where: dict[int, int] = {}
         self.rng = rng

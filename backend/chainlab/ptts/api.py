@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from chainlab.errors import ModelError, TooExpensiveError
+from chainlab.ptts import simulate as sim
+from chainlab.ptts import tree as tree_mod
 from chainlab.ptts.cost import cost_summary, propose
 from chainlab.ptts.dist import Distribution
 from chainlab.ptts.etp import ChainResolver, check_int
@@ -21,8 +23,6 @@ from chainlab.ptts.hop import Hop, build_hops
 from chainlab.ptts.loss import LossResult, partner_shifts, per_root_loss, quotient_loss
 from chainlab.ptts.model import PttsModel, Requirement, parse_model
 from chainlab.ptts.quotient import INFEASIBLE, quotient_latency
-from chainlab.ptts import simulate as sim
-from chainlab.ptts import tree as tree_mod
 
 DEFAULT_MAX_TREES = 10**12  # latency trees (roots) per hyper-period; the real guard is the work below
 DEFAULT_MAX_OPERATIONS = 100_000_000  # estimated rows / kernel entries of the chosen method
@@ -70,7 +70,7 @@ def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
             lines.append(f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees")
     else:
         lines.append("no period set within 2% shrinks the hyper-period enough")
-    lines.append("or run the Monte Carlo simulator (`chainlab simulate FILE --ptts NAME`) for an approximate distribution with confidence bands")
+    lines.append("or run the Monte Carlo simulator (`chainlab simulate FILE --ptts NAME`) " "for an approximate distribution with confidence bands")
     return TooExpensiveError("\n".join(lines), p.model.loc, p.model.name, proposals=proposals)
 
 
@@ -83,7 +83,7 @@ def compute(ptts_ir: Any, *, per_root: bool = False, resolve_chain: ChainResolve
     chain, hops = p.chain, p.hops
     R = chain.roots
     if R > max_trees:
-        raise _too_expensive(p, f"the hyper-period of {chain.hyperperiod * chain.unit_ns / 1e6:g} ms holds {R} latency trees (limit {max_trees})", max_trees)
+        raise _too_expensive(p, f"the hyper-period of {chain.hyperperiod * chain.unit_ns / 1e6:g} ms holds {R} latency trees " f"(limit {max_trees})", max_trees)
     cost = cost_summary(chain, hops)
     per_root_rows = cost["per_root_rows"]
     quotient_entries = cost["quotient_entries"]
@@ -96,7 +96,7 @@ def compute(ptts_ir: Any, *, per_root: bool = False, resolve_chain: ChainResolve
     work = per_root_rows if method == "per-root" else quotient_entries
     if work > max_operations:
         target = max(1, min(max_trees, int(R * max_operations / work)))
-        raise _too_expensive(p, f"the exact analysis needs about {float(work):.3g} operations (limit {max_operations:.3g}; {R} latency trees)", target)
+        raise _too_expensive(p, f"the exact analysis needs about {float(work):.3g} operations " f"(limit {max_operations:.3g}; {R} latency trees)", target)
     roots_out = None
     if method == "per-root":
         lat = exact_latency(chain, hops, per_root=per_root)
@@ -117,19 +117,21 @@ def _requirement_json(req: Requirement, dist: Distribution, loss: float) -> dict
     out: dict[str, Any] = {"kind": req.kind, "op": req.op}
     if req.loc:
         out["loc"] = dict(req.loc)
-    if req.kind == "percentile":
+    if req.kind == "percentile" and req.percentile is not None and req.bound_ns is not None:
         q = req.percentile / 100.0
         value = dist.percentile_ns(q)
         within = dist.prob(req.op, req.bound_ns)
         out.update(percentile=req.percentile, bound_ms=req.bound_ns / 1e6, value=value / 1e6, value_ms=value / 1e6,
                    probability=within,
                    passed=bool(value < req.bound_ns if req.op == "<" else value <= req.bound_ns))
-    elif req.kind == "deadline":
+    elif req.kind == "deadline" and req.bound_ns is not None and req.probability is not None:
         within = dist.prob(req.op, req.bound_ns)
         out.update(bound_ms=req.bound_ns / 1e6, required_probability=req.probability, value=within,
                    probability=within, passed=bool(within >= req.probability - 1e-12))
-    else:
+    elif req.kind == "loss" and req.limit is not None:
         out.update(limit=req.limit, value=loss, passed=bool(loss < req.limit if req.op == "<" else loss <= req.limit))
+    else:  # parse_model builds every requirement with the fields of its kind
+        raise ValueError(f"incomplete {req.kind} requirement")
     out["pass"] = out["passed"]
     return out
 
@@ -162,7 +164,7 @@ def result_json(r: PttsResult) -> dict[str, Any]:
     warnings = []
     if not chain.all_in_order:
         bad = [chain.names[i] for i in range(chain.n) if not chain.in_order(i)]
-        warnings.append(f"{', '.join(bad)} can produce out of order (ETP wider than its period): the tree model is approximate there (latency and loss are estimates); the simulator measures the physical behaviour")
+        warnings.append(f"{', '.join(bad)} can produce out of order (ETP wider than its period): " "the tree model is approximate there (latency and loss are estimates); " "the simulator measures the physical behaviour")
     if chain.etp_rounded:
         warnings.append("ETP points were rounded up onto resolution_ns")
     if r.loss.per_root is None and r.loss.shifts:

@@ -5,7 +5,7 @@ a sort otherwise), so that no value is ever binned or approximated.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -59,13 +59,14 @@ class Distribution:
 
     values_ns: np.ndarray
     probs: np.ndarray
+    _cdf: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cdf", np.cumsum(self.probs))
 
     @property
     def cdf(self) -> np.ndarray:
-        return self._cdf  # type: ignore[attr-defined]
+        return self._cdf
 
     @property
     def total(self) -> float:

@@ -8,15 +8,16 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import os
 import multiprocessing
+import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Sequence
+from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ptts.etp import ChainResolver
 from chainlab.ptts.grid import compile_grid
-from chainlab.ptts.model import parse_model
+from chainlab.ptts.model import PttsModel, parse_model
 
 OBJECTIVES = ("p99", "mean", "deadline", "loss")
 MAX_POINTS = 400
@@ -33,7 +34,7 @@ def _resolved_ir(ptts_ir: dict[str, Any], resolve_chain: ChainResolver | None) -
     return ir
 
 
-def _deadline(model, deadline_ns: int | None) -> tuple[int | None, str]:
+def _deadline(model: PttsModel, deadline_ns: int | None) -> tuple[int | None, str]:
     if deadline_ns is not None:
         return deadline_ns, "<="
     for req in model.requirements:
@@ -64,7 +65,7 @@ def _point(args: tuple[dict[str, Any], dict[str, int], int | None, str, int]) ->
     return out
 
 
-def _key(objective: str):
+def _key(objective: str) -> Callable[[dict[str, Any]], tuple[float, float]]:
     if objective == "p99":
         return lambda p: (p["p99_ms"], p["mean_ms"])
     if objective == "mean":

@@ -92,7 +92,8 @@ def _stratified_roots(R: int, n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, R, size=n)
 
 
-def physics_vector(times: list[np.ndarray], draws: list[np.ndarray], production_first: bool):
+def physics_vector(times: list[np.ndarray], draws: list[np.ndarray],
+                   production_first: bool) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """Sink outputs (time, data) and, per component, the data each trigger read (-1: nothing)."""
     data = np.arange(len(times[0]), dtype=np.int64)
     prod = times[0] + draws[0]
@@ -112,7 +113,8 @@ def physics_vector(times: list[np.ndarray], draws: list[np.ndarray], production_
     return prod[valid], data[valid], reads
 
 
-def physics_events(times: list[np.ndarray], draws: list[np.ndarray], production_first: bool):
+def physics_events(times: list[np.ndarray], draws: list[np.ndarray],
+                   production_first: bool) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """The same physics as a discrete-event simulation with explicit one-place buffers."""
     n = len(times)
     rank_prod, rank_trig = (0, 1) if production_first else (1, 0)
@@ -142,7 +144,8 @@ def physics_events(times: list[np.ndarray], draws: list[np.ndarray], production_
     return np.asarray(sink_t, dtype=np.int64), np.asarray(sink_d, dtype=np.int64), reads
 
 
-def measure(sink_t: np.ndarray, sink_d: np.ndarray, root_ids: np.ndarray, root_times: np.ndarray):
+def measure(sink_t: np.ndarray, sink_d: np.ndarray, root_ids: np.ndarray,
+            root_times: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per root: latency to the first output of data >= root, delivered flag, delivered latency."""
     order = np.lexsort((sink_t, sink_d))
     ds, ts = sink_d[order], sink_t[order]
@@ -195,11 +198,10 @@ def sample(chain: GridChain, iterations: int, rng: np.random.Generator, mode: st
         r0 = 0  # everything relative to the first measured root
         for i in range(n_comp):
             d, o = chain.periods[i], chain.offsets[i]
-            phase = (o - o0 - first_root * d0 - start[i]) % d
-            first = start[i] + phase
+            first_trigger = start[i] + (o - o0 - first_root * d0 - start[i]) % d
             last = (iterations - 1) * d0 + end[i]
-            m = (last - first) // d + 1
-            times.append(first + d * np.arange(m, dtype=np.int64))
+            triggers = (last - first_trigger) // d + 1
+            times.append(first_trigger + d * np.arange(triggers, dtype=np.int64))
         local0 = (r0 - int(times[0][0])) // d0
         root_ids = local0 + np.arange(iterations, dtype=np.int64)
         root_times = np.arange(iterations, dtype=np.int64) * d0

@@ -5,7 +5,8 @@ the planner is installed, such a component is refused with a clear message.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ir import find_chain
@@ -22,7 +23,7 @@ def chain_resolver(ir: dict[str, Any]) -> ChainResolver:
             try:
                 from chainlab.plan.api import chain_latency_etp
             except ImportError as error:
-                raise ModelError(f"etp chain {name}: predicting a chain's latency needs the planner (chainlab.plan), which is not available: {error}",
+                raise ModelError(f"etp chain {name}: predicting a chain's latency needs the planner (chainlab.plan), " f"which is not available: {error}",
                                  chain.get("loc"), name) from error
             cache[name] = chain_latency_etp(ir, name)
         return cache[name]

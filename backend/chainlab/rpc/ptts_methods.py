@@ -42,7 +42,7 @@ def analyze(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
 @method("ptts/simulate")
 def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
-    iterations = _int_option(params, "iterations", 10_000)
+    iterations = _int_option(params, "iterations", 10_000) or 10_000
     seed = params.get("seed", 0)
     return {"source": ir["source"], **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir))}
 

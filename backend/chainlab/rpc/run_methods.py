@@ -9,8 +9,8 @@ from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
 from chainlab.ir import has_target, validate_ir
 from chainlab.plan import make_plan
-from chainlab.rpc.deploy_methods import deploy_run
 from chainlab.rpc.context import RequestContext
+from chainlab.rpc.deploy_methods import deploy_run
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import chain_param, plan_options
 from chainlab.run import interrupt

@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from pylsp_jsonrpc.endpoint import Endpoint
 from pylsp_jsonrpc.exceptions import JsonRpcException, JsonRpcInvalidParams
@@ -74,7 +75,7 @@ class Dispatcher:
         return notify
 
 
-def serve(rfile, wfile) -> None:
+def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     stop = threading.Event()
     endpoint: Endpoint | None = None
     writer = JsonRpcStreamWriter(wfile)

@@ -3,4 +3,4 @@ from chainlab.run.build import build_project
 from chainlab.run.local import RunResult, run_local
 from chainlab.run.stats import ks_distance, latency_stats, read_latencies
 
-__all__ = ["build_project", "RunResult", "run_local", "ks_distance", "latency_stats", "read_latencies"]
+__all__ = ["RunResult", "build_project", "ks_distance", "latency_stats", "read_latencies", "run_local"]

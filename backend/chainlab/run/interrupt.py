@@ -9,8 +9,8 @@ from __future__ import annotations
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 _children: set[subprocess.Popen] = set()
 _lock = threading.Lock()

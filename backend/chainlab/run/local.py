@@ -8,14 +8,16 @@ this (several threads then share the cores round-robin, see chainlab.plan.pinnin
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +96,7 @@ def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: i
         samples = np.asarray(per_box[b["name"]], dtype=float)
         counts, edges = np.histogram(samples, bins=min(bins, max(1, len(np.unique(samples)))))
         mids = (edges[:-1] + edges[1:]) / 2
-        points = [[max(1, int(round(v))), float(n) / samples.size] for v, n in zip(mids, counts) if n > 0]
+        points = [[max(1, round(v)), float(n) / samples.size] for v, n in zip(mids, counts) if n > 0]
         b["etp"] = {"kind": "pmf", "points": points}
         b["cost_ns"] = max(1, int(samples.mean()))
     return out
@@ -196,12 +198,13 @@ def _execute(cmd: list[str], progress: ProgressFn | None) -> tuple[int, str]:
         return _follow(proc, progress)
 
 
-def _follow(proc: subprocess.Popen, progress: ProgressFn | None) -> tuple[int, str]:
-    assert proc.stderr is not None
+def _follow(proc: subprocess.Popen[bytes], progress: ProgressFn | None) -> tuple[int, str]:
+    stderr = proc.stderr
+    assert isinstance(stderr, io.BufferedReader)  # a buffered pipe: read1 returns what is there, up to 4 KiB
     seen = bytearray()
     last = -1
     while True:
-        chunk = proc.stderr.read1(4096)  # type: ignore[attr-defined]
+        chunk = stderr.read1(4096)
         if not chunk:
             break
         seen += chunk
@@ -222,11 +225,11 @@ def summary_text(r: RunResult) -> str:
              f"  iterations {r.completed}/{r.iterations} ({r.status}), checksum {r.checksum}",
              f"  memory: arena {r.arena_bytes} B (sum of buffers {r.sum_bytes} B)"]
     if m.get("samples"):
-        lines.append(f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  p50 {m['p50_ns'] / 1e6:.3f}"
+        lines.append(f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  " f"p50 {m['p50_ns'] / 1e6:.3f}"
                      f"  p99 {m['p99_ns'] / 1e6:.3f}  max {m['max_ns'] / 1e6:.3f} ms")
     if r.predicted:
         p = r.predicted
-        lines.append(f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  p50 {p['p50_ns'] / 1e6:.3f}"
+        lines.append(f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  " f"p50 {p['p50_ns'] / 1e6:.3f}"
                      f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}")
     if r.overloaded:
         lines.append("  OVERLOADED: an iteration takes longer than the period, latencies grow with every release "
@@ -236,5 +239,5 @@ def summary_text(r: RunResult) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use: python -m chainlab.run.local IR.json CHAIN
-    r = run_local(json.load(open(sys.argv[1])), sys.argv[2], iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None)
+    r = run_local(json.loads(Path(sys.argv[1]).read_text()), sys.argv[2], iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None)
     print(summary_text(r))

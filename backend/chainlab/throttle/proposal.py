@@ -85,7 +85,7 @@ def propose(ir: dict[str, Any], target: str, *, chain: str | None = None, isolat
         if isolated_ns is None:
             lat = _predicted_latency(ir, ch["name"])
             isolated_ns, source = float(lat.p99_ns or lat.nominal_ns), "planner prediction (p99)"
-        bw = {**DEFAULT_BW, **(bandwidth or {})}
+        bw: dict[str, Any] = {**DEFAULT_BW, **(bandwidth or {})}
         dc = thr.get("duty_cycle") or {}
         n_rt = max(1, len(tgt.get("rt_cores") or []))
         rt_bw = {"rt_read_bps": bw.pop("rt_read_bps", n_rt * bw["core_read_bps"]),
@@ -107,7 +107,7 @@ def propose(ir: dict[str, Any], target: str, *, chain: str | None = None, isolat
                             [f"real-time bandwidth not measured: assumed {n_rt} real-time core(s) at a core's full "
                              f"read and write bandwidth (conservative)"]) + p.reasoning
         out["inputs"]["rt_bandwidth"] = rt_bw
-        out["daemon_args"] = [f"mode=duty-cycle", f"cores={','.join(map(str, tgt['be_cores']))}",
+        out["daemon_args"] = ["mode=duty-cycle", f"cores={','.join(map(str, tgt['be_cores']))}",
                               f"sample={p.sample_ns}ns", f"suspend={p.suspend_ns}ns",
                               f"read_threshold={p.read_threshold_bps:.0f}", f"write_threshold={p.write_threshold_bps:.0f}",
                               f"mechanism={thr['mechanism']}", _event_arg(thr), *_placement_args(tgt, thr)]
@@ -152,7 +152,7 @@ def propose(ir: dict[str, Any], target: str, *, chain: str | None = None, isolat
     why.append(f"{dist}: budget = {per_core} misses per {P_ms:g} ms{' per core' if dist != 'dynamic' else ' shared'}"
                f" (the model asks for {b.get('misses')})")
     out["reasoning"] = why
-    out["daemon_args"] = [f"mode=budget", f"cores={','.join(map(str, tgt['be_cores']))}", f"period={int(P_ms * 1e6)}ns",
+    out["daemon_args"] = ["mode=budget", f"cores={','.join(map(str, tgt['be_cores']))}", f"period={int(P_ms * 1e6)}ns",
                           f"budget={max(per_core, 1)}", f"distribution={dist}", f"mechanism={thr['mechanism']}",
                           _event_arg(thr), *_placement_args(tgt, thr)]
     return out

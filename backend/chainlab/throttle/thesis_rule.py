@@ -55,14 +55,14 @@ def propose_duty_cycle(isolated_ns: float, requirement_ns: float, *, be_cores: i
     allowed = (requirement_ns - isolated_ns) / isolated_ns
     d_cong = congested_increase if congested_increase is not None else WORST_CONGESTED_INCREASE
     why.append(f"slack: requirement {requirement_ns / 1e6:.3f} ms vs isolated {isolated_ns / 1e6:.3f} ms allows "
-               f"+{100 * allowed:.1f}%; congested increase {'measured' if congested_increase is not None else 'assumed (thesis worst case)'} "
+               f"+{100 * allowed:.1f}%; " f"congested increase {'measured' if congested_increase is not None else 'assumed (thesis worst case)'} "
                f"+{100 * d_cong:.1f}%")
     if d_cong <= allowed:
         suspend = sample_ns
         why.append("the congested increase fits in the slack: suspend for one sample interval only")
     else:
         ratio = d_cong / allowed - 1
-        suspend = int(math.ceil(ratio)) * sample_ns
+        suspend = math.ceil(ratio) * sample_ns
         why.append(f"T = S·(d_cong/d_allowed − 1) = {sample_ns / 1e3:.0f} us × {ratio:.2f} → {suspend / 1e3:.0f} us "
                    f"(whole sample intervals)")
         if suspend > max_suspend_ns:

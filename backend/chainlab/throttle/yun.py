@@ -5,8 +5,8 @@ All times are in one unit (the caller's, e.g. ms); a budget Q is expressed as st
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 Curve = Callable[[float], float]
 
@@ -168,7 +168,8 @@ def max_budget_static(tasks: Sequence[Task], P: float, L: float, shares: Sequenc
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if ok(mid) else (lo, mid)
     alphas = [curve(kind, r * lo, P) for r in shares]
-    per = [(t.name, response_time(t, _hp(tasks, i), L, alphas), None) for i, t in enumerate(tasks)]
+    per: list[tuple[str, float, float | None]] = [(t.name, response_time(t, _hp(tasks, i), L, alphas), None)
+                                                  for i, t in enumerate(tasks)]
     worst = max(tasks, key=lambda t: dict((n, r) for n, r, _ in per)[t.name] / t.D)
     return BudgetResult(lo, per, None if lo >= P else worst.name)
 
@@ -185,4 +186,4 @@ def saturation_share(C: float, CML: float, P: float, kind: str, step: float = 1e
 
 def misses(Q: float, L: float) -> int:
     """Budget in cache misses from a stall-time budget (paper: ×33 ns)."""
-    return int(math.floor(Q / L + 1e-9))
+    return math.floor(Q / L + 1e-9)

@@ -23,7 +23,7 @@ def have_tools() -> bool:
     return shutil.which("node") is not None and CLI.exists() and shutil.which("gcc") is not None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ir_text(path: str) -> str:
     out = subprocess.run(["node", str(CLI), "export", str(REPO / path), "--json"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -34,7 +34,7 @@ def sample_ir(path: str) -> dict[str, Any]:
     return json.loads(_ir_text(path))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def runtime_objects() -> tuple[str, ...]:
     d = Path(tempfile.mkdtemp(prefix="cl-rt-"))
     objs = []

@@ -2,7 +2,6 @@
 are refused with a message; generated code is readable and builds with -Wall -Wextra -Werror."""
 from __future__ import annotations
 
-import copy
 import json
 import os
 import signal
@@ -11,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cg_helpers import checksum, have_tools, quick_build, run_chain, sample_ir
+
 from chainlab.codegen import generate_project, validate_plan
 from chainlab.errors import ModelError
 from chainlab.plan import PlanOptions, make_plan
@@ -84,7 +83,7 @@ def test_missing_buffer_is_refused() -> None:
     ir, chain, _ = _chain("appendix-a")
     plan = _plan(ir, chain)
     plan.chain.buffers = [b for b in plan.chain.buffers if b.name != "f6.o"]
-    with pytest.raises(ModelError, match="buffer f6.o, which the plan does not allocate"):
+    with pytest.raises(ModelError, match=r"buffer f6\.o, which the plan does not allocate"):
         validate_plan(plan)
 
 
@@ -105,7 +104,7 @@ def test_deadlocked_plan_aborts_with_a_watchdog_message(tmp_path: Path) -> None:
         s.initial_tokens = 0   # every anti-dependence starts empty: nobody can start
     binary = quick_build(generate_project(plan), tmp_path)
     t = time.monotonic()
-    rc, out, err = run_chain(binary, "--iterations", "10", "--watchdog", "0.3", "--out", str(tmp_path))
+    rc, _, err = run_chain(binary, "--iterations", "10", "--watchdog", "0.3", "--out", str(tmp_path))
     assert rc == 3 and "watchdog" in err and "waited on signal" in err
     assert time.monotonic() - t < 10
 
@@ -117,7 +116,7 @@ def test_sigint_keeps_the_latencies_measured_so_far(tmp_path: Path) -> None:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.6)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=10)
+    _, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
     rows = (tmp_path / "latencies.csv").read_text().strip().splitlines()
     # what was measured before the signal is there (how much depends on the machine's load), nothing more

@@ -4,14 +4,12 @@ target without cmake, an unknown host key, Ctrl-C and a dropped connection durin
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import time
 from pathlib import Path
-
-import pytest
 
 from lab import Lab, lab_host
 
@@ -28,9 +26,9 @@ throttle Duty {
 
 def model(tmp: Path, lab: Lab | None, name: str = "lab", extra: str = "") -> Path:
     if lab is None:
-        target = f"target {name} {{\n    local\n    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n"
+        target = f"target {name} {{\n    local\n    rt-cores 0\n    be-cores 1\n" f"    throttle Duty\n    workload hog\n{extra}}}\n"
     else:
-        target = (f"target {name} {{\n    ssh \"root@{lab.host}\"\n    port {lab.port}\n    key \"{lab.key}\"\n    root \"{lab.root}/chainlab\"\n"
+        target = (f"target {name} {{\n    ssh \"root@{lab.host}\"\n    port {lab.port}\n" f"    key \"{lab.key}\"\n    root \"{lab.root}/chainlab\"\n"
                   f"    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n")
     f = tmp / "lab.chain"
     f.write_text(CHAIN + THROTTLE + target)
@@ -136,7 +134,7 @@ def test_compile_error_on_target_shows_the_generated_line(lab: Lab, tmp_path: Pa
     # A C compiler that rejects the chain's generated code: a wrapper that fails on src/chain.c like a real error
     wrapper = tmp_path / "bin"
     wrapper.mkdir()
-    (wrapper / "cc").write_text('#!/bin/sh\nfor a in "$@"; do case "$a" in *src/chain.c) echo "$a:12:5: error: expected \';\' before \'}\' token" >&2; exit 1;; esac; done\nexec /usr/bin/cc "$@"\n')
+    (wrapper / "cc").write_text('#!/bin/sh\nfor a in "$@"; do case "$a" in *src/chain.c) ' 'echo "$a:12:5: error: expected \';\' before \'}\' token" >&2; exit 1;; esac; done\n' 'exec /usr/bin/cc "$@"\n')
     (wrapper / "cc").chmod(0o755)
     with lab_host(path_dirs=[str(wrapper), "/usr/sbin", "/usr/bin", "/sbin", "/bin"]) as lab2:
         r = chainlab(["deploy", str(model(tmp_path, lab2)), "--target", "lab", "--scenario", "baseline", "--iterations", "10",
@@ -152,7 +150,7 @@ def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path:
     proc = long_deploy(tmp_path, lab, "baseline,congested", runs)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     d = deployment(runs)
@@ -171,7 +169,7 @@ def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
         lab.kill_sshd()  # the network is gone for a moment ...
         time.sleep(1.5)
         lab.start_sshd()  # ... and comes back: deploy reconnects, stops the run, fetches what it measured
-        out, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=120)
         assert proc.returncode == 1
         assert "connection to" in err and "lost" in err and "reconnected" in err and "what was measured before is kept in" in err, err[-600:]
         d = deployment(runs)
@@ -188,7 +186,7 @@ def test_unreachable_after_a_drop_leaves_it_to_the_watchdog(tmp_path: Path) -> N
         runs = tmp_path / "runs"
         proc = long_deploy(tmp_path, lab, "baseline", runs)
         lab.kill_sshd()
-        out, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=120)
         assert proc.returncode == 1 and "could not reconnect (" in err and "the target's watchdog stops the run" in err, err[-600:]
         for _ in range(150):
             if not remote_processes(lab.root):

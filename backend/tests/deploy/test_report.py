@@ -1,4 +1,5 @@
-"""The deploy report's judgement of a run: a chain that cannot keep up with its source is flagged, not reported as latency."""
+"""The deploy report's judgement of a run: a chain that cannot keep up with its source is flagged, not reported as
+latency."""
 import json
 from pathlib import Path
 

@@ -3,7 +3,6 @@ host keys, a dropped connection and the remote watchdog."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import time
@@ -116,7 +115,7 @@ def test_dropped_connection_then_reconnect_and_watchdog(lab) -> None:
         await t.start(["sleep", "1234.7"], run_dir=run_dir, name="chain")
         lab.kill_sshd()  # the lab's sshd and our session with it
         started = time.monotonic()
-        with pytest.raises(TransportError, match="lost|cannot"):
+        with pytest.raises(TransportError, match=r"lost|cannot"):
             for _ in range(50):
                 await t.run(["true"])
                 await asyncio.sleep(0.1)

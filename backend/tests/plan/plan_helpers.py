@@ -70,7 +70,7 @@ def appendix_a_ir_by_hand() -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sample_ir_cached(name: str) -> str | None:
     path = SAMPLES / f"{name}.chain"
     if not (path.exists() and node_available()):
@@ -132,7 +132,7 @@ def random_timings(plan: Plan, rng: np.random.Generator, runs: int, iterations: 
     if plan.mapping.pinned:
         program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync, sources=sources)
         draws = [mean[:, None] * np.exp(rng.uniform(-spread, spread, size=(len(mean), runs))) for _ in range(iterations)]
-        t = program.run(None, iterations, period, record=True, cost_fn=lambda i: draws[i])  # type: ignore[arg-type]
+        t = program.run(None, iterations, period, record=True, cost_fn=lambda i: draws[i])
         return np.moveaxis(t.start, 2, 0), np.moveaxis(t.finish, 2, 0)
     starts, finishes = [], []
     for _ in range(runs):

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from plan_helpers import appendix_a_ir, appendix_a_ir_by_hand
 
 from chainlab.plan import PlanOptions, make_plan, plan_to_json
-from plan_helpers import appendix_a_ir, appendix_a_ir_by_hand
 
 HEURISTICS = ["fixed", "predictable", "reduced"]
 

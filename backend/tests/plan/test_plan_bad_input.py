@@ -4,10 +4,10 @@ from __future__ import annotations
 import copy
 
 import pytest
+from plan_helpers import appendix_a_ir_by_hand
 
 from chainlab.errors import ModelError
 from chainlab.plan import PlanOptions, make_plan
-from plan_helpers import appendix_a_ir_by_hand
 
 
 def chain_of(ir):

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plan_helpers import live_overlaps, random_timings
 
 from chainlab.plan import PlanOptions, greedy_by_size, make_plan
 from chainlab.plan.memory import clique_lower_bound, first_fit, time_interference
 from chainlab.plan.sync import token_game
 from chainlab.synth import synth_chain_ir
-from plan_helpers import live_overlaps, random_timings
 
 HEURISTICS = ["simple", "barrier", "fixed", "predictable", "reduced"]
 

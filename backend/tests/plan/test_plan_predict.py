@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 import pytest
+from plan_helpers import appendix_a_ir_by_hand, sample_ir
 
 from chainlab.plan import PlanOptions, chain_latency_etp, make_plan, predict_latency
 from chainlab.plan.predict import source_flags
 from chainlab.plan.simulate import PinnedProgram, simulate_os
 from chainlab.synth import synth_chain_ir
-from plan_helpers import appendix_a_ir_by_hand, sample_ir
 
 
 def test_etp_format_and_determinism():
@@ -39,7 +39,7 @@ def test_pinned_engine_matches_event_engine(heuristic):
         n = len(plan.inst.subs)
         costs = rng.uniform(1e3, 1e6, size=(6, n))
         program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=1000, sources=source_flags(plan))
-        vec = program.run(None, 6, None, record=True, cost_fn=lambda i: costs[i][:, None])  # type: ignore[arg-type]
+        vec = program.run(None, 6, None, record=True, cost_fn=lambda i, costs=costs: costs[i][:, None])
         ev = simulate_os(plan.thread_plans, plan.signals, n, costs, 6, cores=len(plan.cores), pinned=True, period=None,
                          sources=source_flags(plan), sync_ns=1000)
         assert np.allclose(vec.start, ev.start) and np.allclose(vec.finish, ev.finish)

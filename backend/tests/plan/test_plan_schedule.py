@@ -3,19 +3,18 @@ from __future__ import annotations
 
 import json
 
+import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import networkx as nx
+from plan_helpers import appendix_a_ir_by_hand, fig35_ir_by_hand, sample_ir
 
 from chainlab.plan import PlanOptions, make_plan, plan_to_json
 from chainlab.plan.chainview import load_chain
-from chainlab.plan.reduced import reduced_order, sos_peak
 from chainlab.plan.hb import build_hb
+from chainlab.plan.reduced import reduced_order, sos_peak
 from chainlab.plan.sync import token_game
 from chainlab.synth import synth_chain_ir
-from plan_helpers import appendix_a_ir_by_hand, fig35_ir_by_hand, sample_ir
 
 HEURISTICS = ["simple", "barrier", "fixed", "predictable", "reduced"]
 
@@ -44,11 +43,11 @@ def test_instantiation_dependency_kinds():
     depending on all slices."""
     plan = make_plan(appendix_a_ir_by_hand(), "App", PlanOptions(threads=4, cores=(0, 1, 2, 3), predict=False))
     deps = {(plan.inst.subs[d.src].name, plan.inst.subs[d.dst].name) for d in plan.inst.deps}
-    assert {(f"f8.0", f"f6.{k}") for k in range(4)} <= deps
+    assert {("f8.0", f"f6.{k}") for k in range(4)} <= deps
     assert ("f6.0", "f7.0") in deps and ("f6.1", "f7.0") in deps and ("f6.2", "f7.0") not in deps
     assert {("f6.1", "f7.2"), ("f6.2", "f7.2"), ("f6.3", "f7.2")} <= deps and ("f6.0", "f7.2") not in deps
     assert {(f"f7.{k}", "f9.0") for k in range(4)} <= deps
-    halo = [d for d in plan.inst.deps if plan.inst.subs[d.src].name == "f6.1" and plan.inst.subs[d.dst].name == "f7.0"][0]
+    halo = next(d for d in plan.inst.deps if plan.inst.subs[d.src].name == "f6.1" and plan.inst.subs[d.dst].name == "f7.0")
     assert (halo.row_start, halo.row_end, halo.bytes) == (64, 65, 1024)  # one edge row of 256 ints
 
 

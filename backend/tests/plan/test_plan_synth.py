@@ -5,10 +5,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from plan_helpers import export_ir, node_available
 
 from chainlab.plan import PlanOptions, make_plan
 from chainlab.synth import generate, synth_chain_ir, synth_chain_text
-from plan_helpers import export_ir, node_available
 
 needs_node = pytest.mark.skipif(not node_available(), reason="node or language/bin/chainlab.js missing")
 

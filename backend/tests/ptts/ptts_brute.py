@@ -48,7 +48,7 @@ def brute_force(periods: list[int], offsets: list[int], etps: list[Etp], product
         # stage 0: the two C0 triggers; a write is (production time, trigger time, data)
         states: dict[tuple, Fraction] = {(): Fraction(1)}
         for t in range(r - before * d0, r + (after + 1) * d0, d0):
-            states = {s + ((t + e, t, t),): p * q for s, p in states.items() for e, q in etps[0]}
+            states = {(*s, (t + e, t, t)): p * q for s, p in states.items() for e, q in etps[0]}
         for i in range(1, n):
             d, o = periods[i], offsets[i]
             first = r + lo[i] - before * d0
@@ -64,7 +64,7 @@ def brute_force(periods: list[int], offsets: list[int], etps: list[Etp], product
                         reads.append((T, max(cands, key=lambda w: (w[0], w[1]))[2]))
                 partial: dict[tuple, Fraction] = {(): p}
                 for T, data in reads:
-                    partial = {s + ((T + e, T, data),): q * pe for s, q in partial.items() for e, pe in etps[i]}
+                    partial = {(*s, (T + e, T, data)): q * pe for s, q in partial.items() for e, pe in etps[i]}
                 for s, q in partial.items():
                     nxt[tuple(sorted(s))] += q
             states = nxt

@@ -5,12 +5,12 @@ import random
 
 import numpy as np
 import pytest
+from ptts_brute import UNIT, brute_force, random_chain, to_ir
 
 from chainlab.ptts.api import compute, prepare
 from chainlab.ptts.exact import exact_latency
 from chainlab.ptts.loss import partner_shifts, per_root_loss, quotient_loss
 from chainlab.ptts.quotient import quotient_latency
-from ptts_brute import UNIT, brute_force, random_chain, to_ir
 
 
 def as_dict(dist):

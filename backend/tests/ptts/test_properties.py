@@ -6,12 +6,12 @@ import math
 import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ptts_cases import chain, component, pmf
 
 from chainlab.ptts import analyze
 from chainlab.ptts.api import compute, prepare
 from chainlab.ptts.exact import exact_latency
 from chainlab.ptts.quotient import quotient_latency
-from ptts_cases import chain, component, pmf
 
 US = 1000
 

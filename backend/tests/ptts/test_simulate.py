@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ptts_brute import random_chain, to_ir
+from ptts_cases import MS, chain, component, config, fig52, pmf, uniform
 
 from chainlab.ptts import analyze, simulate
 from chainlab.ptts.api import prepare
 from chainlab.ptts.simulate import physics_events, physics_vector, sample
-from ptts_cases import MS, chain, component, config, fig52, pmf, uniform
-from ptts_brute import random_chain, to_ir
 
 
 def test_out_of_order_production_overwrites_physically():

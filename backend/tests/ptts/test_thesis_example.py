@@ -4,10 +4,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from ptts_cases import MS, fig52
 
 from chainlab.ptts import analyze, estimate_cost, latency_tree
 from chainlab.ptts.api import compute
-from ptts_cases import MS, fig52
 
 
 def children(node):
