@@ -24,7 +24,17 @@ from chainlab.plan.hb import build_hb
 from chainlab.plan.heuristics import list_schedule, map_in_order, one_to_one
 from chainlab.plan.instantiate import instantiate
 from chainlab.plan.memory import allocate, interference, lifetimes, time_interference
-from chainlab.plan.model import ChainView, LatencySummary, Mapping, Plan, Step, ThreadPlan
+from chainlab.plan.model import (
+    ActiveData,
+    Allocation,
+    ChainView,
+    LatencySummary,
+    Mapping,
+    Plan,
+    Step,
+    ThreadPlan,
+    TokenGameReport,
+)
 from chainlab.plan.options import PlanOptions
 from chainlab.plan.predict import DEFAULT_BIN_NS, PER_RUN, WARMUP, nominal_timing, predict_latency
 from chainlab.plan.reduced import reduced_order
@@ -70,7 +80,7 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         signals = build_signals(inst, mapping, barrier=barrier, prune=options.prune_signals)
         plans = build_threads(inst, mapping, signals, barrier=barrier, affinity=view.cores)
         return Plan(view, h, view.memory, view.threads, view.cores, inst, mapping, signals, plans, barrier,
-                    None, None, None, None, options, timings, options.seed)  # type: ignore[arg-type]  # the rest is set below
+                    _not_allocated(), _no_activity(), None, _not_checked(), options, timings, options.seed)
 
     if h in ("simple", "barrier"):
         plan = candidate(one_to_one(inst))
@@ -148,6 +158,19 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         lap("predict")
     timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 6)
     return plan
+
+
+# A candidate plan has its schedule only; the chosen one gets its memory, activity and check below.
+def _not_allocated() -> Allocation:
+    return Allocation("none", [], [], 0, 0, True, 0, 1, False, "", 0)
+
+
+def _no_activity() -> ActiveData:
+    return ActiveData(0.0, [], 0, [], None)
+
+
+def _not_checked() -> TokenGameReport:
+    return TokenGameReport(False, 0, 0, "not checked yet")
 
 
 def _period(view: ChainView) -> float | None:
