@@ -1,4 +1,5 @@
 """Errors the backend reports to users: always a message naming the element and its place."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -60,8 +61,13 @@ class TooExpensiveError(ChainlabError):
 
     code = "too-expensive"
 
-    def __init__(self, message: str, loc: SourceLoc | Mapping[str, Any] | None = None, element: str | None = None,
-                 proposals: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        loc: SourceLoc | Mapping[str, Any] | None = None,
+        element: str | None = None,
+        proposals: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(message, loc, element)
         self.proposals = proposals or []
 

@@ -26,8 +26,9 @@ CHECKS = {
 
 @pytest.mark.parametrize("check", list(CHECKS))
 def test_tool_is_clean(check: str) -> None:
-    done = subprocess.run([sys.executable, "-m", *CHECKS[check]], cwd=BACKEND, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", *CHECKS[check]], cwd=BACKEND, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, f"{check} is not clean:\n{(done.stdout + done.stderr)[-20_000:]}"
 
 
@@ -36,7 +37,7 @@ def _normalized(distribution: str) -> str:
 
 
 def _distribution(requirement: str) -> str:
-    """"numpy==2.4.6" -> "numpy"."""
+    """ "numpy==2.4.6" -> "numpy"."""
     name = re.match(r"[A-Za-z0-9._-]+", requirement)
     assert name, requirement
     return _normalized(name.group())
@@ -64,8 +65,11 @@ def imported_top_level_names() -> dict[str, Path]:
 
 
 def third_party_imports() -> dict[str, Path]:
-    return {name: path for name, path in imported_top_level_names().items()
-            if name not in sys.stdlib_module_names and name not in ("chainlab", "__future__")}
+    return {
+        name: path
+        for name, path in imported_top_level_names().items()
+        if name not in sys.stdlib_module_names and name not in ("chainlab", "__future__")
+    }
 
 
 def test_dependencies_are_exactly_what_chainlab_imports() -> None:

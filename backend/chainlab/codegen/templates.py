@@ -105,4 +105,3 @@ add_executable(chain src/main.c src/chain.c src/reference.c runtime/src/rt.c run
 target_include_directories(chain PRIVATE src runtime/include)
 target_link_libraries(chain Threads::Threads m)
 """
-

@@ -21,16 +21,22 @@ def validate_plan(plan: Plan) -> None:
         used = [b.name for b in view.input_buffers(inst)] + [f"{inst.name}.{port}" for port in inst.outputs]
         for name in used:
             if name not in allocated:
-                raise ModelError(f"sub-box {sub.name} uses buffer {name}, which the plan does not allocate", element=sub.name)
+                raise ModelError(
+                    f"sub-box {sub.name} uses buffer {name}, which the plan does not allocate", element=sub.name
+                )
     arena = plan.allocation.arena_bytes
     for b in view.buffers:
         offset = plan.allocation.offsets[b.index]
         if offset < 0 or offset + b.bytes > arena:
-            raise ModelError(f"buffer {b.name} ({offset} + {b.bytes} B) lies outside the arena of {arena} B", element=b.name)
+            raise ModelError(
+                f"buffer {b.name} ({offset} + {b.bytes} B) lies outside the arena of {arena} B", element=b.name
+            )
         img = view.image_of(b)
         if img["width"] > MAX_WIDTH:
-            raise ModelError(f"image {img['name']} is {img['width']} pixels wide; the kernels handle at most {MAX_WIDTH}",
-                             element=img["name"])
+            raise ModelError(
+                f"image {img['name']} is {img['width']} pixels wide; the kernels handle at most {MAX_WIDTH}",
+                element=img["name"],
+            )
         if img["pixel"] not in PIXELS:
             raise ModelError(f"pixel type {img['pixel']} has no C kernels", element=img["name"])
     _check_steps(plan)
@@ -46,8 +52,9 @@ def _check_steps(plan: Plan) -> None:
         for st in th.steps:
             if st.op in ("wait", "signal"):
                 if st.ref not in signals:
-                    raise ModelError(f"thread {th.name} uses signal #{st.ref}, which the plan does not declare",
-                                     element=f"#{st.ref}")
+                    raise ModelError(
+                        f"thread {th.name} uses signal #{st.ref}, which the plan does not declare", element=f"#{st.ref}"
+                    )
                 if st.op == "signal":
                     sent.add(signals[st.ref])
                 else:
@@ -58,10 +65,14 @@ def _check_steps(plan: Plan) -> None:
                 executed[subs[st.ref].name] = executed.get(subs[st.ref].name, 0) + 1
     for name, thread in waited.items():
         if name not in sent:
-            raise ModelError(f"signal {name} is waited on by thread {thread} but no thread sends it (the run would hang)",
-                             element=name)
+            raise ModelError(
+                f"signal {name} is waited on by thread {thread} but no thread sends it (the run would hang)",
+                element=name,
+            )
     for sub in subs:
         count = executed.get(sub.name, 0)
         if count != 1:
-            raise ModelError(f"sub-box {sub.name} is executed {count} times per iteration by the plan's threads (must be once)",
-                             element=sub.name)
+            raise ModelError(
+                f"sub-box {sub.name} is executed {count} times per iteration by the plan's threads (must be once)",
+                element=sub.name,
+            )

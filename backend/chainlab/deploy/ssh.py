@@ -5,6 +5,7 @@ when the command ends, `pids/<name>.exit`. `cleanup` signals whole sessions (SIG
 KILL). `keepalive` touches a heartbeat file every second and starts a remote watchdog that cleans the run up by
 itself when the heartbeat goes stale: a controller that vanished (killed, network gone) leaves nothing running.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,8 +51,14 @@ class _SshProcess:
 
 
 class SshTransport:
-    def __init__(self, target: dict[str, Any], *, file: str = "FILE", known_hosts: Path | None = None,
-                 connect_timeout: float = 10):
+    def __init__(
+        self,
+        target: dict[str, Any],
+        *,
+        file: str = "FILE",
+        known_hosts: Path | None = None,
+        connect_timeout: float = 10,
+    ):
         check_target(target)
         self.name = target["name"]
         self.host, self.port = target["host"], int(target.get("port") or 22)
@@ -65,16 +72,30 @@ class SshTransport:
     async def connect(self) -> SshTransport:
         await hostkeys.verify(self.host, self.port, self.file, self.name, self.known_hosts)
         try:
-            self._conn = await asyncio.wait_for(asyncssh.connect(
-                self.host, self.port, username=self.user, known_hosts=str(self.known_hosts),
-                client_keys=[self.key] if self.key else (), agent_path=None if self.key else os.environ.get("SSH_AUTH_SOCK"),
-                password=None, kbdint_auth=False, keepalive_interval=2, keepalive_count_max=3), self.timeout)
+            self._conn = await asyncio.wait_for(
+                asyncssh.connect(
+                    self.host,
+                    self.port,
+                    username=self.user,
+                    known_hosts=str(self.known_hosts),
+                    client_keys=[self.key] if self.key else (),
+                    agent_path=None if self.key else os.environ.get("SSH_AUTH_SOCK"),
+                    password=None,
+                    kbdint_auth=False,
+                    keepalive_interval=2,
+                    keepalive_count_max=3,
+                ),
+                self.timeout,
+            )
         except asyncssh.PermissionDenied as e:
-            raise TransportError(f"target {self.name}: {self.user}@{self.host}:{self.port} refused the key "
-                                 f"{self.key or '(SSH agent)'}: {e.reason}") from None
+            raise TransportError(
+                f"target {self.name}: {self.user}@{self.host}:{self.port} refused the key "
+                f"{self.key or '(SSH agent)'}: {e.reason}"
+            ) from None
         except (TimeoutError, *_LOST) as e:
-            raise TransportError(f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: "
-                                 f"{e or type(e).__name__}") from None
+            raise TransportError(
+                f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: {e or type(e).__name__}"
+            ) from None
         return self
 
     def _c(self) -> asyncssh.SSHClientConnection:
@@ -91,11 +112,14 @@ class SshTransport:
         return self._sftp
 
     def _lost(self, what: str, e: BaseException) -> TransportError:
-        return TransportError(f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} "
-                              f"({e or type(e).__name__})")
+        return TransportError(
+            f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} "
+            f"({e or type(e).__name__})"
+        )
 
-    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
-                  check: bool = True) -> Completed:
+    async def run(
+        self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None, check: bool = True
+    ) -> Completed:
         text = command_text(argv)
         if cwd:
             text = f"cd {shell_quote(cwd)} && {text}"
@@ -109,8 +133,11 @@ class SshTransport:
             raise self._lost(f"'{command_text(argv)[:200]}'", ConnectionError("no exit status"))
         done = Completed(argv, r.exit_status, str(r.stdout or ""), str(r.stderr or ""))
         if check and done.returncode != 0:
-            raise TransportError(f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
-                                 f"{(done.stderr or done.stdout).strip()[-3000:]}", done)
+            raise TransportError(
+                f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
+                f"{(done.stderr or done.stdout).strip()[-3000:]}",
+                done,
+            )
         return done
 
     async def put_tree(self, local: Path, remote: str) -> None:
@@ -181,15 +208,21 @@ class SshTransport:
         pid_file, log = f"{run_dir}/pids/{name}.pid", f"{run_dir}/logs/{name}.log"
         # sh writes its pid (= the new session's id), runs the command, then records its exit status
         inner = ["setsid", "sh", "-c", 'echo $$ > "$0"; "$@"; echo $? > "${0%.pid}.exit"', pid_file, *argv]
-        script = (f"mkdir -p {shell_quote(run_dir)}/pids {shell_quote(run_dir)}/logs && " f"rm -f {shell_quote(pid_file)} {shell_quote(pid_file[:-4])}.exit && "
-                  + (f"cd {shell_quote(cwd)} && " if cwd else "")
-                  + f"{{ {command_text(inner)} >{shell_quote(log)} 2>&1 </dev/null & }}; "
-                  f"i=0; while [ ! -s {shell_quote(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; " f"cat {shell_quote(pid_file)}")
+        script = (
+            f"mkdir -p {shell_quote(run_dir)}/pids {shell_quote(run_dir)}/logs && "
+            f"rm -f {shell_quote(pid_file)} {shell_quote(pid_file[:-4])}.exit && "
+            + (f"cd {shell_quote(cwd)} && " if cwd else "")
+            + f"{{ {command_text(inner)} >{shell_quote(log)} 2>&1 </dev/null & }}; "
+            f"i=0; while [ ! -s {shell_quote(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; "
+            f"cat {shell_quote(pid_file)}"
+        )
         done = await self.run(["sh", "-c", script])
         try:
             return _SshProcess(self, name, int(done.stdout.strip()), run_dir)
         except ValueError:
-            raise TransportError(f"target {self.name}: '{command_text(argv)}' did not start: {done.stderr.strip()}") from None
+            raise TransportError(
+                f"target {self.name}: '{command_text(argv)}' did not start: {done.stderr.strip()}"
+            ) from None
 
     async def cleanup(self, run_dir: str, keep: str = "") -> list[str]:
         done = await self.run(["sh", "-c", cleanup_script(run_dir, keep)])
@@ -201,10 +234,13 @@ class SshTransport:
         sftp = await self._sftp_client()
         await sftp.makedirs(run_dir, exist_ok=True)
         await self.touch(beat)
-        watchdog = (f"while :; do sleep 1; [ -e {shell_quote(run_dir)}/done ] && exit 0; "
-                    f"age=$(( $(date +%s) - $(stat -c %Y {shell_quote(beat)} 2>/dev/null || echo 0) )); "
-                    f"if [ $age -gt {int(stale_s)} ]; then " "echo \"controller gone ($age s without heartbeat): stopping the run\"; "
-                    f"{cleanup_script(run_dir, keep='watchdog')}; exit 0; fi; done")
+        watchdog = (
+            f"while :; do sleep 1; [ -e {shell_quote(run_dir)}/done ] && exit 0; "
+            f"age=$(( $(date +%s) - $(stat -c %Y {shell_quote(beat)} 2>/dev/null || echo 0) )); "
+            f"if [ $age -gt {int(stale_s)} ]; then "
+            'echo "controller gone ($age s without heartbeat): stopping the run"; '
+            f"{cleanup_script(run_dir, keep='watchdog')}; exit 0; fi; done"
+        )
         await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
 
         async def beat_loop() -> None:

@@ -15,6 +15,14 @@ def resolve_target(ir: dict[str, Any], name: str) -> dict[str, Any]:
     an rt-core, no be-cores (so only the baseline scenario). A ModelError for any other unknown name."""
     if name == HERE and not has_target(ir, HERE):
         ncpu = os.cpu_count() or 1
-        return {"name": HERE, "kind": "local", "rt_cores": list(range(ncpu)), "be_cores": [], "root": None,
-                "throttle": None, "workload": None, "loc": None}
+        return {
+            "name": HERE,
+            "kind": "local",
+            "rt_cores": list(range(ncpu)),
+            "be_cores": [],
+            "root": None,
+            "throttle": None,
+            "workload": None,
+            "loc": None,
+        }
     return find_target(ir, name)

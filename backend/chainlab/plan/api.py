@@ -9,6 +9,7 @@ The plan follows the thesis' tool flow (§3.4): instantiate data parallelism, ma
 threads with one of the five heuristics, introduce synchronization, allocate memory; then it is
 checked with the token game and its active data and latency are predicted.
 """
+
 from __future__ import annotations
 
 import time
@@ -64,8 +65,14 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         timings[name] = round(now - clock, 6)
         clock = now
 
-    view = load_chain(ir, chain, heuristic=options.heuristic, memory=options.memory, threads=options.threads,
-                      cores=list(options.cores) if options.cores is not None else None)
+    view = load_chain(
+        ir,
+        chain,
+        heuristic=options.heuristic,
+        memory=options.memory,
+        threads=options.threads,
+        cores=list(options.cores) if options.cores is not None else None,
+    )
     inst = instantiate(view)
     lap("instantiate")
     h = view.heuristic
@@ -79,22 +86,66 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
     def candidate(mapping: Mapping) -> Plan:
         signals = build_signals(inst, mapping, barrier=barrier, prune=options.prune_signals)
         plans = build_threads(inst, mapping, signals, barrier=barrier, affinity=view.cores)
-        return Plan(view, h, view.memory, view.threads, view.cores, inst, mapping, signals, plans, barrier,
-                    _not_allocated(), _no_activity(), None, _not_checked(), options, timings, options.seed)
+        return Plan(
+            view,
+            h,
+            view.memory,
+            view.threads,
+            view.cores,
+            inst,
+            mapping,
+            signals,
+            plans,
+            barrier,
+            _not_allocated(),
+            _no_activity(),
+            None,
+            _not_checked(),
+            options,
+            timings,
+            options.seed,
+        )
 
     if h in ("simple", "barrier"):
         plan = candidate(one_to_one(inst))
     elif h in ("fixed", "predictable"):
-        plan = candidate(list_schedule(inst, view.threads, view.cores, cache_aware=h == "predictable",
-                                       sync_ns=options.sync_ns, remote_ns_per_byte=options.remote_ns_per_byte))
+        plan = candidate(
+            list_schedule(
+                inst,
+                view.threads,
+                view.cores,
+                cache_aware=h == "predictable",
+                sync_ns=options.sync_ns,
+                remote_ns_per_byte=options.remote_ns_per_byte,
+            )
+        )
     else:
-        sos = reduced_order(view, weighted=options.weighted_tokens, node_limit=options.node_limit, time_limit_s=options.time_limit_s)
+        sos = reduced_order(
+            view, weighted=options.weighted_tokens, node_limit=options.node_limit, time_limit_s=options.time_limit_s
+        )
         lap("sos_search")
         order = [s for x in sos.order for s in inst.by_instance[x]]
-        reduced = candidate(map_in_order(inst, order, view.threads, view.cores, sync_ns=options.sync_ns, remote_ns_per_byte=options.remote_ns_per_byte))
+        reduced = candidate(
+            map_in_order(
+                inst,
+                order,
+                view.threads,
+                view.cores,
+                sync_ns=options.sync_ns,
+                remote_ns_per_byte=options.remote_ns_per_byte,
+            )
+        )
         reduced.mapping.sos = sos.order
-        incumbent = candidate(list_schedule(inst, view.threads, view.cores, cache_aware=True, sync_ns=options.sync_ns,
-                                            remote_ns_per_byte=options.remote_ns_per_byte))
+        incumbent = candidate(
+            list_schedule(
+                inst,
+                view.threads,
+                view.cores,
+                cache_aware=True,
+                sync_ns=options.sync_ns,
+                remote_ns_per_byte=options.remote_ns_per_byte,
+            )
+        )
         scored = []
         for c in (reduced, incumbent):
             t = nominal_timing(c, NOMINAL_ITERATIONS, period=_period(view), sync_ns=options.sync_ns)
@@ -102,17 +153,20 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         _, plan, timing = scored[0] if scored[0][0] <= scored[1][0] else scored[1]
         plan.mapping.sos = sos.order
         plan.mapping.notes.append(
-            f"SOS search: peak {sos.peak} vs greedy {sos.greedy_peak} " f"({'B' if options.weighted_tokens else 'buffers'}), "
-            f"bound {sos.bound}, {sos.nodes} nodes, stopped: {sos.stopped}")
+            f"SOS search: peak {sos.peak} vs greedy {sos.greedy_peak} "
+            f"({'B' if options.weighted_tokens else 'buffers'}), "
+            f"bound {sos.bound}, {sos.nodes} nodes, stopped: {sos.stopped}"
+        )
         if plan is incumbent:
-            plan.mapping.notes.append("the SOS mapping did not lower the active data of the nominal execution; "
-                                      "kept predictable's mapping (reduced is never worse than predictable)")
+            plan.mapping.notes.append(
+                "the SOS mapping did not lower the active data of the nominal execution; "
+                "kept predictable's mapping (reduced is never worse than predictable)"
+            )
     lap("schedule")
 
     if timing is None:
         timing = nominal_timing(plan, NOMINAL_ITERATIONS, period=_period(view), sync_ns=options.sync_ns)
-    activity, seeds = active_data(inst, aligned_bytes, timing,
-                                  sos_peak=sos.peak if sos is not None else None)
+    activity, seeds = active_data(inst, aligned_bytes, timing, sos_peak=sos.peak if sos is not None else None)
     plan.active = activity
     lap("timeline")
 
@@ -126,13 +180,22 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         a_first = np.zeros_like(hb_inter)
         alloc_inter = hb_inter
     schedule_order = sorted(range(len(buffer_bytes)), key=lambda b: (life_start[b], b))
-    plan.allocation = allocate(inst, buffer_bytes, view.memory, inter=alloc_inter, alignment=alignment, huge_pages=options.huge_pages,
-                               schedule_order=schedule_order, seeds=seeds)
+    plan.allocation = allocate(
+        inst,
+        buffer_bytes,
+        view.memory,
+        inter=alloc_inter,
+        alignment=alignment,
+        huge_pages=options.huge_pages,
+        schedule_order=schedule_order,
+        seeds=seeds,
+    )
     if view.memory == "reuse":
         alloc = plan.allocation
         if options.reuse_sync:
-            signals = enforce_sharing(inst, plan.mapping, plan.signals, alloc.offsets, alloc.sizes, a_first, hb, hb_inter,
-                                      barrier=barrier)
+            signals = enforce_sharing(
+                inst, plan.mapping, plan.signals, alloc.offsets, alloc.sizes, a_first, hb, hb_inter, barrier=barrier
+            )
             if len(signals) != len(plan.signals) or any(a.kind != b.kind for a, b in zip(signals, plan.signals)):
                 plan.signals = signals
                 plan.thread_plans = build_threads(inst, plan.mapping, signals, barrier=barrier, affinity=view.cores)
@@ -141,20 +204,44 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
         clash = [(a, b) for a, b in overlapping_pairs(alloc.offsets, alloc.sizes) if hb_inter[a, b]]
         if clash:
             a, b = clash[0]
-            raise PlanError(f"buffers {view.buffers[a].name} and {view.buffers[b].name} share memory but are not ordered")
+            raise PlanError(
+                f"buffers {view.buffers[a].name} and {view.buffers[b].name} share memory but are not ordered"
+            )
     lap("memory")
 
-    plan.check = token_game(inst, plan.thread_plans, plan.signals, iterations=options.check_iterations, seed=options.seed,
-                            allocation=plan.allocation if view.memory == "reuse" else None)
+    plan.check = token_game(
+        inst,
+        plan.thread_plans,
+        plan.signals,
+        iterations=options.check_iterations,
+        seed=options.seed,
+        allocation=plan.allocation if view.memory == "reuse" else None,
+    )
     if not plan.check.ok:
         raise PlanError(f"plan for chain '{chain}' ({h}) fails the token game: {plan.check.message}")
     lap("check")
 
     if options.predict:
-        n = options.predict_iterations if pinned else min(options.predict_iterations, max(16, 5_000 // max(1, len(inst.subs))))
+        n = (
+            options.predict_iterations
+            if pinned
+            else min(options.predict_iterations, max(16, 5_000 // max(1, len(inst.subs))))
+        )
         p = predict_latency(plan, iterations=n, seed=options.seed, nominal=timing)
-        plan.latency = LatencySummary(p.model, p.samples, p.nominal_ns, p.mean_ns, p.std_ns, p.min_ns, p.p50_ns, p.p90_ns,
-                                      p.p99_ns, p.max_ns, p.period_ns, p.overloaded)
+        plan.latency = LatencySummary(
+            p.model,
+            p.samples,
+            p.nominal_ns,
+            p.mean_ns,
+            p.std_ns,
+            p.min_ns,
+            p.p50_ns,
+            p.p90_ns,
+            p.p99_ns,
+            p.max_ns,
+            p.period_ns,
+            p.overloaded,
+        )
         lap("predict")
     timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 6)
     return plan
@@ -181,13 +268,16 @@ def _aligned(size: int, alignment: int) -> int:
     return -(-size // alignment) * alignment
 
 
-def chain_latency_etp(ir: dict[str, Any], chain: str, *, iterations: int | None = None, seed: int = 0,
-                      bin_ns: int = DEFAULT_BIN_NS) -> list[tuple[int, float]]:
+def chain_latency_etp(
+    ir: dict[str, Any], chain: str, *, iterations: int | None = None, seed: int = 0, bin_ns: int = DEFAULT_BIN_NS
+) -> list[tuple[int, float]]:
     """What `etp chain X` in a PTTS component resolves to: the predicted latency distribution of the
     chain's own plan (its schedule, threads and memory settings), on a `bin_ns` grid (rounded up)."""
     plan = make_plan(ir, chain, PlanOptions(seed=seed, predict=False))
     default = 2000 if plan.mapping.pinned else 400  # OS-scheduled plans need the slower event simulation
-    return predict_latency(plan, iterations=iterations or plan.chain.iterations or default, seed=seed, bin_ns=bin_ns).points
+    return predict_latency(
+        plan, iterations=iterations or plan.chain.iterations or default, seed=seed, bin_ns=bin_ns
+    ).points
 
 
 def plan_to_json(plan: Plan) -> dict[str, Any]:
@@ -236,30 +326,58 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
         "period_ns": view.period_ns,
         "seed": plan.seed,
         "options": plan.options.tuning_json(),
-        "threads": [{
-            "index": th.index, "name": th.name, "core": th.core, "affinity": th.affinity,
-            "sub_boxes": [subs[x].name for x in plan.mapping.orders[th.index]],
-            "steps": [step(st) for st in th.steps],
-            "listing": thread_listing(plan, th),
-        } for th in plan.thread_plans],
-        "sub_boxes": [{
-            "name": s.name, "instance": view.instances[s.instance].name, "box": view.instances[s.instance].box,
-            "kernel": view.instances[s.instance].kernel, "slice": s.index, "slices": s.count,
-            "rows": [s.row_start, s.row_end], "height": s.height,
-            "thread": plan.mapping.thread_of[s.id], "estimated_cost_ns": round(s.mean_cost_ns),
-            "cost_source": cost_source(view.instances[s.instance]),
-            "estimated_start_ns": round(plan.mapping.est_start[s.id]),
-            "depends_on": [subs[p].name for p in inst.preds[s.id]],
-        } for s in subs],
-        "dependencies": [{
-            "from": subs[d.src].name, "to": subs[d.dst].name, "buffer": view.buffers[d.buffer].name,
-            "rows": [d.row_start, d.row_end], "bytes": d.bytes,
-        } for d in inst.deps],
-        "buffers": [{
-            "name": b.name, "producer": {"instance": view.instances[b.producer].name, "port": b.port},
-            "consumers": [{"instance": view.instances[c].name, "port": p} for c, p in b.consumers],
-            "image": b.image, "bytes": b.bytes, "size": alloc.sizes[b.index], "offset": alloc.offsets[b.index],
-        } for b in view.buffers],
+        "threads": [
+            {
+                "index": th.index,
+                "name": th.name,
+                "core": th.core,
+                "affinity": th.affinity,
+                "sub_boxes": [subs[x].name for x in plan.mapping.orders[th.index]],
+                "steps": [step(st) for st in th.steps],
+                "listing": thread_listing(plan, th),
+            }
+            for th in plan.thread_plans
+        ],
+        "sub_boxes": [
+            {
+                "name": s.name,
+                "instance": view.instances[s.instance].name,
+                "box": view.instances[s.instance].box,
+                "kernel": view.instances[s.instance].kernel,
+                "slice": s.index,
+                "slices": s.count,
+                "rows": [s.row_start, s.row_end],
+                "height": s.height,
+                "thread": plan.mapping.thread_of[s.id],
+                "estimated_cost_ns": round(s.mean_cost_ns),
+                "cost_source": cost_source(view.instances[s.instance]),
+                "estimated_start_ns": round(plan.mapping.est_start[s.id]),
+                "depends_on": [subs[p].name for p in inst.preds[s.id]],
+            }
+            for s in subs
+        ],
+        "dependencies": [
+            {
+                "from": subs[d.src].name,
+                "to": subs[d.dst].name,
+                "buffer": view.buffers[d.buffer].name,
+                "rows": [d.row_start, d.row_end],
+                "bytes": d.bytes,
+            }
+            for d in inst.deps
+        ],
+        "buffers": [
+            {
+                "name": b.name,
+                "producer": {"instance": view.instances[b.producer].name, "port": b.port},
+                "consumers": [{"instance": view.instances[c].name, "port": p} for c, p in b.consumers],
+                "image": b.image,
+                "bytes": b.bytes,
+                "size": alloc.sizes[b.index],
+                "offset": alloc.offsets[b.index],
+            }
+            for b in view.buffers
+        ],
         "arena_bytes": alloc.arena_bytes,
         "lower_bound_bytes": alloc.lower_bound_bytes,
         "lower_bound_exact": alloc.lower_bound_exact,
@@ -268,14 +386,20 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
         "huge_pages": alloc.huge_pages,
         "allocation_order": alloc.order,
         "interference_edges": alloc.interference_edges,
-        "signals": [{
-            "name": s.name, "kind": s.kind, "initial_tokens": s.initial_tokens,
-            "from": {"thread": s.src_thread, "sub_box": subs[s.src].name},
-            "to": {"thread": s.dst_thread, "sub_box": subs[s.dst].name},
-            "buffers": [view.buffers[b].name for b in s.buffers],
-        } for s in plan.signals],
+        "signals": [
+            {
+                "name": s.name,
+                "kind": s.kind,
+                "initial_tokens": s.initial_tokens,
+                "from": {"thread": s.src_thread, "sub_box": subs[s.src].name},
+                "to": {"thread": s.dst_thread, "sub_box": subs[s.dst].name},
+                "buffers": [view.buffers[b].name for b in s.buffers],
+            }
+            for s in plan.signals
+        ],
         "active_data": {
-            "window_ns": round(plan.active.window_ns), "peak_bytes": plan.active.peak_bytes,
+            "window_ns": round(plan.active.window_ns),
+            "peak_bytes": plan.active.peak_bytes,
             "peak_buffers": [view.buffers[b].name for b in plan.active.peak_buffers],
             "sos_peak_bytes": plan.active.sos_peak_bytes,
             "profile": [[t, v] for t, v in plan.active.profile],
@@ -306,11 +430,28 @@ def thread_listing(plan: Plan, thread: ThreadPlan) -> str:
 def latency_json(lat: LatencySummary) -> dict[str, Any]:
     """The latency summary as the plan's JSON gives it (`latency`)."""
     return {
-        "samples": lat.samples, "nominal_ns": lat.nominal_ns, "mean_ns": round(lat.mean_ns), "std_ns": round(lat.std_ns),
-        "min_ns": lat.min_ns, "p50_ns": lat.p50_ns, "p90_ns": lat.p90_ns, "p99_ns": lat.p99_ns, "max_ns": lat.max_ns,
-        "period_ns": lat.period_ns, "overloaded": lat.overloaded, "model": lat.model,
+        "samples": lat.samples,
+        "nominal_ns": lat.nominal_ns,
+        "mean_ns": round(lat.mean_ns),
+        "std_ns": round(lat.std_ns),
+        "min_ns": lat.min_ns,
+        "p50_ns": lat.p50_ns,
+        "p90_ns": lat.p90_ns,
+        "p99_ns": lat.p99_ns,
+        "max_ns": lat.max_ns,
+        "period_ns": lat.period_ns,
+        "overloaded": lat.overloaded,
+        "model": lat.model,
     }
 
 
-__all__ = ["PlanError", "PlanOptions", "chain_latency_etp", "latency_json", "make_plan", "plan_to_json", "predict_latency",
-           "thread_listing"]
+__all__ = [
+    "PlanError",
+    "PlanOptions",
+    "chain_latency_etp",
+    "latency_json",
+    "make_plan",
+    "plan_to_json",
+    "predict_latency",
+    "thread_listing",
+]

@@ -9,6 +9,7 @@ this way, and signal pruning removes the signals this relation already implies.
 Events are (iteration, sub-box) in a window of `iterations` iterations unrolled; a barrier is an
 extra event per iteration. Reachability sets are Python ints used as bitsets (C speed per OR).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -33,8 +34,9 @@ class HbGraph:
         return bool((self.desc[self.event(u, iu)] >> self.event(v, iv)) & 1)
 
 
-def edges_per_iteration(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool,
-                        skip: set[int] | None = None) -> list[tuple[int, int, int]]:
+def edges_per_iteration(
+    orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, skip: set[int] | None = None
+) -> list[tuple[int, int, int]]:
     """(u, v, d): event u of iteration i happens before event v of iteration i + d."""
     edges: list[tuple[int, int, int]] = []
     for order in orders:
@@ -55,7 +57,9 @@ def edges_per_iteration(orders: list[list[int]], signals: list[Signal], n_subs: 
     return edges
 
 
-def build_hb(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, iterations: int = 2) -> HbGraph:
+def build_hb(
+    orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, iterations: int = 2
+) -> HbGraph:
     n = n_subs + (1 if barrier else 0)
     edges = edges_per_iteration(orders, signals, n_subs, barrier)
     max_d = max((d for _, _, d in edges), default=0)
@@ -91,8 +95,9 @@ class DeadlockError(Exception):
     """Internal: the planner built a plan that cannot run (a bug, never the user's fault)."""
 
 
-def redundant_signals(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool,
-                      candidates: set[int] | None = None) -> set[int]:
+def redundant_signals(
+    orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, candidates: set[int] | None = None
+) -> set[int]:
     """Signals (among `candidates`, default all) whose ordering is already implied by other edges: the
     transitive reduction restricted to signals. Removing all of them at once keeps happens-before
     unchanged because the unrolled graph is acyclic."""

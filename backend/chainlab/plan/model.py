@@ -5,6 +5,7 @@ modules of `chainlab.plan`. Ids are dense indices so that the hot loops can use 
 instances are numbered in a topological order of the chain, sub-boxes in the order of their
 instance and slice, buffers in the order of their producer.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -15,8 +15,19 @@ from chainlab.plan.heuristics import DEFAULT_REMOTE_NS_PER_BYTE, DEFAULT_SYNC_NS
 from chainlab.plan.memory import CACHE_LINE
 
 #: The fields recorded in the plan's JSON under `options`, in their order there.
-TUNING_FIELDS = ("alignment", "huge_pages", "weighted_tokens", "node_limit", "time_limit_s", "prune_signals",
-                 "iteration_sync", "reuse_sync", "sync_ns", "remote_ns_per_byte", "jitter")
+TUNING_FIELDS = (
+    "alignment",
+    "huge_pages",
+    "weighted_tokens",
+    "node_limit",
+    "time_limit_s",
+    "prune_signals",
+    "iteration_sync",
+    "reuse_sync",
+    "sync_ns",
+    "remote_ns_per_byte",
+    "jitter",
+)
 
 
 @dataclass(frozen=True)

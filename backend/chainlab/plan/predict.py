@@ -14,6 +14,7 @@ the schedule and synchronization, not yet of the memory footprint.
 The distribution is binned on an integer ns grid: every sample is rounded UP to the next multiple
 of `bin_ns` (default 10 µs), so the ETP never understates a latency.
 """
+
 from __future__ import annotations
 
 import math
@@ -59,7 +60,9 @@ class LatencyPrediction:
 
 def sampler_for(plan: Plan, jitter: float) -> CostSampler:
     subs = plan.inst.subs
-    return CostSampler(plan.chain.instances, [s.instance for s in subs], [(s.row_end - s.row_start) / s.height for s in subs], jitter)
+    return CostSampler(
+        plan.chain.instances, [s.instance for s in subs], [(s.row_end - s.row_start) / s.height for s in subs], jitter
+    )
 
 
 def source_flags(plan: Plan) -> list[bool]:
@@ -72,17 +75,39 @@ def nominal_timing(plan: Plan, iterations: int, *, period: float | None, sync_ns
     return _timing(plan, mean[:, None], iterations, period=period, sync_ns=sync_ns, record=True, rng=None)
 
 
-def _timing(plan: Plan, costs: np.ndarray | None, iterations: int, *, period: float | None, sync_ns: float,
-            record: bool, rng: np.random.Generator | None, cost_fn: CostFn | None = None) -> Timing:
+def _timing(
+    plan: Plan,
+    costs: np.ndarray | None,
+    iterations: int,
+    *,
+    period: float | None,
+    sync_ns: float,
+    record: bool,
+    rng: np.random.Generator | None,
+    cost_fn: CostFn | None = None,
+) -> Timing:
     if plan.mapping.pinned:
-        program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync_ns, sources=source_flags(plan))
+        program = PinnedProgram(
+            plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync_ns, sources=source_flags(plan)
+        )
         return program.run(costs, iterations, period, record=record, cost_fn=cost_fn)
     if costs is None:
         raise ValueError("the OS scheduling simulation takes its costs up front")
     per_iter = np.repeat(costs.T, iterations, axis=0) if costs.shape[1] == 1 else costs.T
-    return simulate_os(plan.thread_plans, plan.signals, len(plan.inst.subs), per_iter, iterations, cores=len(plan.cores),
-                       pinned=False, period=period, sources=source_flags(plan), sync_ns=sync_ns, rng=rng,
-                       policy="fifo" if rng is None else "random")
+    return simulate_os(
+        plan.thread_plans,
+        plan.signals,
+        len(plan.inst.subs),
+        per_iter,
+        iterations,
+        cores=len(plan.cores),
+        pinned=False,
+        period=period,
+        sources=source_flags(plan),
+        sync_ns=sync_ns,
+        rng=rng,
+        policy="fifo" if rng is None else "random",
+    )
 
 
 def iteration_interval(timing: Timing) -> float:
@@ -91,8 +116,16 @@ def iteration_interval(timing: Timing) -> float:
     return float((ends[-1] - ends[WARMUP]) / (len(ends) - 1 - WARMUP))
 
 
-def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: int | None = None, seed: int = 0, *,
-                    bin_ns: int = DEFAULT_BIN_NS, jitter: float | None = None, nominal: Timing | None = None) -> LatencyPrediction:
+def predict_latency(
+    plan: Plan,
+    ir: dict[str, Any] | None = None,
+    iterations: int | None = None,
+    seed: int = 0,
+    *,
+    bin_ns: int = DEFAULT_BIN_NS,
+    jitter: float | None = None,
+    nominal: Timing | None = None,
+) -> LatencyPrediction:
     """Monte Carlo latency distribution of the plan (see the module docstring for the model).
 
     `ir` is accepted for symmetry with the other entry points; the plan already carries the chain.
@@ -111,8 +144,16 @@ def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: in
     total_iters = WARMUP + per_run
     runs = math.ceil(n_samples / per_run)
     if plan.mapping.pinned:
-        t = _timing(plan, None, total_iters, period=period, sync_ns=sync_ns, record=False, rng=rng,
-                    cost_fn=lambda i: sampler.sample(rng, runs))
+        t = _timing(
+            plan,
+            None,
+            total_iters,
+            period=period,
+            sync_ns=sync_ns,
+            record=False,
+            rng=rng,
+            cost_fn=lambda i: sampler.sample(rng, runs),
+        )
         lat = (t.end[WARMUP:] - t.release[WARMUP:]).T.reshape(-1)
         engine = "pinned max-plus (vectorized)"
     else:
@@ -133,11 +174,26 @@ def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: in
     values, counts = np.unique(binned, return_counts=True)
     probs = counts / counts.sum()
     q = lambda p: math.ceil(float(np.quantile(lat, p, method="higher")))  # noqa: E731
-    model = (f"{engine}; sub-box times from box etp, else cost x slice fraction x lognormal jitter "
-             f"(sigma {sampler.jitter:g}), else a kernel estimate; signals {sync_ns:g} ns; no cache model")
+    model = (
+        f"{engine}; sub-box times from box etp, else cost x slice fraction x lognormal jitter "
+        f"(sigma {sampler.jitter:g}), else a kernel estimate; signals {sync_ns:g} ns; no cache model"
+    )
     return LatencyPrediction(
-        points=[(int(v), float(p)) for v, p in zip(values, probs)], bin_ns=int(bin_ns), samples=len(lat),
-        mean_ns=float(lat.mean()), std_ns=float(lat.std()), min_ns=math.floor(lat.min()), p50_ns=q(0.5), p90_ns=q(0.9),
-        p99_ns=q(0.99), p999_ns=q(0.999), max_ns=math.ceil(lat.max()), nominal_ns=nominal_ns,
-        period_ns=plan.chain.period_ns, iteration_interval_ns=round(interval),
-        overloaded=bool(period is not None and interval > period * 1.0001), seed=seed, model=model)
+        points=[(int(v), float(p)) for v, p in zip(values, probs)],
+        bin_ns=int(bin_ns),
+        samples=len(lat),
+        mean_ns=float(lat.mean()),
+        std_ns=float(lat.std()),
+        min_ns=math.floor(lat.min()),
+        p50_ns=q(0.5),
+        p90_ns=q(0.9),
+        p99_ns=q(0.99),
+        p999_ns=q(0.999),
+        max_ns=math.ceil(lat.max()),
+        nominal_ns=nominal_ns,
+        period_ns=plan.chain.period_ns,
+        iteration_interval_ns=round(interval),
+        overloaded=bool(period is not None and interval > period * 1.0001),
+        seed=seed,
+        model=model,
+    )

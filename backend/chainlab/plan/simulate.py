@@ -15,6 +15,7 @@ i * period when the sources are periodic):
   Pinned plans can be run here too (each thread then owns a core), which the tests use to check
   the two engines against each other.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -42,8 +43,16 @@ class Timing:
 class PinnedProgram:
     """The max-plus recurrence of a pinned plan, compiled into per-level index arrays."""
 
-    def __init__(self, inst: Instantiation, mapping: Mapping, signals: list[Signal], *, barrier: bool, sync_ns: float,
-                 sources: list[bool]):
+    def __init__(
+        self,
+        inst: Instantiation,
+        mapping: Mapping,
+        signals: list[Signal],
+        *,
+        barrier: bool,
+        sync_ns: float,
+        sources: list[bool],
+    ):
         n = len(inst.subs)
         self.n = n
         pad, bar = 2 * n, 2 * n + 1
@@ -83,8 +92,14 @@ class PinnedProgram:
             self.levels.append((np.asarray(members, dtype=np.int64), idx, dly, src))
         self.sync = float(sync_ns)
 
-    def run(self, costs: np.ndarray | None, iterations: int, period: float | None, record: bool = False,
-            cost_fn: CostFn | None = None) -> Timing:
+    def run(
+        self,
+        costs: np.ndarray | None,
+        iterations: int,
+        period: float | None,
+        record: bool = False,
+        cost_fn: CostFn | None = None,
+    ) -> Timing:
         """costs: (n, runs) fixed per run, or None with cost_fn(i) -> (n, runs) per iteration."""
         n = self.n
         if cost_fn is not None:
@@ -119,7 +134,7 @@ class PinnedProgram:
                     st[src] = np.maximum(st[src], rel)
                 st_all[members] = st
                 fin[n + members] = st + c[members]
-            cur = fin[n:2 * n]
+            cur = fin[n : 2 * n]
             end[i] = cur.max(axis=0)
             release[i] = rel if rel is not None else st_all.min(axis=0)
             if record:
@@ -151,9 +166,21 @@ def _topo(n: int, preds: list[list[int]]) -> list[int]:
     return out
 
 
-def simulate_os(threads: list[ThreadPlan], signals: list[Signal], n_subs: int, costs: np.ndarray, iterations: int, *,
-                cores: int, pinned: bool, period: float | None, sources: list[bool], sync_ns: float,
-                rng: np.random.Generator | None = None, policy: str = "random") -> Timing:
+def simulate_os(
+    threads: list[ThreadPlan],
+    signals: list[Signal],
+    n_subs: int,
+    costs: np.ndarray,
+    iterations: int,
+    *,
+    cores: int,
+    pinned: bool,
+    period: float | None,
+    sources: list[bool],
+    sync_ns: float,
+    rng: np.random.Generator | None = None,
+    policy: str = "random",
+) -> Timing:
     """One run; costs: (iterations, n_subs). Returns Timing with runs = 1.
 
     Tokens carry the time they become available (sent + sync_ns); a thread that waits for a token

@@ -10,6 +10,7 @@ after aggregation, instead of once per leaf. Each root carries weight 1/R.
 Exactness: every probability is a product of sums of ETP masses (float64), every time is an
 integer on the analysis grid; nothing is sampled, binned or truncated.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -39,8 +40,9 @@ class ExactLatency:
     per_root: list[RootLatency] | None
 
 
-def _expand(t: np.ndarray, age: np.ndarray, w: np.ndarray, idx: np.ndarray | None,
-            hop: Hop) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+def _expand(
+    t: np.ndarray, age: np.ndarray, w: np.ndarray, idx: np.ndarray | None, hop: Hop
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     off, pr = hop.lookup(t)
     K = off.shape[1]
     t2 = (t[:, None] + off).ravel()
@@ -62,8 +64,9 @@ def _chunk_size(chain: GridChain, hops: list[Hop]) -> int:
     return max(1, ROW_BUDGET // max(1, growth))
 
 
-def age_rows(chain: GridChain, hops: list[Hop], first: int, count: int,
-             with_index: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def age_rows(
+    chain: GridChain, hops: list[Hop], first: int, count: int, with_index: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Rows (age at the last component's trigger, probability, root index) for roots first..first+count-1."""
     n = np.arange(first, first + count, dtype=np.int64)
     t = chain.offsets[0] + n * chain.periods[0]

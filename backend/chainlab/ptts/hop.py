@@ -8,6 +8,7 @@ triggers t_a = o_i + n d_i only take d_{i+1} / gcd(d_i, d_{i+1}) phases. So the 
 small table, built once with vectorised CDF look-ups (a difference of two cumulative sums per
 entry) and then gathered for millions of triggers at a time.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,16 @@ TABLE_LIMIT = 4_000_000  # phases x columns above which rows are computed on the
 class Hop:
     """Consumer offsets and probabilities for every phase of a producer trigger."""
 
-    def __init__(self, prod_period: int, prod_offset: int, cons_period: int, cons_offset: int,
-                 etp_values: np.ndarray, etp_probs: np.ndarray, production_first: bool) -> None:
+    def __init__(
+        self,
+        prod_period: int,
+        prod_offset: int,
+        cons_period: int,
+        cons_offset: int,
+        etp_values: np.ndarray,
+        etp_probs: np.ndarray,
+        production_first: bool,
+    ) -> None:
         self.D = int(cons_period)
         self.O = int(cons_offset)
         self.G = math.gcd(int(prod_period), self.D)
@@ -110,6 +119,15 @@ class Hop:
 
 def build_hops(chain: GridChain) -> list[Hop]:
     """The N-1 hops of a GridChain."""
-    return [Hop(chain.periods[i], chain.offsets[i], chain.periods[i + 1], chain.offsets[i + 1],
-                chain.etp_values[i], chain.etp_probs[i], chain.production_first)
-            for i in range(chain.n - 1)]
+    return [
+        Hop(
+            chain.periods[i],
+            chain.offsets[i],
+            chain.periods[i + 1],
+            chain.offsets[i + 1],
+            chain.etp_values[i],
+            chain.etp_probs[i],
+            chain.production_first,
+        )
+        for i in range(chain.n - 1)
+    ]

@@ -4,6 +4,7 @@ Everything the analyses need is checked here, so that bad input always ends as a
 `ModelError` naming the element and carrying its source location, never as a traceback.
 Times stay exact integer nanoseconds; ETPs are parsed by `etp.py`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

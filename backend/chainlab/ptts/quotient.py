@@ -16,6 +16,7 @@ distributions with per-class kernels built from the `hop.Hop` phase tables (eq. 
 is an exact regrouping of the sum over all trees (no sampling, no approximation); for co-prime
 periods (e.g. Table 5.1 c: 1,388,611 trees) it collapses to a single class per stage.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -126,7 +127,9 @@ def quotient_latency(chain: GridChain, hops: list[Hop]) -> Distribution:
             if len(parts) > 64:  # keep memory bounded when there are many target classes
                 for key, plist in parts.items():
                     if len(plist) > 8:
-                        parts[key] = [accumulate(np.concatenate([q[0] for q in plist]), np.concatenate([q[1] for q in plist]))]
+                        parts[key] = [
+                            accumulate(np.concatenate([q[0] for q in plist]), np.concatenate([q[1] for q in plist]))
+                        ]
         classes = {}
         for c, plist in parts.items():
             if len(plist) == 1:

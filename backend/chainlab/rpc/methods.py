@@ -5,6 +5,7 @@ returns plain JSON; the context carries what the transport adds (progress). User
 raise ChainlabError and reach the client as JSON-RPC errors carrying the element and its
 source location.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -47,5 +48,10 @@ def load_method_modules() -> None:
 
 
 #: Modules whose import registers methods of one concern each.
-ADAPTERS: list[str] = ["chainlab.rpc.ptts_methods", "chainlab.rpc.plan_methods", "chainlab.rpc.run_methods",
-                        "chainlab.rpc.throttle_methods", "chainlab.rpc.deploy_methods"]
+ADAPTERS: list[str] = [
+    "chainlab.rpc.ptts_methods",
+    "chainlab.rpc.plan_methods",
+    "chainlab.rpc.run_methods",
+    "chainlab.rpc.throttle_methods",
+    "chainlab.rpc.deploy_methods",
+]

@@ -1,4 +1,5 @@
 """JSON-RPC methods of the planner (thesis chapter 3): plan a chain, generate synthetic chains."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,5 +24,7 @@ def synth(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     boxes, seed = params.get("boxes", 100), params.get("seed", 0)
     for key, value in (("boxes", boxes), ("seed", seed)):
         if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key == "boxes" else 0):
-            raise ModelError(f"{key} must be a {'positive' if key == 'boxes' else 'non-negative'} integer, not {value!r}")
+            raise ModelError(
+                f"{key} must be a {'positive' if key == 'boxes' else 'non-negative'} integer, not {value!r}"
+            )
     return {"text": synth_chain_text(boxes=boxes, seed=seed)}

@@ -1,4 +1,5 @@
 """JSON-RPC methods of the PTTS analysis (thesis chapter 5): analyze, simulate, cost, explore."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,7 +18,9 @@ def _ptts(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(name, str):
         names = [p["name"] for p in ir["ptts"]]
         if len(names) != 1:
-            raise ModelError(f"name the ptts to analyse (--ptts NAME); {ir['source']} has: {', '.join(names) or 'none'}")
+            raise ModelError(
+                f"name the ptts to analyse (--ptts NAME); {ir['source']} has: {', '.join(names) or 'none'}"
+            )
         name = names[0]
     return ir, find_ptts(ir, name)
 
@@ -44,7 +47,10 @@ def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]
     ir, ptts = _ptts(params)
     iterations = _int_option(params, "iterations", 10_000) or 10_000
     seed = params.get("seed", 0)
-    return {"source": ir["source"], **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir))}
+    return {
+        "source": ir["source"],
+        **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir)),
+    }
 
 
 @method("ptts/cost")

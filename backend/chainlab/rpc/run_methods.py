@@ -1,4 +1,5 @@
 """JSON-RPC methods of the C code generator and local runs (issue 6): generate a project, run a chain here."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,8 +33,14 @@ def generate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]
     files = generate_project(plan)
     out = _out(params)
     write_project(files, out)
-    return {"chain": chain, "heuristic": plan.heuristic, "memory": plan.memory, "threads": len(plan.thread_plans),
-            "out": str(out.resolve()), "files": sorted(files)}
+    return {
+        "chain": chain,
+        "heuristic": plan.heuristic,
+        "memory": plan.memory,
+        "threads": len(plan.thread_plans),
+        "out": str(out.resolve()),
+        "files": sorted(files),
+    }
 
 
 @method("run/local")
@@ -51,7 +58,14 @@ def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
         # the same experiment as `deploy` on this machine; its files go under the run's output directory
         out = Path(params["out"]) if params.get("out") else Path("chainlab-runs") / chain
         return deploy_run({**params, "ir": ir, "chain": chain, "target": target, "runs": str(out)}, context)
-    result = run_local(ir, chain, target=target, options=plan_options(params), iterations=params.get("iterations"),
-                       calibrate=int(params.get("calibrate") or 0), out_dir=Path(params["out"]) if params.get("out") else None,
-                       progress=context.report)  # always a callable: the binary reports progress either way
+    result = run_local(
+        ir,
+        chain,
+        target=target,
+        options=plan_options(params),
+        iterations=params.get("iterations"),
+        calibrate=int(params.get("calibrate") or 0),
+        out_dir=Path(params["out"]) if params.get("out") else None,
+        progress=context.report,
+    )  # always a callable: the binary reports progress either way
     return {**result.to_json(), "summary": summary_text(result)}

@@ -4,6 +4,7 @@ Requests run in a worker pool so that a long analysis does not block
 cancellation or other requests; `$/cancelRequest` cancels requests that have
 not started. Progress goes out as `progress` notifications.
 """
+
 from __future__ import annotations
 
 import logging

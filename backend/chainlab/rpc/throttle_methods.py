@@ -1,4 +1,5 @@
 """JSON-RPC methods of the throttler: parameter proposals (thesis §4.6.4, Yun et al.)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -4,6 +4,7 @@ The backend's SIGINT handler (installed by the RPC server) marks the run interru
 the chain processes it started; the chain binary then stops its threads, writes latencies.csv and run.json
 with status 'stopped', and exits normally. Scenario loops check `interrupted()` and start nothing new.
 """
+
 from __future__ import annotations
 
 import signal

@@ -5,6 +5,7 @@ wants 4 on a 2-core machine): the chain is re-planned with threads = number of t
 rt-cores and cores = those rt-cores, so every pinned thread owns one core. options.threads overrides
 this (several threads then share the cores round-robin, see chainlab.plan.pinning).
 """
+
 from __future__ import annotations
 
 import copy
@@ -66,11 +67,16 @@ def target_cores(ir: dict[str, Any], target: str | None) -> list[int]:
         return list(range(ncpu))
     t = find_target(ir, target)
     if t["kind"] != "local":
-        raise ModelError(f"target {target} is an ssh target; only local targets can run for now", loc=t.get("loc"), element=target)
+        raise ModelError(
+            f"target {target} is an ssh target; only local targets can run for now", loc=t.get("loc"), element=target
+        )
     cores = [c for c in (t.get("rt_cores") or range(ncpu)) if c < ncpu]
     if not cores:
-        raise ModelError(f"target {target}: none of its rt-cores {t.get('rt_cores')} exists on this machine ({ncpu} cores)",
-                         loc=t.get("loc"), element=target)
+        raise ModelError(
+            f"target {target}: none of its rt-cores {t.get('rt_cores')} exists on this machine ({ncpu} cores)",
+            loc=t.get("loc"),
+            element=target,
+        )
     return cores
 
 
@@ -105,6 +111,7 @@ def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: i
 @dataclass
 class PreparedRun:
     """A planned (and, when asked, calibrated) chain with its built binary, ready to run any number of times."""
+
     ir: dict[str, Any]
     chain: str
     plan: Plan  # as planned: the prediction comes from it
@@ -117,9 +124,19 @@ class PreparedRun:
     period_ns: int
 
 
-def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, options: PlanOptions = PlanOptions(),
-                iterations: int | None = None, calibrate: int = 0, out_dir: Path, cache: Path | None = None,
-                log: Callable[[str], None] = lambda s: None, period_ns: int | None = None) -> PreparedRun:
+def prepare_run(
+    ir: dict[str, Any],
+    chain: str,
+    *,
+    target: str | None = None,
+    options: PlanOptions = PlanOptions(),
+    iterations: int | None = None,
+    calibrate: int = 0,
+    out_dir: Path,
+    cache: Path | None = None,
+    log: Callable[[str], None] = lambda s: None,
+    period_ns: int | None = None,
+) -> PreparedRun:
     """Plan (options.threads threads, default one per rt-core of the target), calibrate (calibrate > 0: every
     sub-box alone that many times, then re-plan with the measured costs) and build. period_ns: None = the
     chain's source period when it has one (absolute-time releases), else free running; 0 = free running
@@ -132,7 +149,9 @@ def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, op
     if calibrate > 0:
         binary, _ = build_project(generate_project(pin_threads(plan, cores)), cache)
         log(f"calibrating every sub-box {calibrate} times")
-        subprocess.run([str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True)
+        subprocess.run(
+            [str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True
+        )
         ir = calibrated_ir(ir, chain, out_dir / "calibration.csv")
         plan = plan_for_cores(ir, chain, cores, options)
         calibrated = True
@@ -143,50 +162,105 @@ def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, op
     return PreparedRun(ir, chain, plan, pinned, binary, cached, calibrated, plan.threads, iterations, int(period))
 
 
-def execute_run(prep: PreparedRun, out_dir: Path, *, progress: ProgressFn | None = None,
-                extra_args: list[str] | None = None) -> RunResult:
+def execute_run(
+    prep: PreparedRun, out_dir: Path, *, progress: ProgressFn | None = None, extra_args: list[str] | None = None
+) -> RunResult:
     """Run the built chain once into out_dir and report measured vs predicted latency. A run stopped by
     SIGINT/SIGTERM still reports what it measured (status 'stopped', completed < iterations)."""
     out = out_dir.resolve()
     out.mkdir(parents=True, exist_ok=True)
     pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
     (out / "plan.json").write_text(json.dumps(plan_to_json(pinned), indent=1))
-    cmd = [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)] + \
-        (["--progress"] if progress else []) + (extra_args or [])
+    cmd = (
+        [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)]
+        + (["--progress"] if progress else [])
+        + (extra_args or [])
+    )
     returncode, stderr = _execute(cmd, progress)
     if returncode != 0 or not (out / "run.json").exists():
         raise ModelError(f"the run failed (exit {returncode}): {stderr.strip()[-2000:]}", element=chain)
     header = json.loads((out / "run.json").read_text())
     lat = read_latencies(out / "latencies.csv")
-    overloaded = bool(period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period)
+    overloaded = bool(
+        period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period
+    )
     measured = latency_stats(lat)
     pred = predict_latency(prep.plan, iterations=min(iterations, 2000), seed=1)
-    predicted = {"mean_ns": pred.mean_ns, "std_ns": pred.std_ns, "p50_ns": pred.p50_ns, "p99_ns": pred.p99_ns,
-                 "max_ns": pred.max_ns, "samples": pred.samples}
+    predicted = {
+        "mean_ns": pred.mean_ns,
+        "std_ns": pred.std_ns,
+        "p50_ns": pred.p50_ns,
+        "p99_ns": pred.p99_ns,
+        "max_ns": pred.max_ns,
+        "samples": pred.samples,
+    }
     ks = ks_distance(lat, pred.points)
     files = [str(out / "latencies.csv"), str(out / "run.json"), str(out / "plan.json")]
     (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
     files.append(str(out / "predicted.csv"))
     if lat.size:
-        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pinned.heuristic}/{pinned.memory}, {prep.threads} thread(s)", out / "cdf")]
-    result = RunResult(chain, int(period), pinned.heuristic, pinned.memory, prep.threads, list(pinned.cores), iterations,
-                       int(header["completed"]), header["status"], header["checksum"], pinned.allocation.arena_bytes,
-                       pinned.allocation.sum_bytes,
-                       measured, predicted, ks, str(out), files, prep.cached_build, prep.calibrated, overloaded)
+        files += [
+            str(f)
+            for f in plot_cdf(
+                lat, pred.points, f"{chain}: {pinned.heuristic}/{pinned.memory}, {prep.threads} thread(s)", out / "cdf"
+            )
+        ]
+    result = RunResult(
+        chain,
+        int(period),
+        pinned.heuristic,
+        pinned.memory,
+        prep.threads,
+        list(pinned.cores),
+        iterations,
+        int(header["completed"]),
+        header["status"],
+        header["checksum"],
+        pinned.allocation.arena_bytes,
+        pinned.allocation.sum_bytes,
+        measured,
+        predicted,
+        ks,
+        str(out),
+        files,
+        prep.cached_build,
+        prep.calibrated,
+        overloaded,
+    )
     (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
     result.files.append(str(out / "report.json"))
     return result
 
 
-def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, options: PlanOptions = PlanOptions(),
-              iterations: int | None = None, calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
-              progress: ProgressFn | None = None,
-              log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
-              period_ns: int | None = None) -> RunResult:
+def run_local(
+    ir: dict[str, Any],
+    chain: str,
+    *,
+    target: str | None = None,
+    options: PlanOptions = PlanOptions(),
+    iterations: int | None = None,
+    calibrate: int = 0,
+    out_dir: Path | None = None,
+    cache: Path | None = None,
+    progress: ProgressFn | None = None,
+    log: Callable[[str], None] = lambda s: None,
+    extra_args: list[str] | None = None,
+    period_ns: int | None = None,
+) -> RunResult:
     """One run on this machine: prepare_run then execute_run."""
     out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
-    prep = prepare_run(ir, chain, target=target, options=options, iterations=iterations, calibrate=calibrate, out_dir=out,
-                       cache=cache, log=log, period_ns=period_ns)
+    prep = prepare_run(
+        ir,
+        chain,
+        target=target,
+        options=options,
+        iterations=iterations,
+        calibrate=calibrate,
+        out_dir=out,
+        cache=cache,
+        log=log,
+        period_ns=period_ns,
+    )
     return execute_run(prep, out, progress=progress, extra_args=extra_args)
 
 
@@ -221,23 +295,37 @@ def _follow(proc: subprocess.Popen[bytes], progress: ProgressFn | None) -> tuple
 def summary_text(r: RunResult) -> str:
     m = r.measured
     release = f"released every {r.period_ns / 1e6:g} ms" if r.period_ns else "free-running source"
-    lines = [f"chain {r.chain}: {r.heuristic}/{r.memory}, {r.threads} thread(s) on cores {r.cores}, {release}",
-             f"  iterations {r.completed}/{r.iterations} ({r.status}), checksum {r.checksum}",
-             f"  memory: arena {r.arena_bytes} B (sum of buffers {r.sum_bytes} B)"]
+    lines = [
+        f"chain {r.chain}: {r.heuristic}/{r.memory}, {r.threads} thread(s) on cores {r.cores}, {release}",
+        f"  iterations {r.completed}/{r.iterations} ({r.status}), checksum {r.checksum}",
+        f"  memory: arena {r.arena_bytes} B (sum of buffers {r.sum_bytes} B)",
+    ]
     if m.get("samples"):
-        lines.append(f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  " f"p50 {m['p50_ns'] / 1e6:.3f}"
-                     f"  p99 {m['p99_ns'] / 1e6:.3f}  max {m['max_ns'] / 1e6:.3f} ms")
+        lines.append(
+            f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  "
+            f"p50 {m['p50_ns'] / 1e6:.3f}"
+            f"  p99 {m['p99_ns'] / 1e6:.3f}  max {m['max_ns'] / 1e6:.3f} ms"
+        )
     if r.predicted:
         p = r.predicted
-        lines.append(f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  " f"p50 {p['p50_ns'] / 1e6:.3f}"
-                     f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}")
+        lines.append(
+            f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  "
+            f"p50 {p['p50_ns'] / 1e6:.3f}"
+            f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}"
+        )
     if r.overloaded:
-        lines.append("  OVERLOADED: an iteration takes longer than the period, latencies grow with every release "
-                     "(fewer threads than the chain needs? try --threads or a target with more rt-cores)")
+        lines.append(
+            "  OVERLOADED: an iteration takes longer than the period, latencies grow with every release "
+            "(fewer threads than the chain needs? try --threads or a target with more rt-cores)"
+        )
     lines.append(f"  report: {r.out_dir}/report.json")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use: python -m chainlab.run.local IR.json CHAIN
-    r = run_local(json.loads(Path(sys.argv[1]).read_text()), sys.argv[2], iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None)
+    r = run_local(
+        json.loads(Path(sys.argv[1]).read_text()),
+        sys.argv[2],
+        iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None,
+    )
     print(summary_text(r))

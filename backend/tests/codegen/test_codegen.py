@@ -1,5 +1,6 @@
 """The generator: every heuristic x allocator computes the sequential reference's checksum; bad plans
 are refused with a message; generated code is readable and builds with -Wall -Wextra -Werror."""
+
 from __future__ import annotations
 
 import json
@@ -63,15 +64,22 @@ def test_generated_code_names_sub_boxes_as_the_model() -> None:
     assert "/* f6.0: box Gain, kernel gain(2), rows 0..128 of 256" in code
     assert '{"f7.1", f7_1}' in code
     assert "/* thread thread1: W s2, W s6, E f6.1" in code
-    assert {"CMakeLists.txt", "README.md", "src/main.c", "runtime/src/rt.c", "runtime/include/chainlab/kernels.h"} <= set(files)
+    assert {
+        "CMakeLists.txt",
+        "README.md",
+        "src/main.c",
+        "runtime/src/rt.c",
+        "runtime/include/chainlab/kernels.h",
+    } <= set(files)
 
 
 def test_generated_project_builds_with_cmake_and_werror(tmp_path: Path) -> None:
     from chainlab.run import build_project
+
     ir, chain, _ = _chain("appendix-a")
     binary, cached = build_project(generate_project(_plan(ir, chain, "reduced", "reuse")), tmp_path)
     assert not cached and binary.exists()
-    rc, out, err = run_chain(binary, "--iterations", "10")   # runs with no arguments but the count
+    rc, out, err = run_chain(binary, "--iterations", "10")  # runs with no arguments but the count
     assert rc == 0 and "checksum" in out, err
     assert (binary.parent / "latencies.csv").read_text().count("\n") == 11
     header = json.loads((binary.parent / "run.json").read_text())
@@ -101,7 +109,7 @@ def test_deadlocked_plan_aborts_with_a_watchdog_message(tmp_path: Path) -> None:
     ir, chain, _ = _chain("appendix-a")
     plan = _plan(ir, chain)
     for s in plan.signals:
-        s.initial_tokens = 0   # every anti-dependence starts empty: nobody can start
+        s.initial_tokens = 0  # every anti-dependence starts empty: nobody can start
     binary = quick_build(generate_project(plan), tmp_path)
     t = time.monotonic()
     rc, _, err = run_chain(binary, "--iterations", "10", "--watchdog", "0.3", "--out", str(tmp_path))
@@ -112,8 +120,12 @@ def test_deadlocked_plan_aborts_with_a_watchdog_message(tmp_path: Path) -> None:
 def test_sigint_keeps_the_latencies_measured_so_far(tmp_path: Path) -> None:
     ir, chain, _ = _chain("appendix-a")
     binary = quick_build(generate_project(_plan(ir, chain)), tmp_path)
-    proc = subprocess.Popen([str(binary), "--iterations", "1000000", "--period-ns", "1000000", "--out", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [str(binary), "--iterations", "1000000", "--period-ns", "1000000", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(0.6)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=10)
@@ -129,16 +141,53 @@ def test_sanitized_run_is_clean(sanitizer: str, tmp_path: Path) -> None:
     ir, chain, _ = _chain("appendix-a")
     files = generate_project(_plan(ir, chain, "reduced", "reuse"))
     from chainlab.codegen import write_project
+
     write_project(files, tmp_path)
-    srcs = [str(tmp_path / p) for p in ("src/main.c", "src/chain.c", "src/reference.c", "runtime/src/rt.c", "runtime/src/kernels.c")]
-    build = subprocess.run(["gcc", "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", f"-fsanitize={sanitizer}", "-fno-omit-frame-pointer",
-                            "-pthread", *srcs, "-I", str(tmp_path / "src"), "-I", str(tmp_path / "runtime/include"), "-o", str(tmp_path / "chain"), "-lm"],
-                           capture_output=True, text=True)
+    srcs = [
+        str(tmp_path / p)
+        for p in ("src/main.c", "src/chain.c", "src/reference.c", "runtime/src/rt.c", "runtime/src/kernels.c")
+    ]
+    build = subprocess.run(
+        [
+            "gcc",
+            "-std=c11",
+            "-O1",
+            "-g",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            f"-fsanitize={sanitizer}",
+            "-fno-omit-frame-pointer",
+            "-pthread",
+            *srcs,
+            "-I",
+            str(tmp_path / "src"),
+            "-I",
+            str(tmp_path / "runtime/include"),
+            "-o",
+            str(tmp_path / "chain"),
+            "-lm",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert build.returncode == 0, build.stderr
     env = dict(os.environ, UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1", TSAN_OPTIONS="halt_on_error=1")
-    out = subprocess.run([str(tmp_path / "chain"), "--iterations", "30", "--out", str(tmp_path)], capture_output=True, text=True,
-                         timeout=120, env=env)
+    out = subprocess.run(
+        [str(tmp_path / "chain"), "--iterations", "30", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     if sanitizer == "thread" and "unexpected memory mapping" in out.stderr:
-        out = subprocess.run(["setarch", "-R", str(tmp_path / "chain"), "--iterations", "30", "--out", str(tmp_path)],
-                             capture_output=True, text=True, timeout=120, env=env)
-    assert out.returncode == 0 and "Sanitizer" not in out.stderr and "runtime error" not in out.stderr, out.stderr[-3000:]
+        out = subprocess.run(
+            ["setarch", "-R", str(tmp_path / "chain"), "--iterations", "30", "--out", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+    assert out.returncode == 0 and "Sanitizer" not in out.stderr and "runtime error" not in out.stderr, out.stderr[
+        -3000:
+    ]

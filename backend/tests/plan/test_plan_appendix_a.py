@@ -1,4 +1,5 @@
 """Thesis Appendix A.3: the SSC example, 2 threads, fixed or predictable with simple memory."""
+
 from __future__ import annotations
 
 import json
@@ -57,8 +58,16 @@ def test_appendix_a_instantiation(ir):
     assert subs["f6.0"]["rows"] == [0, 128] and subs["f6.1"]["rows"] == [128, 256]
     assert subs["f8.0"]["rows"] == [0, 256] and subs["f9.0"]["rows"] == [0, 256]
     edges = {(d["from"], d["to"]) for d in plan["dependencies"]}
-    assert edges == {("f8.0", "f6.0"), ("f8.0", "f6.1"), ("f6.0", "f7.0"), ("f6.0", "f7.1"), ("f6.1", "f7.0"),
-                     ("f6.1", "f7.1"), ("f7.0", "f9.0"), ("f7.1", "f9.0")}
+    assert edges == {
+        ("f8.0", "f6.0"),
+        ("f8.0", "f6.1"),
+        ("f6.0", "f7.0"),
+        ("f6.0", "f7.1"),
+        ("f6.1", "f7.0"),
+        ("f6.1", "f7.1"),
+        ("f7.0", "f9.0"),
+        ("f7.1", "f9.0"),
+    }
 
 
 def test_appendix_a_hand_built_ir_agrees(ir):
@@ -75,7 +84,9 @@ def test_appendix_a_reuse_and_pruning(ir):
     reuse = plan_to_json(make_plan(ir, "App", PlanOptions(heuristic="fixed", memory="reuse", threads=2)))
     assert reuse["arena_bytes"] == 524288 == reuse["lower_bound_bytes"]
     assert len(reuse["signals"]) == 8
-    pruned = plan_to_json(make_plan(ir, "App", PlanOptions(heuristic="fixed", memory="simple", threads=2, prune_signals=True)))
+    pruned = plan_to_json(
+        make_plan(ir, "App", PlanOptions(heuristic="fixed", memory="simple", threads=2, prune_signals=True))
+    )
     assert len(pruned["signals"]) == 4 and all(s["kind"] == "data" for s in pruned["signals"])
     assert pruned["check"]["ok"]
     json.dumps(reuse)

@@ -1,4 +1,5 @@
 """Bad input gets a ModelError naming the element, never a traceback."""
+
 from __future__ import annotations
 
 import copy
@@ -22,7 +23,9 @@ def test_cycle_without_delay():
     chain["connections"][0]["loc"] = {"file": "appendix-a.chain", "line": 10, "column": 5}
     with pytest.raises(ModelError) as err:
         make_plan(ir, "App")
-    assert "cycle without delay" in err.value.message and "f6 -> f7 -> f6" in err.value.message.replace("f7 -> f6 -> f7", "f6 -> f7 -> f6")
+    assert "cycle without delay" in err.value.message and "f6 -> f7 -> f6" in err.value.message.replace(
+        "f7 -> f6 -> f7", "f6 -> f7 -> f6"
+    )
     assert err.value.loc is not None and err.value.loc.line == 10
 
 
@@ -47,16 +50,19 @@ def test_more_threads_than_cores():
         make_plan(ir, "App")
 
 
-@pytest.mark.parametrize("mutate, words", [
-    (lambda ir: None, "no chain named 'Nope'"),
-    (lambda ir: chain_of(ir)["instances"][0].update(box="Missing"), "does not define"),
-    (lambda ir: chain_of(ir)["connections"][0]["to"].update(port="zz"), "not a port"),
-    (lambda ir: chain_of(ir)["connections"][0]["to"].update(port="o"), "an output"),
-    (lambda ir: chain_of(ir)["connections"].append(copy.deepcopy(chain_of(ir)["connections"][0])), "two writers"),
-    (lambda ir: chain_of(ir)["schedule"].update(heuristic="fastest"), "unknown schedule heuristic"),
-    (lambda ir: chain_of(ir).update(memory="magic"), "unknown memory"),
-    (lambda ir: chain_of(ir).update(instances=[], connections=[]), "no box instances"),
-])
+@pytest.mark.parametrize(
+    "mutate, words",
+    [
+        (lambda ir: None, "no chain named 'Nope'"),
+        (lambda ir: chain_of(ir)["instances"][0].update(box="Missing"), "does not define"),
+        (lambda ir: chain_of(ir)["connections"][0]["to"].update(port="zz"), "not a port"),
+        (lambda ir: chain_of(ir)["connections"][0]["to"].update(port="o"), "an output"),
+        (lambda ir: chain_of(ir)["connections"].append(copy.deepcopy(chain_of(ir)["connections"][0])), "two writers"),
+        (lambda ir: chain_of(ir)["schedule"].update(heuristic="fastest"), "unknown schedule heuristic"),
+        (lambda ir: chain_of(ir).update(memory="magic"), "unknown memory"),
+        (lambda ir: chain_of(ir).update(instances=[], connections=[]), "no box instances"),
+    ],
+)
 def test_other_bad_input(mutate, words):
     ir = appendix_a_ir_by_hand()
     mutate(ir)

@@ -1,4 +1,5 @@
 """Memory allocation: the TFLite Micro greedy-by-size cases, first fit, bounds, and reuse safety."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -77,11 +78,19 @@ def test_synthetic_100_bounds(heuristic):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(boxes=st.integers(7, 24), seed=st.integers(0, 10_000), threads=st.integers(1, 4),
-       heuristic=st.sampled_from(HEURISTICS), reuse_sync=st.booleans(), period_ms=st.sampled_from([None, 0.01, 1.0]))
+@given(
+    boxes=st.integers(7, 24),
+    seed=st.integers(0, 10_000),
+    threads=st.integers(1, 4),
+    heuristic=st.sampled_from(HEURISTICS),
+    reuse_sync=st.booleans(),
+    period_ms=st.sampled_from([None, 0.01, 1.0]),
+)
 def test_reuse_never_overlaps_live_buffers(boxes, seed, threads, heuristic, reuse_sync, period_ms):
     ir = synth_chain_ir(boxes, seed, threads=threads, height=64, width=64, period_ms=period_ms)
-    plan = make_plan(ir, "Synth", PlanOptions(heuristic=heuristic, memory="reuse", predict=False, reuse_sync=reuse_sync, seed=seed))
+    plan = make_plan(
+        ir, "Synth", PlanOptions(heuristic=heuristic, memory="reuse", predict=False, reuse_sync=reuse_sync, seed=seed)
+    )
     alloc = plan.allocation
     assert alloc.lower_bound_bytes <= alloc.arena_bytes <= alloc.sum_bytes
     # the token game with the memory check, in other interleavings

@@ -1,4 +1,5 @@
 """Predicted latency: the ETP format, the two simulation engines, the execution-time model."""
+
 from __future__ import annotations
 
 import copy
@@ -34,14 +35,28 @@ def test_etp_format_and_determinism():
 @pytest.mark.parametrize("heuristic", ["fixed", "predictable", "reduced"])
 def test_pinned_engine_matches_event_engine(heuristic):
     for ir, chain in ((synth_chain_ir(30, 8), "Synth"), (appendix_a_ir_by_hand(), "App")):
-        plan = make_plan(ir, chain, PlanOptions(heuristic=heuristic, memory="reuse", predict=False, iteration_sync=chain == "App"))
+        plan = make_plan(
+            ir, chain, PlanOptions(heuristic=heuristic, memory="reuse", predict=False, iteration_sync=chain == "App")
+        )
         rng = np.random.default_rng(1)
         n = len(plan.inst.subs)
         costs = rng.uniform(1e3, 1e6, size=(6, n))
-        program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=1000, sources=source_flags(plan))
+        program = PinnedProgram(
+            plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=1000, sources=source_flags(plan)
+        )
         vec = program.run(None, 6, None, record=True, cost_fn=lambda i, costs=costs: costs[i][:, None])
-        ev = simulate_os(plan.thread_plans, plan.signals, n, costs, 6, cores=len(plan.cores), pinned=True, period=None,
-                         sources=source_flags(plan), sync_ns=1000)
+        ev = simulate_os(
+            plan.thread_plans,
+            plan.signals,
+            n,
+            costs,
+            6,
+            cores=len(plan.cores),
+            pinned=True,
+            period=None,
+            sources=source_flags(plan),
+            sync_ns=1000,
+        )
         assert np.allclose(vec.start, ev.start) and np.allclose(vec.finish, ev.finish)
         assert np.allclose(vec.end, ev.end) and np.allclose(vec.release, ev.release)
 
@@ -79,9 +94,15 @@ def test_pipelining_makes_simple_slower_than_barrier():
     """Thesis §3.6 / papers Table II: one thread per sub-box without iteration synchronization lets the OS
     run later iterations early, which multiplies the latency; a barrier prevents it."""
     ir = synth_chain_ir(60, 2)
-    simple = predict_latency(make_plan(ir, "Synth", PlanOptions(heuristic="simple", predict=False)), iterations=48, seed=0)
-    barrier = predict_latency(make_plan(ir, "Synth", PlanOptions(heuristic="barrier", predict=False)), iterations=48, seed=0)
-    fixed = predict_latency(make_plan(ir, "Synth", PlanOptions(heuristic="fixed", predict=False)), iterations=200, seed=0)
+    simple = predict_latency(
+        make_plan(ir, "Synth", PlanOptions(heuristic="simple", predict=False)), iterations=48, seed=0
+    )
+    barrier = predict_latency(
+        make_plan(ir, "Synth", PlanOptions(heuristic="barrier", predict=False)), iterations=48, seed=0
+    )
+    fixed = predict_latency(
+        make_plan(ir, "Synth", PlanOptions(heuristic="fixed", predict=False)), iterations=200, seed=0
+    )
     assert simple.mean_ns > 2 * barrier.mean_ns
     assert fixed.mean_ns < 1.5 * barrier.mean_ns
 

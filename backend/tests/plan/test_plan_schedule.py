@@ -1,4 +1,5 @@
 """Instantiation, the five heuristics, synchronization and the token game."""
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,14 @@ def check_structure(plan):
         waits = [th.index for th in plan.thread_plans for st in th.steps if st.op == "wait" and st.ref == s.id]
         sends = [th.index for th in plan.thread_plans for st in th.steps if st.op == "signal" and st.ref == s.id]
         assert waits == [s.dst_thread] and sends == [s.src_thread]
-    report = token_game(plan.inst, plan.thread_plans, plan.signals, iterations=4, seed=7,
-                        allocation=plan.allocation if plan.memory == "reuse" else None)
+    report = token_game(
+        plan.inst,
+        plan.thread_plans,
+        plan.signals,
+        iterations=4,
+        seed=7,
+        allocation=plan.allocation if plan.memory == "reuse" else None,
+    )
     assert report.ok, report.message
     assert report.executed == 4 * n
 
@@ -47,14 +54,20 @@ def test_instantiation_dependency_kinds():
     assert ("f6.0", "f7.0") in deps and ("f6.1", "f7.0") in deps and ("f6.2", "f7.0") not in deps
     assert {("f6.1", "f7.2"), ("f6.2", "f7.2"), ("f6.3", "f7.2")} <= deps and ("f6.0", "f7.2") not in deps
     assert {(f"f7.{k}", "f9.0") for k in range(4)} <= deps
-    halo = next(d for d in plan.inst.deps if plan.inst.subs[d.src].name == "f6.1" and plan.inst.subs[d.dst].name == "f7.0")
+    halo = next(
+        d for d in plan.inst.deps if plan.inst.subs[d.src].name == "f6.1" and plan.inst.subs[d.dst].name == "f7.0"
+    )
     assert (halo.row_start, halo.row_end, halo.bytes) == (64, 65, 1024)  # one edge row of 256 ints
 
 
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 @pytest.mark.parametrize("memory", ["simple", "reuse"])
 def test_every_plan_passes_the_checks(heuristic, memory):
-    for ir, chain in ((appendix_a_ir_by_hand(), "App"), (fig35_ir_by_hand(), "Fig35"), (synth_chain_ir(40, 5), "Synth")):
+    for ir, chain in (
+        (appendix_a_ir_by_hand(), "App"),
+        (fig35_ir_by_hand(), "Fig35"),
+        (synth_chain_ir(40, 5), "Synth"),
+    ):
         plan = make_plan(ir, chain, PlanOptions(heuristic=heuristic, memory=memory, predict=False))
         check_structure(plan)
         assert plan.check.ok
@@ -78,7 +91,11 @@ def test_heuristic_shapes():
 def test_predictable_keeps_slices_on_their_thread():
     """Figure 3.4: with the cache-aware heuristic, a pointwise successor runs on the thread that produced
     its input slice."""
-    plan = make_plan(sample_ir("fig3-1") or appendix_a_ir_by_hand(), "Fig31" if sample_ir("fig3-1") else "App", PlanOptions(heuristic="predictable", predict=False))
+    plan = make_plan(
+        sample_ir("fig3-1") or appendix_a_ir_by_hand(),
+        "Fig31" if sample_ir("fig3-1") else "App",
+        PlanOptions(heuristic="predictable", predict=False),
+    )
     inst = plan.inst
     for d in inst.deps:
         a, b = inst.subs[d.src], inst.subs[d.dst]

@@ -1,4 +1,5 @@
 """The synthetic chain generator: valid .chain text (checked by the language), plannable, seeded."""
+
 from __future__ import annotations
 
 import tempfile
@@ -33,8 +34,14 @@ def test_generator_shape_and_determinism():
 
 
 @needs_node
-@pytest.mark.parametrize("boxes, seed, options", [(100, 1, {}), (37, 2, {"period_ms": 66.6, "threads": 2, "heuristic": "fixed"}),
-                                                  (12, 3, {"inputs": 3, "outputs": 3, "pixel": "f32", "memory": "simple"})])
+@pytest.mark.parametrize(
+    "boxes, seed, options",
+    [
+        (100, 1, {}),
+        (37, 2, {"period_ms": 66.6, "threads": 2, "heuristic": "fixed"}),
+        (12, 3, {"inputs": 3, "outputs": 3, "pixel": "f32", "memory": "simple"}),
+    ],
+)
 def test_generated_text_checks_exports_and_plans(boxes, seed, options):
     text = synth_chain_text(boxes, seed, **options)
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,6 +58,7 @@ def test_cli_check_reports_no_warnings():
     import subprocess
 
     from plan_helpers import CLI
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "synth.chain"
         path.write_text(synth_chain_text(100, 9))

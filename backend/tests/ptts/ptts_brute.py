@@ -10,6 +10,7 @@ Independent of the analysis code: it knows nothing about trees, phases or hops. 
 window it is exact for in-order chains (ETP width <= own period), where older roots cannot
 interfere; `before`/`after` widen the window for out-of-order chains.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,8 +23,14 @@ from ptts_cases import chain, component, pmf
 Etp = list[tuple[int, Fraction]]
 
 
-def brute_force(periods: list[int], offsets: list[int], etps: list[Etp], production_first: bool = True,
-                before: int = 0, after: int = 1):
+def brute_force(
+    periods: list[int],
+    offsets: list[int],
+    etps: list[Etp],
+    production_first: bool = True,
+    before: int = 0,
+    after: int = 1,
+):
     """(latency distribution {latency: P}, loss probability, {root: P(lost)}) averaged over one hyper-period.
 
     C0 triggers r - before*d0 .. r + after*d0 are enumerated; the defaults suffice for in-order
@@ -100,6 +107,8 @@ def random_chain(rng: random.Random, in_order: bool = True):
 
 
 def to_ir(periods, offsets, etps, production_first=True):
-    comps = [component(f"C{i}", d * UNIT, o * UNIT, pmf([(e * UNIT, float(p)) for e, p in etp]))
-             for i, (d, o, etp) in enumerate(zip(periods, offsets, etps))]
+    comps = [
+        component(f"C{i}", d * UNIT, o * UNIT, pmf([(e * UNIT, float(p)) for e, p in etp]))
+        for i, (d, o, etp) in enumerate(zip(periods, offsets, etps))
+    ]
     return chain("small", comps, order="production-first" if production_first else "consumption-first")

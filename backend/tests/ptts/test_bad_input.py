@@ -1,4 +1,5 @@
 """Bad input always ends as a ModelError naming the element and carrying its source location."""
+
 from __future__ import annotations
 
 import contextlib
@@ -66,20 +67,23 @@ def test_negative_etp_point():
     expect_component_error(broken("etp", {"kind": "uniform", "min_ns": -5, "max_ns": 5, "step_ns": 1}), "at least 0")
 
 
-@pytest.mark.parametrize("etp,fragment", [
-    ({"kind": "uniform", "min_ns": 9, "max_ns": 5, "step_ns": 1}, "below min_ns"),
-    ({"kind": "uniform", "min_ns": 0, "max_ns": 5, "step_ns": 2}, "not a multiple"),
-    ({"kind": "uniform", "min_ns": 0, "max_ns": 5, "step_ns": 0}, "positive"),
-    ({"kind": "pmf", "points": []}, "non-empty"),
-    ({"kind": "pmf", "points": [[1, 2.0]]}, "must lie in [0, 1]"),
-    ({"kind": "pmf", "points": [[1.5, 1.0]]}, "integer"),
-    ({"kind": "pmf", "points": [["x", 1.0]]}, "integer"),
-    ({"kind": "pmf", "points": [[1, float("nan")]]}, "finite"),
-    ({"kind": "pmf", "points": [[1]]}, "pair"),
-    ({"kind": "gauss"}, "unknown kind"),
-    ("fast", "must be an object"),
-    ({"kind": "chain", "chain": "XRay"}, "no chain resolver"),
-])
+@pytest.mark.parametrize(
+    "etp,fragment",
+    [
+        ({"kind": "uniform", "min_ns": 9, "max_ns": 5, "step_ns": 1}, "below min_ns"),
+        ({"kind": "uniform", "min_ns": 0, "max_ns": 5, "step_ns": 2}, "not a multiple"),
+        ({"kind": "uniform", "min_ns": 0, "max_ns": 5, "step_ns": 0}, "positive"),
+        ({"kind": "pmf", "points": []}, "non-empty"),
+        ({"kind": "pmf", "points": [[1, 2.0]]}, "must lie in [0, 1]"),
+        ({"kind": "pmf", "points": [[1.5, 1.0]]}, "integer"),
+        ({"kind": "pmf", "points": [["x", 1.0]]}, "integer"),
+        ({"kind": "pmf", "points": [[1, float("nan")]]}, "finite"),
+        ({"kind": "pmf", "points": [[1]]}, "pair"),
+        ({"kind": "gauss"}, "unknown kind"),
+        ("fast", "must be an object"),
+        ({"kind": "chain", "chain": "XRay"}, "no chain resolver"),
+    ],
+)
 def test_bad_etps(etp, fragment):
     expect_component_error(broken("etp", etp), fragment)
 
@@ -152,8 +156,11 @@ def test_explore_bad_arguments():
         explore(fig52(), [])
 
 
-junk = st.recursive(st.none() | st.booleans() | st.integers(-10, 10**10) | st.floats() | st.text(max_size=5),
-                    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=8)
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10**10) | st.floats() | st.text(max_size=5),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

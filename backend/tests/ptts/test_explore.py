@@ -1,4 +1,5 @@
 """Offset exploration (Figure 5.14): parallel sweep equals individual analyses."""
+
 from __future__ import annotations
 
 import pytest

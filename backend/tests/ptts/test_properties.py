@@ -1,4 +1,5 @@
 """Property tests (hypothesis) of the exact analysis."""
+
 from __future__ import annotations
 
 import math
@@ -35,7 +36,9 @@ def chains(draw, max_roots: int = 3000, point_etps: bool = False):
     return chain("prop", comps, order=order)
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 
 
 @SETTINGS

@@ -1,4 +1,5 @@
 """Tables 5.1-5.4: tree counts, cost estimate, refusal with period proposals, case-study results."""
+
 from __future__ import annotations
 
 import pytest

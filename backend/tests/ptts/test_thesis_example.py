@@ -1,4 +1,5 @@
 """The running example of thesis ch. 5 (Figure 5.2): trees of Figures 5.4/5.5 and the loss of 5.5."""
+
 from __future__ import annotations
 
 from fractions import Fraction
