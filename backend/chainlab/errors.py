@@ -1,8 +1,10 @@
 """Errors the backend reports to users: always a message naming the element and its place."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -14,7 +16,7 @@ class SourceLoc:
     column: int
 
     @classmethod
-    def from_ir(cls, loc: Mapping[str, Any] | None) -> "SourceLoc | None":
+    def from_ir(cls, loc: Mapping[str, Any] | None) -> SourceLoc | None:
         if not loc:
             return None
         return cls(str(loc.get("file", "?")), int(loc.get("line", 0)), int(loc.get("column", 0)))
@@ -59,7 +61,13 @@ class TooExpensiveError(ChainlabError):
 
     code = "too-expensive"
 
-    def __init__(self, message: str, loc=None, element=None, proposals: list[dict[str, Any]] | None = None):
+    def __init__(
+        self,
+        message: str,
+        loc: SourceLoc | Mapping[str, Any] | None = None,
+        element: str | None = None,
+        proposals: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(message, loc, element)
         self.proposals = proposals or []
 

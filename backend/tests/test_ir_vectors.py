@@ -1,4 +1,5 @@
 """The shared IR vectors (tests/ir-vectors) against the backend's schema check."""
+
 from __future__ import annotations
 
 import json

@@ -5,6 +5,7 @@ over the network-namespace link of the test lab host, excluding the measured run
 
 Prints the time per phase of each warm deployment and the ratio of the overhead to the 3 s anchor.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,16 +20,21 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "backend"), str(REPO / "backend" / "tests" / "deploy")]
 
+from lab import lab_host  # noqa: E402
+
 from chainlab.deploy.experiment import deploy_sync  # noqa: E402
 from chainlab.run.stats import read_latencies  # noqa: E402
-from lab import lab_host  # noqa: E402
 
 ANCHOR_S = 3.0
 
 
 def xray_ir(lab) -> dict:
-    out = subprocess.run(["node", str(REPO / "language/bin/chainlab.js"), "export", str(REPO / "samples/xray.chain"), "--json"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", str(REPO / "language/bin/chainlab.js"), "export", str(REPO / "samples/xray.chain"), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     ir = json.loads(out.stdout)
     lab1 = next(t for t in ir["targets"] if t["name"] == "lab1")
     lab1.update(lab.target("lab1", throttle=lab1["throttle"], root=f"{lab.root}/chainlab"))
@@ -54,10 +60,16 @@ def main() -> None:
             total = sum(dep.phases_s.values())
             overhead = total - measured_s
             totals.append(overhead)
-            print(f"  #{i + 1}: overhead {overhead:.3f} s (" + ", ".join(f"{k} {v:.3f}" for k, v in dep.phases_s.items())
-                  + f"; cached build: {dep.cached_build})")
+            print(
+                f"  #{i + 1}: overhead {overhead:.3f} s ("
+                + ", ".join(f"{k} {v:.3f}" for k, v in dep.phases_s.items())
+                + f"; cached build: {dep.cached_build})"
+            )
         med = statistics.median(totals)
-        print(f"deploy overhead median {med:.3f} s = {med / ANCHOR_S:.2f} x the {ANCHOR_S:g} s anchor ({'met' if med < ANCHOR_S else 'NOT met'})")
+        print(
+            f"deploy overhead median {med:.3f} s = {med / ANCHOR_S:.2f} x the {ANCHOR_S:g} s anchor "
+            f"({'met' if med < ANCHOR_S else 'NOT met'})"
+        )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ and one synthetic chain, measured with the generated C programs (all cores of th
 Prints x̄, σ, p99, max and the arena per row, with ratios to the simple/naive row, and checks that
 every row computes the same checksum.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,17 +19,30 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "backend"))
 
+from chainlab.plan import PlanOptions  # noqa: E402
 from chainlab.run.local import run_local  # noqa: E402
 from chainlab.synth import synth_chain_ir  # noqa: E402
 
-ROWS = [("simple", "simple"), ("barrier", "simple"), ("fixed", "simple"), ("predictable", "simple"), ("reduced", "simple"),
-        ("fixed", "reuse"), ("predictable", "reuse"), ("reduced", "reuse")]
+ROWS = [
+    ("simple", "simple"),
+    ("barrier", "simple"),
+    ("fixed", "simple"),
+    ("predictable", "simple"),
+    ("reduced", "simple"),
+    ("fixed", "reuse"),
+    ("predictable", "reuse"),
+    ("reduced", "reuse"),
+]
 
 
 def chain_ir(which: str) -> tuple[dict, str]:
     if which == "xray":
-        out = subprocess.run(["node", str(REPO / "language/bin/chainlab.js"), "export", str(REPO / "samples/xray.chain"), "--json"],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            ["node", str(REPO / "language/bin/chainlab.js"), "export", str(REPO / "samples/xray.chain"), "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return json.loads(out.stdout), "XRay"
     ir = synth_chain_ir(40, 1)
     return ir, ir["chains"][0]["name"]
@@ -47,24 +61,46 @@ def main() -> None:
     for which in args.chains.split(","):
         ir, chain = chain_ir(which)
         period = int(args.period_ms * 1e6) if args.period_ms is not None else (None if which == "xray" else 40_000_000)
-        print(f"\n{chain} ({which}), {threads} threads on cores 0..{threads - 1}, {args.iterations} iterations, source {'released every chain period' if period is None else 'free-running (next iteration starts when its first thread is free)' if period == 0 else f'released every {period / 1e6:g} ms'}")
-        print(f"{'heuristic/memory':22} {'mean ms':>9} {'sigma ms':>9} {'p99 ms':>9} {'max ms':>9} {'arena MiB':>10} {'mean/s':>7} {'sigma/s':>8} {'mem/s':>6}  checksum")
+        if period is None:
+            source = "released every chain period"
+        elif period == 0:
+            source = "free-running (next iteration starts when its first thread is free)"
+        else:
+            source = f"released every {period / 1e6:g} ms"
+        print(
+            f"\n{chain} ({which}), {threads} threads on cores 0..{threads - 1}, "
+            f"{args.iterations} iterations, source {source}"
+        )
+        print(
+            f"{'heuristic/memory':22} {'mean ms':>9} {'sigma ms':>9} {'p99 ms':>9} {'max ms':>9} {'arena MiB':>10} "
+            f"{'mean/s':>7} {'sigma/s':>8} {'mem/s':>6}  checksum"
+        )
         base = None
         sums = set()
         for h, m in ROWS:
             if args.rows and f"{h}/{m}" not in args.rows.split(","):
                 continue
-            r = run_local(ir, chain, heuristic=h, memory=m, iterations=args.iterations, threads=threads,
-                          out_dir=Path(args.out) / which / f"{h}-{m}", period_ns=period,
-                          extra_args=["--fifo", str(args.fifo)] if args.fifo else None)
+            r = run_local(
+                ir,
+                chain,
+                options=PlanOptions(heuristic=h, memory=m, threads=threads),
+                iterations=args.iterations,
+                out_dir=Path(args.out) / which / f"{h}-{m}",
+                period_ns=period,
+                extra_args=["--fifo", str(args.fifo)] if args.fifo else None,
+            )
             x = r.measured
             if base is None:
                 base = (x["mean_ns"], x["std_ns"], r.arena_bytes)
             sums.add(r.checksum)
             name = f"{h}/{'naive' if m == 'simple' else m}"
-            print(f"{name:22} {x['mean_ns'] / 1e6:9.3f} {x['std_ns'] / 1e6:9.3f} {x['p99_ns'] / 1e6:9.3f} {x['max_ns'] / 1e6:9.3f} "
-                  f"{r.arena_bytes / 2**20:10.1f} {x['mean_ns'] / base[0]:7.2f} {x['std_ns'] / base[1]:8.2f} {r.arena_bytes / base[2]:6.2f}  {r.checksum}",
-                  flush=True)
+            print(
+                f"{name:22} {x['mean_ns'] / 1e6:9.3f} {x['std_ns'] / 1e6:9.3f} {x['p99_ns'] / 1e6:9.3f} "
+                f"{x['max_ns'] / 1e6:9.3f} "
+                f"{r.arena_bytes / 2**20:10.1f} {x['mean_ns'] / base[0]:7.2f} {x['std_ns'] / base[1]:8.2f} "
+                f"{r.arena_bytes / base[2]:6.2f}  {r.checksum}",
+                flush=True,
+            )
         print("checksums identical across rows:", len(sums) == 1)
 
 

@@ -7,34 +7,36 @@ Everything started on the target goes through Transport.start and is stopped by 
 a remote watchdog stops the run when this controller vanishes. Each scenario's files are collected as soon as it
 ends, so a broken connection loses at most the scenario in flight (reported as partial).
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import os
 import re
 import signal
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from chainlab.codegen import generate_project, write_project
 from chainlab.deploy.names import check_name, check_target
 from chainlab.deploy.preflight import Preflight, preflight
+from chainlab.deploy.targets import resolve_target
 from chainlab.deploy.transport import LocalTransport, Transport, TransportError
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_chain
-from chainlab.plan.api import plan_to_json, predict_latency
+from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
+from chainlab.progress import ProgressFn
+from chainlab.resources import runtime_sources
 from chainlab.run.build import content_hash, default_cache
 from chainlab.run.interrupt import interrupted
-from chainlab.run.local import _pin, _plan, calibrated_ir
+from chainlab.run.local import calibrated_ir
 from chainlab.run.scenarios import HOG_BYTES, SCENARIOS, daemon_args
-
-RUNTIME_SOURCES = Path(__file__).resolve().parents[3] / "runtime-c"
-Progress = Callable[[float, str], None]
 
 
 class DeployError(ChainlabError):
@@ -44,7 +46,7 @@ class DeployError(ChainlabError):
 @dataclass
 class ScenarioRun:
     scenario: str
-    status: str                      # ok | stopped | watchdog | partial (connection lost) | failed
+    status: str  # ok | stopped | watchdog | partial (connection lost) | failed
     local_dir: str
     completed: int = 0
     iterations: int = 0
@@ -74,22 +76,11 @@ class Deployment:
         return asdict(self)
 
 
-def _target(ir: dict[str, Any], name: str) -> dict[str, Any]:
-    if name == "here" and not any(t["name"] == "here" for t in ir.get("targets", [])):
-        ncpu = os.cpu_count() or 1
-        return {"name": "here", "kind": "local", "rt_cores": list(range(ncpu)), "be_cores": [], "root": None,
-                "throttle": None, "workload": None, "loc": None}
-    t = next((t for t in ir.get("targets", []) if t["name"] == name), None)
-    if t is None:
-        names = ", ".join(t["name"] for t in ir.get("targets", [])) or "none"
-        raise ModelError(f"no target named '{name}' (targets: {names})", element=name)
-    return t
-
-
 async def open_transport(target: dict[str, Any], file: str) -> Transport:
     if target["kind"] == "local":
         return LocalTransport(target["name"])
     from chainlab.deploy.ssh import SshTransport
+
     return await SshTransport(target, file=file).connect()
 
 
@@ -97,45 +88,59 @@ async def _root(transport: Transport, target: dict[str, Any]) -> str:
     if target.get("root"):
         root = str(target["root"])
         if root.startswith("~"):
-            home = (await transport.run(["sh", "-c", "echo \"$HOME\""])).stdout.strip()
+            home = (await transport.run(["sh", "-c", 'echo "$HOME"'])).stdout.strip()
             root = home + root[1:]
         return root
     if target["kind"] == "local":
         return str(default_cache().parent / "targets" / target["name"])
-    home = (await transport.run(["sh", "-c", "echo \"$HOME\""])).stdout.strip()
+    home = (await transport.run(["sh", "-c", 'echo "$HOME"'])).stdout.strip()
     return f"{home}/chainlab"
 
 
 def _tool_files() -> dict[str, str]:
     """The throttler and the hog as a standalone CMake project (runtime-c/throttle + a top-level file)."""
-    files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(chainlab_tools C)\nset(CMAKE_C_STANDARD 11)\n"
-             "if(NOT CMAKE_BUILD_TYPE)\n  set(CMAKE_BUILD_TYPE Release)\nendif()\nadd_compile_options(-Wall -Wextra -Werror)\n"
-             "enable_testing()\nadd_subdirectory(throttle)\n"}
-    base = RUNTIME_SOURCES / "throttle"
+    files = {
+        "CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(chainlab_tools C)\nset(CMAKE_C_STANDARD 11)\n"
+        "if(NOT CMAKE_BUILD_TYPE)\n  set(CMAKE_BUILD_TYPE Release)\nendif()\n"
+        "add_compile_options(-Wall -Wextra -Werror)\n"
+        "enable_testing()\nadd_subdirectory(throttle)\n"
+    }
+    base = runtime_sources() / "throttle"
     for p in sorted(base.rglob("*")):
         if p.is_file() and "build" not in p.relative_to(base).parts:
             files[f"throttle/{p.relative_to(base)}"] = p.read_text()
     return files
 
 
-async def _build(transport: Transport, files: dict[str, str], remote: str, what: str, local_copy: Path,
-                 targets: list[str] | None = None) -> bool:
+async def _build(
+    transport: Transport,
+    files: dict[str, str],
+    remote: str,
+    what: str,
+    local_copy: Path,
+    targets: list[str] | None = None,
+) -> bool:
     """Upload and build unless that exact content is already built there. Returns whether it was cached."""
     marker = f"{remote}/build/.chainlab-built"
     if await transport.exists(marker):
         return True
     write_project(files, local_copy)
     await transport.put_tree(local_copy, remote)
-    steps = [["cmake", "-S", remote, "-B", f"{remote}/build", "-DCMAKE_BUILD_TYPE=Release"],
-             ["cmake", "--build", f"{remote}/build", "-j", "2", *(["--target", *targets] if targets else [])]]
+    steps = [
+        ["cmake", "-S", remote, "-B", f"{remote}/build", "-DCMAKE_BUILD_TYPE=Release"],
+        ["cmake", "--build", f"{remote}/build", "-j", "2", *(["--target", *targets] if targets else [])],
+    ]
     for argv in steps:
         done = await transport.run(argv, check=False, timeout=600)
         if done.returncode != 0:
-            out = (done.stdout + done.stderr)
+            out = done.stdout + done.stderr
             errors = [ln for ln in out.splitlines() if re.search(r":\d+:\d+: (error|warning)", ln)]
             where = "\n".join(errors[:10]) or out.strip()[-3000:]
-            raise DeployError(f"building the {what} on {transport.name} failed:\n{where}\n(the generated sources are in {local_copy}; "
-                              f"full output above the last lines:\n{out.strip()[-2000:]})")
+            raise DeployError(
+                f"building the {what} on {transport.name} failed:\n{where}\n"
+                f"(the generated sources are in {local_copy}; "
+                f"full output above the last lines:\n{out.strip()[-2000:]})"
+            )
     await transport.run(["touch", marker])
     return False
 
@@ -156,7 +161,9 @@ async def _read_hog(transport: Transport, shm: str, local: Path) -> tuple[int, f
 _PROGRESS = re.compile(r"(\d+)% (\d+)/(\d+)")
 
 
-async def _run_chain(transport: Transport, argv: list[str], run_dir: str, name: str, progress: Progress) -> int | None:
+async def _run_chain(
+    transport: Transport, argv: list[str], run_dir: str, name: str, progress: ProgressFn
+) -> int | None:
     """Start the chain, follow its progress bar, pass Ctrl-C on. Returns its exit status."""
     proc = await transport.start(argv, run_dir=run_dir, name=name)
     log, offset, sent = f"{run_dir}/logs/{name}.log", 0, False
@@ -181,8 +188,9 @@ async def _run_chain(transport: Transport, argv: list[str], run_dir: str, name: 
 RECONNECT_TRIES = 8
 
 
-async def _recover(target: dict[str, Any], file: str, run_dir: str, name: str, local: Path, iterations: int,
-                   error: str, why: list[str]) -> tuple[ScenarioRun, Transport] | None:
+async def _recover(
+    target: dict[str, Any], file: str, run_dir: str, name: str, local: Path, iterations: int, error: str, why: list[str]
+) -> tuple[ScenarioRun, Transport] | None:
     """After a dropped connection: reconnect (a few tries), stop everything of the run there (the chain writes what
     it measured on SIGTERM) and fetch the scenario's files. None when the target stays unreachable."""
     rdir = f"{run_dir}/{name}"
@@ -203,8 +211,15 @@ async def _recover(target: dict[str, Any], file: str, run_dir: str, name: str, l
             for f in ("latencies.csv", "run.json"):
                 await t.get_file(f"{rdir}/{f}", local / f)
             header = json.loads((local / "run.json").read_text())
-            return ScenarioRun(name, "partial", str(local), completed=int(header["completed"]), iterations=iterations,
-                               checksum=header["checksum"], error=error), t
+            return ScenarioRun(
+                name,
+                "partial",
+                str(local),
+                completed=int(header["completed"]),
+                iterations=iterations,
+                checksum=header["checksum"],
+                error=error,
+            ), t
         except (TransportError, OSError, ValueError) as e:
             why.append(getattr(e, "message", None) or f"{type(e).__name__}: {e}")
             await t.close()
@@ -216,17 +231,33 @@ def _in_dir(directory: str, argv: list[str]) -> list[str]:
     return ["sh", "-c", 'mkdir -p "$0" && exec "$@"', directory, *argv]
 
 
-async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, Any], name: str, binary: str,
-                    tools: str, run_dir: str, local: Path, iterations: int, period_ns: int, calib: dict[str, float] | None,
-                    has_pmu: bool, progress: Progress, log: Callable[[str], None]) -> ScenarioRun:
+async def _scenario(
+    transport: Transport,
+    ir: dict[str, Any],
+    target: dict[str, Any],
+    name: str,
+    binary: str,
+    tools: str,
+    run_dir: str,
+    local: Path,
+    iterations: int,
+    period_ns: int,
+    calib: dict[str, float] | None,
+    has_pmu: bool,
+    progress: ProgressFn,
+    log: Callable[[str], None],
+) -> ScenarioRun:
     rdir = f"{run_dir}/{name}"
     local.mkdir(parents=True, exist_ok=True)
     result = ScenarioRun(name, "failed", str(local), iterations=iterations)
     be = ",".join(map(str, target.get("be_cores") or []))
     work = target.get("workload") or {"kind": "hog"}
     shm = f"{rdir}/hog.shm"
-    workload = (["taskset", "-c", be, f"{tools}/build/throttle/chainlab-hog", f"--shm={shm}", f"--size={HOG_BYTES}"]
-                if work.get("kind") == "hog" else ["taskset", "-c", be, "sh", "-c", str(work["command"])])
+    workload = (
+        ["taskset", "-c", be, f"{tools}/build/throttle/chainlab-hog", f"--shm={shm}", f"--size={HOG_BYTES}"]
+        if work.get("kind") == "hog"
+        else ["taskset", "-c", be, "sh", "-c", str(work["command"])]
+    )
     clean = False
     try:
         daemon = None
@@ -236,10 +267,13 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
             source = ["source=perf"] if has_pmu else ["source=coop", f"shm={shm}"]
             if calib:
                 source += [f"calib_read={calib['read_bps']:.0f}", f"calib_write={calib['write_bps']:.0f}"]
-            args = daemon_args(ir, target, source) + [f"trace={rdir}/throttle-trace.csv"]
+            args = [*daemon_args(ir, target, source), f"trace={rdir}/throttle-trace.csv"]
             # the daemon starts the workload itself, so sigstop reaches it and nothing outlives the daemon
-            daemon = await transport.start(_in_dir(rdir, [f"{tools}/build/throttle/chainlab-throttle", *args, "--", *workload]),
-                                           run_dir=run_dir, name=f"throttle-{name}")
+            daemon = await transport.start(
+                _in_dir(rdir, [f"{tools}/build/throttle/chainlab-throttle", *args, "--", *workload]),
+                run_dir=run_dir,
+                name=f"throttle-{name}",
+            )
             (local / "throttle-args.txt").write_text(" ".join(args) + "\n")
         before = None
         if name != "baseline" and work.get("kind") == "hog":
@@ -248,8 +282,16 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
                 if before and before[0] > 0:
                     break
                 await asyncio.sleep(0.02)
-        status = await _run_chain(transport, _in_dir(rdir, [binary, "--iterations", str(iterations), "--out", rdir, "--period-ns",
-                                                            str(period_ns), "--progress"]), run_dir, f"chain-{name}", progress)
+        status = await _run_chain(
+            transport,
+            _in_dir(
+                rdir,
+                [binary, "--iterations", str(iterations), "--out", rdir, "--period-ns", str(period_ns), "--progress"],
+            ),
+            run_dir,
+            f"chain-{name}",
+            progress,
+        )
         after = await _read_hog(transport, shm, local / "hog.after") if before else None
         if before and after and after[1] > before[1]:
             result.be_bytes_per_s = (after[0] - before[0]) / (after[1] - before[1])
@@ -276,22 +318,36 @@ async def _scenario(transport: Transport, ir: dict[str, Any], target: dict[str, 
     return result
 
 
-async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str, scenarios: list[str],
-                 iterations: int | None = None, calibrate: int = 0, heuristic: str | None = None, memory: str | None = None,
-                 threads: int | None = None, period_ns: int | None = None, runs_root: Path = Path("runs"),
-                 progress: Progress = lambda f, m: None, log: Callable[[str], None] = lambda s: None) -> Deployment:
+async def deploy(
+    ir: dict[str, Any],
+    chain: str,
+    target_name: str,
+    *,
+    file: str,
+    scenarios: list[str],
+    iterations: int | None = None,
+    calibrate: int = 0,
+    options: PlanOptions = PlanOptions(),
+    period_ns: int | None = None,
+    runs_root: Path = Path("runs"),
+    progress: ProgressFn | None = None,
+    log: Callable[[str], None] = lambda s: None,
+) -> Deployment:
     check_name(chain, "chain name")
-    target = _target(ir, target_name)
+    target = resolve_target(ir, target_name)
     check_target(target)
     unknown = [s for s in scenarios if s not in SCENARIOS]
     if unknown or not scenarios:
         raise ModelError(f"unknown scenario {', '.join(unknown) or '(none)'}: choose from {', '.join(SCENARIOS)}")
     if set(scenarios) - {"baseline"} and not target.get("be_cores"):
-        raise ModelError(f"target {target['name']}: congested and throttled scenarios need be-cores", target.get("loc"),
-                         f"target {target['name']}")
+        raise ModelError(
+            f"target {target['name']}: congested and throttled scenarios need be-cores",
+            target.get("loc"),
+            f"target {target['name']}",
+        )
     if "throttled" in scenarios:
         daemon_args(ir, target, [])  # a missing throttle is refused before anything connects
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     local = (runs_root / f"{stamp}-{chain}-{target['name']}").resolve()
     local.mkdir(parents=True, exist_ok=True)
     phases: dict[str, float] = {}
@@ -319,11 +375,10 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
         if not pre.ok:
             raise DeployError(f"the target {target['name']} lacks essentials:\n{pre.text()}")
         cores = list(target.get("rt_cores") or range(int(pre.facts.get("cores") or 1)))
-        n_threads = threads or len(cores)
         iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
-        plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-        pj = _pin(plan_to_json(plan), cores)
-        files = generate_project(pj, ir)
+        plan = plan_for_cores(ir, chain, cores, options)
+        pinned = pin_threads(plan, cores)
+        files = generate_project(pinned)
         build_dir = f"{root}/builds/{content_hash(files)}"
         phase("plan")
         log(f"building the chain on {target['name']}")
@@ -332,7 +387,9 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
         if set(scenarios) - {"baseline"}:
             tool_files = _tool_files()
             tools = f"{root}/tools/{content_hash(tool_files)}"
-            await _build(transport, tool_files, tools, "throttler", local / "tools", ["chainlab-throttle", "chainlab-hog"])
+            await _build(
+                transport, tool_files, tools, "throttler", local / "tools", ["chainlab-throttle", "chainlab-hog"]
+            )
         phase("build")
         run_dir = f"{root}/runs/{stamp}-{chain}"
         dep.remote_dir = run_dir
@@ -340,24 +397,31 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
         if calibrate > 0:
             log(f"calibrating every sub-box {calibrate} times")
             await transport.run(["mkdir", "-p", f"{run_dir}/calibration"])
-            await transport.run([f"{build_dir}/build/chain", "--calibrate", str(calibrate), "--out", f"{run_dir}/calibration"], timeout=600)
+            await transport.run(
+                [f"{build_dir}/build/chain", "--calibrate", str(calibrate), "--out", f"{run_dir}/calibration"],
+                timeout=600,
+            )
             await transport.get_file(f"{run_dir}/calibration/calibration.csv", local / "calibration.csv")
             ir = calibrated_ir(ir, chain, local / "calibration.csv")
-            plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-            pj = _pin(plan_to_json(plan), cores)
-            files = generate_project(pj, ir)
+            plan = plan_for_cores(ir, chain, cores, options)
+            pinned = pin_threads(plan, cores)
+            files = generate_project(pinned)
             build_dir = f"{root}/builds/{content_hash(files)}"
             await _build(transport, files, build_dir, "calibrated chain", local / "project-calibrated")
             dep.calibrated = True
             phase("calibrate")
-        dep.plan = pj
-        dep.predicted = [(int(v), float(q)) for v, q in predict_latency(plan, iterations=min(iterations, 2000), seed=1).points]
-        (local / "plan.json").write_text(json.dumps(pj, indent=1))
-        period = (pj.get("period_ns") or 0) if period_ns is None else period_ns
+        dep.plan = plan_to_json(pinned)
+        dep.predicted = [
+            (int(v), float(q)) for v, q in predict_latency(plan, iterations=min(iterations, 2000), seed=1).points
+        ]
+        (local / "plan.json").write_text(json.dumps(dep.plan, indent=1))
+        period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
         calib = None
         if "throttled" in scenarios:
             be0 = str((target.get("be_cores") or [0])[0])
-            done = await transport.run(["taskset", "-c", be0, f"{tools}/build/throttle/chainlab-throttle", "--calibrate"])
+            done = await transport.run(
+                ["taskset", "-c", be0, f"{tools}/build/throttle/chainlab-throttle", "--calibrate"]
+            )
             calib = json.loads(done.stdout)
         phase("prepare runs")
         for k, name in enumerate(scenarios):
@@ -367,25 +431,46 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
             log(f"scenario {name}")
 
             def sub(fraction: float, message: str, k: int = k, name: str = name) -> None:
-                progress((k + fraction) / len(scenarios), f"{name}: {message}")
+                if progress is not None:
+                    progress((k + fraction) / len(scenarios), f"{name}: {message}")
 
             try:
-                r = await _scenario(transport, ir, target, name, f"{build_dir}/build/chain", tools, run_dir, local / name,
-                                    iterations, int(period), calib, pre.has_pmu, sub, log)
+                r = await _scenario(
+                    transport,
+                    ir,
+                    target,
+                    name,
+                    f"{build_dir}/build/chain",
+                    tools,
+                    run_dir,
+                    local / name,
+                    iterations,
+                    int(period),
+                    calib,
+                    pre.has_pmu,
+                    sub,
+                    log,
+                )
             except TransportError as e:
                 log(f"connection lost during {name}: reconnecting to stop the run and fetch what it measured")
                 dep.error = e.message
                 why: list[str] = []
                 recovered = await _recover(target, file, run_dir, name, local / name, iterations, e.message, why)
                 if recovered is None:
-                    dep.scenarios.append(ScenarioRun(name, "partial", str(local / name), iterations=iterations, error=e.message))
-                    raise TransportError(f"{e.message}; could not reconnect ({why[-1] if why else 'no answer'}): "
-                                         "the target's watchdog stops the run") from None
+                    dep.scenarios.append(
+                        ScenarioRun(name, "partial", str(local / name), iterations=iterations, error=e.message)
+                    )
+                    raise TransportError(
+                        f"{e.message}; could not reconnect ({why[-1] if why else 'no answer'}): "
+                        "the target's watchdog stops the run"
+                    ) from None
                 await transport.close()
                 dep.scenarios.append(recovered[0])
                 transport = recovered[1]
-                raise TransportError(f"{e.message}; reconnected, stopped the run and fetched the {recovered[0].completed} iterations "
-                                     f"scenario {name} had measured (partial)") from None
+                raise TransportError(
+                    f"{e.message}; reconnected, stopped the run and fetched the {recovered[0].completed} iterations "
+                    f"scenario {name} had measured (partial)"
+                ) from None
             dep.scenarios.append(r)
             phase(f"run {name}")
             if r.status != "ok":
@@ -397,10 +482,8 @@ async def deploy(ir: dict[str, Any], chain: str, target_name: str, *, file: str,
     finally:
         (local / "deployment.json").write_text(json.dumps(dep.to_json(), indent=1))
         if run_dir:
-            try:
+            with contextlib.suppress(TransportError):  # the connection is gone: the remote watchdog stops the run
                 await transport.cleanup(run_dir)
-            except TransportError:
-                pass  # the connection is gone: the remote watchdog stops the run
         await transport.close()
         phase("cleanup")
         dep.phases_s = phases

@@ -1,5 +1,6 @@
 """Host keys: an ssh target is reached only when its key is in known_hosts. An unknown key is refused with its
 SHA256 fingerprint and the one command that accepts it (`chainlab trust-host`); a changed key is refused."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,7 +23,7 @@ def host_pattern(host: str, port: int) -> str:
 async def server_key(host: str, port: int, timeout: float = 10) -> asyncssh.SSHKey:
     try:
         key = await asyncio.wait_for(asyncssh.get_server_host_key(host, port), timeout)
-    except (OSError, asyncssh.Error, asyncio.TimeoutError) as e:
+    except (TimeoutError, OSError, asyncssh.Error) as e:
         raise TransportError(f"cannot reach {host}:{port} to read its host key: {e or type(e).__name__}") from None
     if key is None:
         raise TransportError(f"{host}:{port} offered no host key")
@@ -48,13 +49,16 @@ async def verify(host: str, port: int, file: str, target: str, path: Path | None
     known = known_keys(host, port, path)
     if not known:
         raise TransportError(
-            f"the host key of {host_pattern(host, port)} (target {target}) is not known; its fingerprint is {fingerprint(key)}.\n"
-            f"If that is the lab machine's key, accept it with:\n  npx chainlab trust-host {file} --target {target}")
+            f"the host key of {host_pattern(host, port)} (target {target}) is not known; "
+            f"its fingerprint is {fingerprint(key)}.\n"
+            f"If that is the lab machine's key, accept it with:\n  npx chainlab trust-host {file} --target {target}"
+        )
     if not any(k.public_data == key.public_data for k in known):
         raise TransportError(
             f"the host key of {host_pattern(host, port)} (target {target}) CHANGED: it now offers {fingerprint(key)}, "
             f"{path} has {', '.join(fingerprint(k) for k in known)}. Refusing to connect (a reinstalled machine, or "
-            f"someone in between). Remove the old line from {path} only if you know why it changed.")
+            f"someone in between). Remove the old line from {path} only if you know why it changed."
+        )
 
 
 async def trust(host: str, port: int, path: Path | None = None) -> tuple[str, bool]:

@@ -3,6 +3,7 @@
 Commands are argument lists joined by shlex (transport.command_text), so a hostile string can only ever be one
 argument; on top of that, names that become file or directory names on the target must be plain identifiers.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,14 +18,19 @@ _HOST = re.compile(r"[A-Za-z0-9.:_-]{1,253}\Z")
 
 def check_name(value: str, what: str, loc: Any = None) -> str:
     if not _IDENT.match(value or ""):
-        raise ModelError(f"{what} '{value}' is not a safe name for the target (letters, digits, '_' and '-' only)", loc, what)
+        raise ModelError(
+            f"{what} '{value}' is not a safe name for the target (letters, digits, '_' and '-' only)", loc, what
+        )
     return value
 
 
 def check_path(value: str, what: str, loc: Any = None) -> str:
     if not _PATH.match(value or "") or ".." in value.split("/"):
-        raise ModelError(f"{what} '{value}' is not a safe path for the target (letters, digits and _ . / ~ + - only, no '..')",
-                         loc, what)
+        raise ModelError(
+            f"{what} '{value}' is not a safe path for the target (letters, digits and _ . / ~ + - only, no '..')",
+            loc,
+            what,
+        )
     return value
 
 

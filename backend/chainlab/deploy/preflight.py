@@ -4,6 +4,7 @@ Essentials (a C compiler, cmake, the model's cores, free disk) stop the run with
 items (hardware counters, cgroup v2 freeze, SCHED_FIFO) name the fallback that will be used instead. The
 jitter sources of the thesis (governor, turbo, SMT) are reported as facts.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -26,7 +27,8 @@ echo "fifo=$(chrt -f 1 true 2>/dev/null && echo yes || echo no)"
 echo "taskset=$(command -v taskset || true)"
 echo "setsid=$(command -v setsid || true)"
 echo "governor=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo none)"
-echo "no_turbo=$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo unknown)"
+echo "no_turbo=$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || \
+cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo unknown)"
 echo "smt=$(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo unknown)"
 mkdir -p "$1" 2>/dev/null
 echo "free_kb=$(df -Pk "$1" 2>/dev/null | awk 'NR==2 {print $4}')"
@@ -38,7 +40,7 @@ MIN_FREE_KB = 200 * 1024
 @dataclass
 class Check:
     name: str
-    status: str          # ok | missing | optional-missing | info
+    status: str  # ok | missing | optional-missing | info
     detail: str
     fix: str = ""
 
@@ -74,33 +76,83 @@ async def preflight(transport: Transport, target: dict[str, Any], root: str, *, 
     p = Preflight(target["name"], facts)
     add = p.checks.append
     install = "install it on the target (Debian: apt-get install {})"
-    add(Check("C compiler", "ok", facts["cc"]) if facts.get("cc") else
-        Check("C compiler", "missing", "no cc, gcc or clang on the PATH", install.format("gcc")))
-    add(Check("cmake", "ok", f"{facts['cmake']} {facts.get('cmake_version', '')}".strip()) if facts.get("cmake") else
-        Check("cmake", "missing", "cmake is not on the PATH", install.format("cmake")))
+    add(
+        Check("C compiler", "ok", facts["cc"])
+        if facts.get("cc")
+        else Check("C compiler", "missing", "no cc, gcc or clang on the PATH", install.format("gcc"))
+    )
+    add(
+        Check("cmake", "ok", f"{facts['cmake']} {facts.get('cmake_version', '')}".strip())
+        if facts.get("cmake")
+        else Check("cmake", "missing", "cmake is not on the PATH", install.format("cmake"))
+    )
     for tool, pkg in (("taskset", "util-linux"), ("setsid", "util-linux")):
         if not facts.get(tool):
             add(Check(tool, "missing", f"{tool} is not on the PATH", install.format(pkg)))
     cores = int(facts.get("cores") or 0)
     wanted = sorted(set(target.get("rt_cores") or []) | set(target.get("be_cores") or []))
     if wanted and max(wanted) >= cores:
-        add(Check("cores", "missing", f"the model uses cores {wanted} (rt {target.get('rt_cores')}, be {target.get('be_cores')}) "
-                  f"but the target has {cores}", "change rt-cores/be-cores of the target"))
+        add(
+            Check(
+                "cores",
+                "missing",
+                f"the model uses cores {wanted} (rt {target.get('rt_cores')}, be {target.get('be_cores')}) "
+                f"but the target has {cores}",
+                "change rt-cores/be-cores of the target",
+            )
+        )
     else:
-        add(Check("cores", "ok", f"{cores} online; rt {target.get('rt_cores') or 'all'}, be {target.get('be_cores') or 'none'}"))
+        add(
+            Check(
+                "cores",
+                "ok",
+                f"{cores} online; rt {target.get('rt_cores') or 'all'}, be {target.get('be_cores') or 'none'}",
+            )
+        )
     free = int(facts.get("free_kb") or 0)
-    add(Check("disk", "ok" if free >= MIN_FREE_KB else "missing", f"{free // 1024} MiB free at {root}",
-              "" if free >= MIN_FREE_KB else f"free at least {MIN_FREE_KB // 1024} MiB or set the target's root"))
+    add(
+        Check(
+            "disk",
+            "ok" if free >= MIN_FREE_KB else "missing",
+            f"{free // 1024} MiB free at {root}",
+            "" if free >= MIN_FREE_KB else f"free at least {MIN_FREE_KB // 1024} MiB or set the target's root",
+        )
+    )
     if need_throttle:
-        add(Check("hardware counters", "ok", f"PMU present (perf_event_paranoid {facts.get('paranoid')})") if p.has_pmu else
-            Check("hardware counters", "optional-missing", "no PMU (perf_event_open has no hardware events)",
-                  "the throttler reads the built-in hog's cooperative byte counters"))
-        add(Check("cgroup v2 freeze", "ok" if facts.get("cgroup2", "0") != "0" else "optional-missing",
-                  "cgroup2 mounted" if facts.get("cgroup2", "0") != "0" else "no cgroup2 mount",
-                  "" if facts.get("cgroup2", "0") != "0" else "mechanism freeze unavailable: use sigstop or fifo-hold"))
-        add(Check("SCHED_FIFO", "ok" if facts.get("fifo") == "yes" else "optional-missing",
-                  "allowed" if facts.get("fifo") == "yes" else "not allowed for this user",
-                  "" if facts.get("fifo") == "yes" else "mechanism fifo-hold unavailable: use sigstop; threads run SCHED_OTHER"))
-    add(Check("jitter sources", "info", f"governor {facts.get('governor')}, turbo/boost {facts.get('no_turbo')}, SMT {facts.get('smt')}"
-              f", kernel {facts.get('kernel')}, {facts.get('cpu') or 'unknown CPU'}"))
+        add(
+            Check("hardware counters", "ok", f"PMU present (perf_event_paranoid {facts.get('paranoid')})")
+            if p.has_pmu
+            else Check(
+                "hardware counters",
+                "optional-missing",
+                "no PMU (perf_event_open has no hardware events)",
+                "the throttler reads the built-in hog's cooperative byte counters",
+            )
+        )
+        add(
+            Check(
+                "cgroup v2 freeze",
+                "ok" if facts.get("cgroup2", "0") != "0" else "optional-missing",
+                "cgroup2 mounted" if facts.get("cgroup2", "0") != "0" else "no cgroup2 mount",
+                "" if facts.get("cgroup2", "0") != "0" else "mechanism freeze unavailable: use sigstop or fifo-hold",
+            )
+        )
+        add(
+            Check(
+                "SCHED_FIFO",
+                "ok" if facts.get("fifo") == "yes" else "optional-missing",
+                "allowed" if facts.get("fifo") == "yes" else "not allowed for this user",
+                ""
+                if facts.get("fifo") == "yes"
+                else "mechanism fifo-hold unavailable: use sigstop; threads run SCHED_OTHER",
+            )
+        )
+    add(
+        Check(
+            "jitter sources",
+            "info",
+            f"governor {facts.get('governor')}, turbo/boost {facts.get('no_turbo')}, SMT {facts.get('smt')}"
+            f", kernel {facts.get('kernel')}, {facts.get('cpu') or 'unknown CPU'}",
+        )
+    )
     return p

@@ -5,9 +5,11 @@ when the command ends, `pids/<name>.exit`. `cleanup` signals whole sessions (SIG
 KILL). `keepalive` touches a heartbeat file every second and starts a remote watchdog that cleans the run up by
 itself when the heartbeat goes stale: a controller that vanished (killed, network gone) leaves nothing running.
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import posixpath
 from pathlib import Path
@@ -22,8 +24,13 @@ from chainlab.deploy.transport import Completed, TransportError, cleanup_script,
 _LOST = (asyncssh.Error, OSError, asyncio.IncompleteReadError, BrokenPipeError)
 
 
+def _text(data: str | bytes) -> str:
+    """A remote file's content as text (files opened "rb" read bytes)."""
+    return data.decode(errors="replace") if isinstance(data, bytes) else data
+
+
 class _SshProcess:
-    def __init__(self, transport: "SshTransport", name: str, pid: int, run_dir: str):
+    def __init__(self, transport: SshTransport, name: str, pid: int, run_dir: str):
         self.name, self.pid, self._t, self._exit = name, pid, transport, f"{run_dir}/pids/{name}.exit"
 
     async def wait(self, timeout: float | None = None) -> int | None:
@@ -44,8 +51,14 @@ class _SshProcess:
 
 
 class SshTransport:
-    def __init__(self, target: dict[str, Any], *, file: str = "FILE", known_hosts: Path | None = None,
-                 connect_timeout: float = 10):
+    def __init__(
+        self,
+        target: dict[str, Any],
+        *,
+        file: str = "FILE",
+        known_hosts: Path | None = None,
+        connect_timeout: float = 10,
+    ):
         check_target(target)
         self.name = target["name"]
         self.host, self.port = target["host"], int(target.get("port") or 22)
@@ -56,19 +69,33 @@ class SshTransport:
         self._sftp: asyncssh.SFTPClient | None = None
         self._beats: list[asyncio.Task] = []
 
-    async def connect(self) -> "SshTransport":
+    async def connect(self) -> SshTransport:
         await hostkeys.verify(self.host, self.port, self.file, self.name, self.known_hosts)
         try:
-            self._conn = await asyncio.wait_for(asyncssh.connect(
-                self.host, self.port, username=self.user, known_hosts=str(self.known_hosts),
-                client_keys=[self.key] if self.key else (), agent_path=None if self.key else os.environ.get("SSH_AUTH_SOCK"),
-                password=None, kbdint_auth=False, keepalive_interval=2, keepalive_count_max=3), self.timeout)
+            self._conn = await asyncio.wait_for(
+                asyncssh.connect(
+                    self.host,
+                    self.port,
+                    username=self.user,
+                    known_hosts=str(self.known_hosts),
+                    client_keys=[self.key] if self.key else (),
+                    agent_path=None if self.key else os.environ.get("SSH_AUTH_SOCK"),
+                    password=None,
+                    kbdint_auth=False,
+                    keepalive_interval=2,
+                    keepalive_count_max=3,
+                ),
+                self.timeout,
+            )
         except asyncssh.PermissionDenied as e:
-            raise TransportError(f"target {self.name}: {self.user}@{self.host}:{self.port} refused the key "
-                                 f"{self.key or '(SSH agent)'}: {e.reason}") from None
-        except (asyncio.TimeoutError, *_LOST) as e:
-            raise TransportError(f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: "
-                                 f"{e or type(e).__name__}") from None
+            raise TransportError(
+                f"target {self.name}: {self.user}@{self.host}:{self.port} refused the key "
+                f"{self.key or '(SSH agent)'}: {e.reason}"
+            ) from None
+        except (TimeoutError, *_LOST) as e:
+            raise TransportError(
+                f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: {e or type(e).__name__}"
+            ) from None
         return self
 
     def _c(self) -> asyncssh.SSHClientConnection:
@@ -85,17 +112,20 @@ class SshTransport:
         return self._sftp
 
     def _lost(self, what: str, e: BaseException) -> TransportError:
-        return TransportError(f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} "
-                              f"({e or type(e).__name__})")
+        return TransportError(
+            f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} "
+            f"({e or type(e).__name__})"
+        )
 
-    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
-                  check: bool = True) -> Completed:
+    async def run(
+        self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None, check: bool = True
+    ) -> Completed:
         text = command_text(argv)
         if cwd:
             text = f"cd {shell_quote(cwd)} && {text}"
         try:
             r = await asyncio.wait_for(self._c().run(text, check=False), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise TransportError(f"'{command_text(argv)}' took longer than {timeout} s on {self.name}") from None
         except _LOST as e:
             raise self._lost(f"'{command_text(argv)[:200]}'", e) from None
@@ -103,8 +133,11 @@ class SshTransport:
             raise self._lost(f"'{command_text(argv)[:200]}'", ConnectionError("no exit status"))
         done = Completed(argv, r.exit_status, str(r.stdout or ""), str(r.stderr or ""))
         if check and done.returncode != 0:
-            raise TransportError(f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
-                                 f"{(done.stderr or done.stdout).strip()[-3000:]}", done)
+            raise TransportError(
+                f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
+                f"{(done.stderr or done.stdout).strip()[-3000:]}",
+                done,
+            )
         return done
 
     async def put_tree(self, local: Path, remote: str) -> None:
@@ -147,7 +180,7 @@ class SshTransport:
         sftp = await self._sftp_client()
         try:
             async with sftp.open(remote, "rb") as f:
-                return (await f.read()).decode(errors="replace")
+                return _text(await f.read())
         except asyncssh.SFTPNoSuchFile:
             return None
         except _LOST as e:
@@ -167,7 +200,7 @@ class SshTransport:
         try:
             async with sftp.open(remote, "rb") as f:
                 await f.seek(offset)
-                return (await f.read()).decode(errors="replace")
+                return _text(await f.read())
         except _LOST as e:
             raise self._lost(f"reading {remote}", e) from None
 
@@ -175,15 +208,21 @@ class SshTransport:
         pid_file, log = f"{run_dir}/pids/{name}.pid", f"{run_dir}/logs/{name}.log"
         # sh writes its pid (= the new session's id), runs the command, then records its exit status
         inner = ["setsid", "sh", "-c", 'echo $$ > "$0"; "$@"; echo $? > "${0%.pid}.exit"', pid_file, *argv]
-        script = (f"mkdir -p {shell_quote(run_dir)}/pids {shell_quote(run_dir)}/logs && rm -f {shell_quote(pid_file)} {shell_quote(pid_file[:-4])}.exit && "
-                  + (f"cd {shell_quote(cwd)} && " if cwd else "")
-                  + f"{{ {command_text(inner)} >{shell_quote(log)} 2>&1 </dev/null & }}; "
-                  f"i=0; while [ ! -s {shell_quote(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; cat {shell_quote(pid_file)}")
+        script = (
+            f"mkdir -p {shell_quote(run_dir)}/pids {shell_quote(run_dir)}/logs && "
+            f"rm -f {shell_quote(pid_file)} {shell_quote(pid_file[:-4])}.exit && "
+            + (f"cd {shell_quote(cwd)} && " if cwd else "")
+            + f"{{ {command_text(inner)} >{shell_quote(log)} 2>&1 </dev/null & }}; "
+            f"i=0; while [ ! -s {shell_quote(pid_file)} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; "
+            f"cat {shell_quote(pid_file)}"
+        )
         done = await self.run(["sh", "-c", script])
         try:
             return _SshProcess(self, name, int(done.stdout.strip()), run_dir)
         except ValueError:
-            raise TransportError(f"target {self.name}: '{command_text(argv)}' did not start: {done.stderr.strip()}") from None
+            raise TransportError(
+                f"target {self.name}: '{command_text(argv)}' did not start: {done.stderr.strip()}"
+            ) from None
 
     async def cleanup(self, run_dir: str, keep: str = "") -> list[str]:
         done = await self.run(["sh", "-c", cleanup_script(run_dir, keep)])
@@ -195,10 +234,13 @@ class SshTransport:
         sftp = await self._sftp_client()
         await sftp.makedirs(run_dir, exist_ok=True)
         await self.touch(beat)
-        watchdog = (f"while :; do sleep 1; [ -e {shell_quote(run_dir)}/done ] && exit 0; "
-                    f"age=$(( $(date +%s) - $(stat -c %Y {shell_quote(beat)} 2>/dev/null || echo 0) )); "
-                    f"if [ $age -gt {int(stale_s)} ]; then echo \"controller gone ($age s without heartbeat): stopping the run\"; "
-                    f"{cleanup_script(run_dir, keep='watchdog')}; exit 0; fi; done")
+        watchdog = (
+            f"while :; do sleep 1; [ -e {shell_quote(run_dir)}/done ] && exit 0; "
+            f"age=$(( $(date +%s) - $(stat -c %Y {shell_quote(beat)} 2>/dev/null || echo 0) )); "
+            f"if [ $age -gt {int(stale_s)} ]; then "
+            'echo "controller gone ($age s without heartbeat): stopping the run"; '
+            f"{cleanup_script(run_dir, keep='watchdog')}; exit 0; fi; done"
+        )
         await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
 
         async def beat_loop() -> None:
@@ -216,10 +258,8 @@ class SshTransport:
         for t in self._beats:
             t.cancel()
         self._beats.clear()
-        try:
+        with contextlib.suppress(TransportError):
             await self.touch(f"{run_dir}/done")
-        except TransportError:
-            pass
 
     async def close(self) -> None:
         for t in self._beats:
@@ -230,6 +270,6 @@ class SshTransport:
             self._conn.close()
             try:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
-            except (asyncio.TimeoutError, *_LOST):
+            except (TimeoutError, *_LOST):
                 pass
         self._conn = self._sftp = None

@@ -8,9 +8,11 @@ Every process an experiment starts goes through `start`: it runs in its own sess
 file `<run_dir>/pids/<name>.pid` and its output in `<run_dir>/logs/<name>.log`, so `cleanup(run_dir)` can
 always find and stop it (SIGCONT first, so nothing stays stopped; then TERM, then KILL).
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import shutil
@@ -46,8 +48,9 @@ class Transport(Protocol):
 
     name: str
 
-    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
-                  check: bool = True) -> Completed:
+    async def run(
+        self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None, check: bool = True
+    ) -> Completed:
         """Run a command to completion; check=True raises TransportError on a non-zero exit."""
 
     async def put_tree(self, local: Path, remote: str) -> None:
@@ -83,6 +86,7 @@ class Transport(Protocol):
 
 class TransportError(ChainlabError):
     """A command on the target failed or the target cannot be reached."""
+
     code = "transport"
 
     def __init__(self, message: str, completed: Completed | None = None):
@@ -107,15 +111,20 @@ def cleanup_script(run_dir: str, keep: str = "") -> str:
     init to reap it); a chain that got SIGTERM may still be writing what it measured after its wrapper shell
     died, so KILL comes only after 5 s."""
     pids = f"{shell_quote(run_dir)}/pids"
-    alive = ('alive() { for s in /proc/[0-9]*/stat; do read -r l < "$s" 2>/dev/null || continue; set -- ${l##*) }; '
-             '[ "$3" = "$G" ] && [ "$1" != Z ] && return 0; done; return 1; }; ')
-    return (alive + f"stopped=''; for f in {pids}/*.pid; do [ -e \"$f\" ] || continue; n=$(basename \"$f\" .pid); "
-            f"[ \"$n\" = {shell_quote(keep or '-')} ] && continue; p=$(cat \"$f\"); G=$p; "
-            f"if [ -n \"$p\" ] && alive; then kill -CONT -\"$p\" 2>/dev/null; "
-            f"kill -TERM -\"$p\" 2>/dev/null; stopped=\"$stopped $p\"; echo \"$n\"; fi; rm -f \"$f\"; done; "
-            f"[ -z \"$stopped\" ] && exit 0; "
-            f"i=0; while [ $i -lt 100 ]; do any=''; for G in $stopped; do alive && any=1; done; "
-            f"[ -z \"$any\" ] && break; sleep 0.05; i=$((i+1)); done; for p in $stopped; do kill -KILL -\"$p\" 2>/dev/null; done; true")
+    alive = (
+        'alive() { for s in /proc/[0-9]*/stat; do read -r l < "$s" 2>/dev/null || continue; set -- ${l##*) }; '
+        '[ "$3" = "$G" ] && [ "$1" != Z ] && return 0; done; return 1; }; '
+    )
+    return (
+        alive + f'stopped=\'\'; for f in {pids}/*.pid; do [ -e "$f" ] || continue; n=$(basename "$f" .pid); '
+        f'[ "$n" = {shell_quote(keep or "-")} ] && continue; p=$(cat "$f"); G=$p; '
+        f'if [ -n "$p" ] && alive; then kill -CONT -"$p" 2>/dev/null; '
+        f'kill -TERM -"$p" 2>/dev/null; stopped="$stopped $p"; echo "$n"; fi; rm -f "$f"; done; '
+        f'[ -z "$stopped" ] && exit 0; '
+        f"i=0; while [ $i -lt 100 ]; do any=''; for G in $stopped; do alive && any=1; done; "
+        f'[ -z "$any" ] && break; sleep 0.05; i=$((i+1)); done; '
+        f'for p in $stopped; do kill -KILL -"$p" 2>/dev/null; done; true'
+    )
 
 
 class _LocalProcess:
@@ -127,14 +136,12 @@ class _LocalProcess:
     async def wait(self, timeout: float | None = None) -> int | None:
         try:
             return await asyncio.wait_for(self._proc.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
 
     async def signal(self, sig: int) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.pid, sig)
-        except ProcessLookupError:
-            pass
 
 
 class LocalTransport:
@@ -143,20 +150,25 @@ class LocalTransport:
     def __init__(self, name: str = "here"):
         self.name = name
 
-    async def run(self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None,
-                  check: bool = True) -> Completed:
-        proc = await asyncio.create_subprocess_exec(*argv, cwd=cwd, stdout=asyncio.subprocess.PIPE,
-                                                    stderr=asyncio.subprocess.PIPE, start_new_session=True)
+    async def run(
+        self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None, check: bool = True
+    ) -> Completed:
+        proc = await asyncio.create_subprocess_exec(
+            *argv, cwd=cwd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True
+        )
         try:
             out, err = await asyncio.wait_for(proc.communicate(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             os.killpg(proc.pid, signal.SIGKILL)
             await proc.wait()
             raise TransportError(f"'{command_text(argv)}' took longer than {timeout} s on {self.name}") from None
         done = Completed(argv, proc.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace"))
         if check and done.returncode != 0:
-            raise TransportError(f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
-                                 f"{(done.stderr or done.stdout).strip()[-2000:]}", done)
+            raise TransportError(
+                f"'{command_text(argv)}' failed on {self.name} (exit {done.returncode}): "
+                f"{(done.stderr or done.stdout).strip()[-2000:]}",
+                done,
+            )
         return done
 
     async def put_tree(self, local: Path, remote: str) -> None:
@@ -183,8 +195,14 @@ class LocalTransport:
         pids.mkdir(parents=True, exist_ok=True)
         logs.mkdir(parents=True, exist_ok=True)
         with open(logs / f"{name}.log", "ab") as log:
-            proc = await asyncio.create_subprocess_exec(*argv, cwd=cwd, stdin=asyncio.subprocess.DEVNULL, stdout=log,
-                                                        stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+            proc = await asyncio.create_subprocess_exec(
+                *argv,
+                cwd=cwd,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,
+            )
         (pids / f"{name}.pid").write_text(f"{proc.pid}\n")
         return _LocalProcess(name, proc)
 
@@ -211,9 +229,11 @@ class LocalTransport:
         """A watchdog in its own session stops the run when this process vanishes (a killed backend runs no
         finally, and the run's processes have sessions of their own); it leaves when the run is done."""
         done, me = f"{run_dir}/done", os.getpid()
-        watchdog = (f"while kill -0 {me} 2>/dev/null; do [ -e {shell_quote(done)} ] && exit 0; sleep 1; done; "
-                    f"[ -e {shell_quote(done)} ] || {{ echo 'controller {me} gone: stopping the run'; "
-                    f"{cleanup_script(run_dir, keep='watchdog')}; }}")
+        watchdog = (
+            f"while kill -0 {me} 2>/dev/null; do [ -e {shell_quote(done)} ] && exit 0; sleep 1; done; "
+            f"[ -e {shell_quote(done)} ] || {{ echo 'controller {me} gone: stopping the run'; "
+            f"{cleanup_script(run_dir, keep='watchdog')}; }}"
+        )
         await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
 
     async def finish(self, run_dir: str) -> None:
@@ -240,7 +260,5 @@ def _alive(pid: int) -> bool:
 
 
 def _killpg(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, sig)
-    except ProcessLookupError:
-        pass

@@ -1,4 +1,5 @@
 """Checking an IR document against chainlab-ir.schema.json and finding its elements by name."""
+
 from __future__ import annotations
 
 import json
@@ -39,7 +40,9 @@ def validate_ir(document: Any) -> dict[str, Any]:
         raise ModelError("the IR must be a JSON object")
     version = document.get("ir_version")
     if version != IR_VERSION:
-        raise ModelError(f"IR version {version!r} is not supported (this backend reads {IR_VERSION}); re-export the model")
+        raise ModelError(
+            f"IR version {version!r} is not supported (this backend reads {IR_VERSION}); re-export the model"
+        )
     errors = schema_errors(document)
     if errors:
         shown = "\n  ".join(errors[:5])

@@ -7,6 +7,7 @@ next, so lifetimes that reach into the next iteration (pipelining) are counted w
 This is the quantity the reduced heuristic keeps small ("the total data set that is alive at any
 point in time", papers 002/003): ideally it fits in the last-level cache.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,7 +18,9 @@ from chainlab.plan.simulate import Timing
 WINDOW_ITERATION = 3  # steady state: iterations 0..2 fill the pipeline
 
 
-def active_data(inst: Instantiation, buffer_bytes: list[int], timing: Timing, *, sos_peak: int | None = None) -> tuple[ActiveData, list[list[int]]]:
+def active_data(
+    inst: Instantiation, buffer_bytes: list[int], timing: Timing, *, sos_peak: int | None = None
+) -> tuple[ActiveData, list[list[int]]]:
     """The profile, and the sets of buffers live together at the highest points (clique seeds)."""
     start = timing.start[:, :, 0]
     finish = timing.finish[:, :, 0]
@@ -54,7 +57,7 @@ def active_data(inst: Instantiation, buffer_bytes: list[int], timing: Timing, *,
                 live.discard(b)
                 level -= buffer_bytes[b]
             j += 1
-        rel = int(round(t - w0))
+        rel = round(t - w0)
         if profile and profile[-1][0] == rel:
             profile[-1] = (rel, level)
         else:

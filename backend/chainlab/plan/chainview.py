@@ -5,6 +5,7 @@ or generated IR (tests, the RPC server), so it repeats the checks it relies on: 
 exactly one writer, the chain is acyclic (the language has no delay element, so any cycle is a
 "cycle without delay"), and the requested threads fit the core set.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +16,7 @@ from chainlab.errors import ModelError
 from chainlab.plan.model import HEURISTICS, MEMORIES, BufferSpec, ChainView, Instance
 
 
-def _by_name(ir: dict[str, Any], section: str) -> dict[str, dict[str, Any]]:
+def _by_name(ir: dict[str, Any], section: str) -> dict[str | None, dict[str, Any]]:
     items = ir.get(section)
     if not isinstance(items, list):
         raise ModelError(f"the IR has no '{section}' list; export the model again with `chainlab export`")
@@ -28,12 +29,21 @@ def find_chain(ir: dict[str, Any], chain: str) -> dict[str, Any]:
     chains = _by_name(ir, "chains")
     if chain not in chains:
         known = ", ".join(sorted(str(n) for n in chains)) or "none"
-        raise ModelError(f"{ir.get('source', 'the model')} has no chain named '{chain}' (it has: {known})", element=chain)
+        raise ModelError(
+            f"{ir.get('source', 'the model')} has no chain named '{chain}' (it has: {known})", element=chain
+        )
     return chains[chain]
 
 
-def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, memory: str | None = None,
-               threads: int | None = None, cores: list[int] | None = None) -> ChainView:
+def load_chain(
+    ir: dict[str, Any],
+    chain: str,
+    *,
+    heuristic: str | None = None,
+    memory: str | None = None,
+    threads: int | None = None,
+    cores: list[int] | None = None,
+) -> ChainView:
     """The checked chain with the overrides applied. Raises ModelError naming the culprit."""
     raw = find_chain(ir, chain)
     loc = raw.get("loc")
@@ -52,7 +62,11 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
             raise ModelError(f"instance '{name}' is declared twice in chain '{chain}'", item.get("loc"), name)
         box = boxes.get(item.get("box"))
         if box is None:
-            raise ModelError(f"instance '{name}' uses box '{item.get('box')}', which the model does not define", item.get("loc"), name)
+            raise ModelError(
+                f"instance '{name}' uses box '{item.get('box')}', which the model does not define",
+                item.get("loc"),
+                name,
+            )
         instances.append(_instance(len(instances), item, box, images))
         index_of[name] = len(instances) - 1
 
@@ -69,8 +83,12 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
         if dst in writer_of:
             first = writer_of[dst]
             raise ModelError(
-                f"input '{instances[dst[0]].name}.{dst[1]}' has two writers ('{instances[first[0]].name}.{first[1]}' and "
-                f"'{instances[src[0]].name}.{src[1]}'); an input takes one connection", cloc, f"{instances[dst[0]].name}.{dst[1]}")
+                f"input '{instances[dst[0]].name}.{dst[1]}' has two writers "
+                f"('{instances[first[0]].name}.{first[1]}' and "
+                f"'{instances[src[0]].name}.{src[1]}'); an input takes one connection",
+                cloc,
+                f"{instances[dst[0]].name}.{dst[1]}",
+            )
         writer_of[dst] = (src[0], src[1], conn)
         readers.setdefault(src, []).append(dst)
         size = conn.get("bytes")
@@ -81,8 +99,11 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
     for inst in instances:
         for port in inst.inputs:
             if (inst.index, port) not in writer_of:
-                raise ModelError(f"input '{inst.name}.{port}' is not connected; every input needs a writer",
-                                 inst.loc, f"{inst.name}.{port}")
+                raise ModelError(
+                    f"input '{inst.name}.{port}' is not connected; every input needs a writer",
+                    inst.loc,
+                    f"{inst.name}.{port}",
+                )
 
     try:
         cycle = nx.find_cycle(graph)
@@ -91,7 +112,11 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
     if cycle:
         names = [instances[a].name for a, _ in cycle] + [instances[cycle[0][0]].name]
         closing = graph.edges[cycle[-1][0], cycle[-1][1]].get("loc")
-        raise ModelError(f"cycle without delay: {' -> '.join(names)}; a chain must be acyclic", closing or loc, instances[cycle[0][0]].name)
+        raise ModelError(
+            f"cycle without delay: {' -> '.join(names)}; a chain must be acyclic",
+            closing or loc,
+            instances[cycle[0][0]].name,
+        )
 
     # Renumber instances topologically (ties by declaration order) so that ids follow the data flow.
     order = list(nx.lexicographical_topological_sort(graph))
@@ -110,8 +135,17 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
             frame = int(image["frame_bytes"])
             size = conn_bytes.get(old_key, frame)
             consumers = [(renumber[c], p) for c, p in readers.get(old_key, [])]
-            buf = BufferSpec(len(buffers), f"{inst.name}.{port}", inst.index, port, str(image["name"]), size, height,
-                             max(1, size // height), consumers)
+            buf = BufferSpec(
+                len(buffers),
+                f"{inst.name}.{port}",
+                inst.index,
+                port,
+                str(image["name"]),
+                size,
+                height,
+                max(1, size // height),
+                consumers,
+            )
             for c in consumers:
                 input_buffer[c] = buf.index
             buffers.append(buf)
@@ -119,14 +153,18 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
     schedule = raw.get("schedule") or {}
     chosen_heuristic = heuristic if heuristic is not None else schedule.get("heuristic", "fixed")
     if chosen_heuristic not in HEURISTICS:
-        raise ModelError(f"unknown schedule heuristic '{chosen_heuristic}' (one of {', '.join(HEURISTICS)})", loc, chain)
+        raise ModelError(
+            f"unknown schedule heuristic '{chosen_heuristic}' (one of {', '.join(HEURISTICS)})", loc, chain
+        )
     chosen_memory = memory if memory is not None else raw.get("memory", "reuse")
     if chosen_memory not in MEMORIES:
         raise ModelError(f"unknown memory allocation '{chosen_memory}' (one of {', '.join(MEMORIES)})", loc, chain)
 
     platform = platforms.get(raw.get("platform")) if raw.get("platform") else None
     if raw.get("platform") and platform is None:
-        raise ModelError(f"chain '{chain}' runs on platform '{raw.get('platform')}', which the model does not define", loc, chain)
+        raise ModelError(
+            f"chain '{chain}' runs on platform '{raw.get('platform')}', which the model does not define", loc, chain
+        )
     core_set = list(cores) if cores is not None else list(schedule.get("cores") or [])
     n_threads = threads if threads is not None else schedule.get("threads")
     if not core_set:
@@ -140,19 +178,41 @@ def load_chain(ir: dict[str, Any], chain: str, *, heuristic: str | None = None, 
     if platform is not None:
         outside = [c for c in core_set if c >= int(platform.get("cores", 1))]
         if outside:
-            raise ModelError(f"core(s) {', '.join(map(str, outside))} do not exist on platform '{platform['name']}' "
-                             f"(cores 0..{int(platform.get('cores', 1)) - 1})", loc, chain)
+            raise ModelError(
+                f"core(s) {', '.join(map(str, outside))} do not exist on platform '{platform['name']}' "
+                f"(cores 0..{int(platform.get('cores', 1)) - 1})",
+                loc,
+                chain,
+            )
     if n_threads > len(core_set):
-        raise ModelError(f"{n_threads} threads exceed the {len(core_set)} core(s) of the core set "
-                         f"{{{', '.join(map(str, core_set))}}}; pinned threads need a core each", loc, chain)
+        raise ModelError(
+            f"{n_threads} threads exceed the {len(core_set)} core(s) of the core set "
+            f"{{{', '.join(map(str, core_set))}}}; pinned threads need a core each",
+            loc,
+            chain,
+        )
 
     periods = [i.source_period_ns for i in instances if i.source_period_ns]
-    return ChainView(chain, loc, platform, instances, buffers, input_buffer, chosen_heuristic, chosen_memory, n_threads,
-                     core_set[:n_threads] if chosen_heuristic in ("fixed", "predictable", "reduced") else core_set,
-                     raw.get("iterations"), max(periods) if periods else None, str(ir.get("source", "")))
+    return ChainView(
+        chain,
+        loc,
+        platform,
+        instances,
+        buffers,
+        input_buffer,
+        chosen_heuristic,
+        chosen_memory,
+        n_threads,
+        core_set[:n_threads] if chosen_heuristic in ("fixed", "predictable", "reduced") else core_set,
+        raw.get("iterations"),
+        max(periods) if periods else None,
+        str(ir.get("source", "")),
+    )
 
 
-def _port_ref(ref: Any, index_of: dict[str, int], instances: list[Instance], direction: str, loc: Any) -> tuple[int, str]:
+def _port_ref(
+    ref: Any, index_of: dict[str, int], instances: list[Instance], direction: str, loc: Any
+) -> tuple[int, str]:
     if not isinstance(ref, dict) or ref.get("instance") not in index_of:
         name = ref.get("instance") if isinstance(ref, dict) else ref
         raise ModelError(f"connection refers to unknown instance '{name}'", loc, str(name))
@@ -163,12 +223,18 @@ def _port_ref(ref: Any, index_of: dict[str, int], instances: list[Instance], dir
         other = inst.inputs if direction == "out" else inst.outputs
         what = ("an input" if direction == "out" else "an output") if port in other else "not a port"
         need = "an output" if direction == "out" else "an input"
-        raise ModelError(f"'{inst.name}.{port}' is {what} of box '{inst.box}'; a connection {'starts' if direction == 'out' else 'ends'} at {need}",
-                         loc, f"{inst.name}.{port}")
+        raise ModelError(
+            f"'{inst.name}.{port}' is {what} of box '{inst.box}'; "
+            f"a connection {'starts' if direction == 'out' else 'ends'} at {need}",
+            loc,
+            f"{inst.name}.{port}",
+        )
     return inst.index, port
 
 
-def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dict[str, dict[str, Any]]) -> Instance:
+def _instance(
+    index: int, item: dict[str, Any], box: dict[str, Any], images: dict[str | None, dict[str, Any]]
+) -> Instance:
     name = item["name"]
     port_images: dict[str, dict[str, Any]] = {}
     inputs: list[str] = []
@@ -176,22 +242,47 @@ def _instance(index: int, item: dict[str, Any], box: dict[str, Any], images: dic
     for port in box.get("ports") or []:
         image = images.get(port.get("image"))
         if image is None:
-            raise ModelError(f"port '{box['name']}.{port.get('name')}' has image type '{port.get('image')}', which the model does not define",
-                             port.get("loc") or box.get("loc"), f"{box['name']}.{port.get('name')}")
+            raise ModelError(
+                f"port '{box['name']}.{port.get('name')}' has image type '{port.get('image')}', "
+                "which the model does not define",
+                port.get("loc") or box.get("loc"),
+                f"{box['name']}.{port.get('name')}",
+            )
         port_images[port["name"]] = image
         (inputs if port.get("direction") == "in" else outputs).append(port["name"])
     first = port_images[outputs[0]] if outputs else (port_images[inputs[0]] if inputs else None)
     if first is None:
-        raise ModelError(f"box '{box['name']}' has no ports; it can be neither fed nor read", box.get("loc"), box["name"])
+        raise ModelError(
+            f"box '{box['name']}' has no ports; it can be neither fed nor read", box.get("loc"), box["name"]
+        )
     depends = box.get("depends") or {"kind": "none", "halo_rows": 0}
     kernel = box.get("kernel") or {"name": "copy", "args": []}
     etp = box.get("etp")
     if etp is not None and etp.get("kind") not in ("point", "uniform", "pmf", "histogram"):
-        raise ModelError(f"box '{box['name']}' has an etp of kind '{etp.get('kind')}'; a box's etp is point, uniform, pmf or histogram",
-                         box.get("loc"), box["name"])
+        raise ModelError(
+            f"box '{box['name']}' has an etp of kind '{etp.get('kind')}'; "
+            "a box's etp is point, uniform, pmf or histogram",
+            box.get("loc"),
+            box["name"],
+        )
     return Instance(
-        index=index, name=name, box=box["name"], kernel=str(kernel.get("name")), args=[float(a) for a in kernel.get("args") or []],
-        split=str(box.get("split", "none")), depends=str(depends.get("kind", "none")), halo_rows=int(depends.get("halo_rows") or 0),
-        cost_ns=box.get("cost_ns"), etp=etp, source_period_ns=box.get("source_period_ns"), inputs=inputs, outputs=outputs,
-        port_images=port_images, height=int(first["height"]), pixels=int(first["width"]) * int(first["height"]),
-        loc=item.get("loc"), box_loc=box.get("loc"))
+        index=index,
+        name=name,
+        box=box["name"],
+        kernel=str(kernel.get("name")),
+        args=list(kernel.get("args") or []),
+        split=str(box.get("split", "none")),
+        depends=str(depends.get("kind", "none")),
+        halo_rows=int(depends.get("halo_rows") or 0),
+        cost_ns=box.get("cost_ns"),
+        etp=etp,
+        source_period_ns=box.get("source_period_ns"),
+        inputs=inputs,
+        outputs=outputs,
+        port_images=port_images,
+        height=int(first["height"]),
+        pixels=int(first["width"]) * int(first["height"]),
+        loc=item.get("loc"),
+        box_loc=box.get("loc"),
+        position=index,
+    )

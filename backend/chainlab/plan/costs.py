@@ -12,6 +12,7 @@ nominal timeline, and a distribution, for the Monte Carlo latency prediction. Un
 3. else an estimate from the kernel and the image size (ns per pixel below), with the same jitter.
    These per-pixel numbers are placeholders of the right order for a desktop core, nothing more.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,8 +24,15 @@ from chainlab.plan.model import Instance
 DEFAULT_JITTER = 0.03
 
 NS_PER_PIXEL = {
-    "source": 0.5, "gain": 0.5, "offset": 0.5, "add": 0.75, "mul": 0.75, "average": 1.0,
-    "copy": 0.25, "dup": 0.25, "sink": 0.25,
+    "source": 0.5,
+    "gain": 0.5,
+    "offset": 0.5,
+    "add": 0.75,
+    "mul": 0.75,
+    "average": 1.0,
+    "copy": 0.25,
+    "dup": 0.25,
+    "sink": 0.25,
 }
 
 
@@ -71,7 +79,13 @@ def cost_source(inst: Instance) -> str:
 class CostSampler:
     """Draws execution times for all sub-boxes at once: `sample(rng, runs)` -> array (n_subs, runs)."""
 
-    def __init__(self, instances: list[Instance], sub_instance: list[int], sub_fraction: list[float], jitter: float = DEFAULT_JITTER):
+    def __init__(
+        self,
+        instances: list[Instance],
+        sub_instance: list[int],
+        sub_fraction: list[float],
+        jitter: float = DEFAULT_JITTER,
+    ):
         self.n = len(sub_instance)
         self.fraction = np.asarray(sub_fraction, dtype=float)
         self.jitter = float(jitter)
@@ -79,16 +93,18 @@ class CostSampler:
         jitter_rows: list[int] = []
         self.etp_groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (rows, values, cdf)
         by_etp: dict[int, list[int]] = {}
+        etps: dict[int, dict[str, Any]] = {}
         for s, i in enumerate(sub_instance):
             inst = instances[i]
             self.mean[s] = box_mean_cost_ns(inst) * self.fraction[s]
             if inst.etp is not None:
                 by_etp.setdefault(i, []).append(s)
+                etps[i] = inst.etp
             else:
                 jitter_rows.append(s)
         self.jitter_rows = np.asarray(jitter_rows, dtype=np.int64)
         for i, rows in by_etp.items():
-            values, probs = _etp_points(instances[i].etp)  # type: ignore[arg-type]
+            values, probs = _etp_points(etps[i])
             cdf = np.cumsum(probs)
             cdf[-1] = 1.0
             self.etp_groups.append((np.asarray(rows, dtype=np.int64), values, cdf))

@@ -9,8 +9,10 @@ this way, and signal pruning removes the signals this relation already implies.
 Events are (iteration, sub-box) in a window of `iterations` iterations unrolled; a barrier is an
 extra event per iteration. Reachability sets are Python ints used as bitsets (C speed per OR).
 """
+
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import networkx as nx
@@ -32,12 +34,13 @@ class HbGraph:
         return bool((self.desc[self.event(u, iu)] >> self.event(v, iv)) & 1)
 
 
-def edges_per_iteration(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool,
-                        skip: set[int] | None = None) -> list[tuple[int, int, int]]:
+def edges_per_iteration(
+    orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, skip: set[int] | None = None
+) -> list[tuple[int, int, int]]:
     """(u, v, d): event u of iteration i happens before event v of iteration i + d."""
     edges: list[tuple[int, int, int]] = []
     for order in orders:
-        for a, b in zip(order, order[1:]):
+        for a, b in itertools.pairwise(order):
             edges.append((a, b, 0))
         if order and not barrier:
             edges.append((order[-1], order[0], 1))
@@ -54,7 +57,9 @@ def edges_per_iteration(orders: list[list[int]], signals: list[Signal], n_subs: 
     return edges
 
 
-def build_hb(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, iterations: int = 2) -> HbGraph:
+def build_hb(
+    orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, iterations: int = 2
+) -> HbGraph:
     n = n_subs + (1 if barrier else 0)
     edges = edges_per_iteration(orders, signals, n_subs, barrier)
     max_d = max((d for _, _, d in edges), default=0)
@@ -90,8 +95,9 @@ class DeadlockError(Exception):
     """Internal: the planner built a plan that cannot run (a bug, never the user's fault)."""
 
 
-def redundant_signals(orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool,
-                      candidates: set[int] | None = None) -> set[int]:
+def redundant_signals(
+    orders: list[list[int]], signals: list[Signal], n_subs: int, barrier: bool, candidates: set[int] | None = None
+) -> set[int]:
     """Signals (among `candidates`, default all) whose ordering is already implied by other edges: the
     transitive reduction restricted to signals. Removing all of them at once keeps happens-before
     unchanged because the unrolled graph is acyclic."""
@@ -111,7 +117,7 @@ def redundant_signals(orders: list[list[int]], signals: list[Signal], n_subs: in
         suffix = [0] * (len(reach) + 1)
         for i in range(len(reach) - 1, -1, -1):
             suffix[i] = suffix[i + 1] | reach[i]
-        position = {}
+        position: dict[int, int] = {}
         for i, w in enumerate(succ):
             position.setdefault(w, i)
         for s in sigs:

@@ -16,6 +16,7 @@
 - reduced: see `reduced.py`; its box-level order is mapped here with `map_in_order`, which places
   each sub-box, strictly in the given order, on the thread predictable would choose.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -88,12 +89,26 @@ class _Placer:
         self.orders[t].append(s)
 
     def mapping(self, cores: list[int], notes: list[str] | None = None) -> Mapping:
-        return Mapping(True, [int(t) for t in self.thread_of], self.orders, list(cores[: self.T]),
-                       [float(x) for x in self.start], [float(x) for x in self.finish], notes=notes or [])
+        return Mapping(
+            True,
+            [int(t) for t in self.thread_of],
+            self.orders,
+            list(cores[: self.T]),
+            [float(x) for x in self.start],
+            [float(x) for x in self.finish],
+            notes=notes or [],
+        )
 
 
-def list_schedule(inst: Instantiation, threads: int, cores: list[int], *, cache_aware: bool,
-                  sync_ns: float = DEFAULT_SYNC_NS, remote_ns_per_byte: float = DEFAULT_REMOTE_NS_PER_BYTE) -> Mapping:
+def list_schedule(
+    inst: Instantiation,
+    threads: int,
+    cores: list[int],
+    *,
+    cache_aware: bool,
+    sync_ns: float = DEFAULT_SYNC_NS,
+    remote_ns_per_byte: float = DEFAULT_REMOTE_NS_PER_BYTE,
+) -> Mapping:
     """fixed (cache_aware=False) or predictable (cache_aware=True): ETF list scheduling."""
     n = len(inst.subs)
     placer = _Placer(inst, threads, sync_ns if cache_aware else 0.0, remote_ns_per_byte if cache_aware else 0.0)
@@ -128,8 +143,15 @@ def list_schedule(inst: Instantiation, threads: int, cores: list[int], *, cache_
     return placer.mapping(cores)
 
 
-def map_in_order(inst: Instantiation, order: list[int], threads: int, cores: list[int], *,
-                 sync_ns: float = DEFAULT_SYNC_NS, remote_ns_per_byte: float = DEFAULT_REMOTE_NS_PER_BYTE) -> Mapping:
+def map_in_order(
+    inst: Instantiation,
+    order: list[int],
+    threads: int,
+    cores: list[int],
+    *,
+    sync_ns: float = DEFAULT_SYNC_NS,
+    remote_ns_per_byte: float = DEFAULT_REMOTE_NS_PER_BYTE,
+) -> Mapping:
     """Place sub-boxes strictly in `order` (a topological order), each on the thread where it can start
     earliest once remote inputs are charged (predictable's criterion); thread orders follow `order`."""
     placer = _Placer(inst, threads, sync_ns, remote_ns_per_byte)

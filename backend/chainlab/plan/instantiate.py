@@ -10,6 +10,7 @@ A sub-box depends on exactly those producer sub-boxes whose written rows overlap
 that is not split) all rows. Without this annotation every sub-box would depend on every sub-box of
 its predecessor, which limits the scheduler and adds synchronization (thesis, Figure 3.2).
 """
+
 from __future__ import annotations
 
 from chainlab.plan.costs import box_mean_cost_ns
@@ -33,8 +34,11 @@ def instantiate(view: ChainView) -> Instantiation:
         ids = []
         for k in range(n):
             r0, r1 = slice_rows(k, n, inst.height)
-            subs.append(SubBox(len(subs), f"{inst.name}.{k}", inst.index, k, n, r0, r1, inst.height,
-                               mean * (r1 - r0) / inst.height))
+            subs.append(
+                SubBox(
+                    len(subs), f"{inst.name}.{k}", inst.index, k, n, r0, r1, inst.height, mean * (r1 - r0) / inst.height
+                )
+            )
             ids.append(len(subs) - 1)
         by_instance.append(ids)
 

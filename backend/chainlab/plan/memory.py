@@ -25,10 +25,11 @@ interfere must occupy disjoint ranges in any allocation, so no arena is smaller.
 the buffers live together at the peak of the nominal timeline (which pairwise interfere, as any
 valid execution shows) and greedy clique extensions, which is still a valid lower bound.
 """
+
 from __future__ import annotations
 
-import numpy as np
 import networkx as nx
+import numpy as np
 
 from chainlab.plan.hb import HbGraph
 from chainlab.plan.model import Allocation, Instantiation
@@ -50,7 +51,9 @@ def allocate_simple(sizes: list[int]) -> list[int]:
     return offsets
 
 
-def first_fit(sizes: list[int], neighbours: list[list[int]] | np.ndarray, order: list[int], alignment: int = 1) -> list[int]:
+def first_fit(
+    sizes: list[int], neighbours: list[list[int]] | np.ndarray, order: list[int], alignment: int = 1
+) -> list[int]:
     """Place buffers in `order` at the lowest aligned offset free of every placed neighbour."""
     n = len(sizes)
     if not isinstance(neighbours, np.ndarray):
@@ -84,8 +87,13 @@ def greedy_by_size(buffers: list[tuple[int, int, int]]) -> tuple[list[int], int]
     """TFLite Micro's GreedyMemoryPlanner semantics: buffers (size, first, last) with inclusive lifetimes,
     largest first, first fit. Returns (offsets, peak)."""
     n = len(buffers)
-    neighbours = np.array([[a != b and buffers[a][1] <= buffers[b][2] and buffers[b][1] <= buffers[a][2] for a in range(n)]
-                           for b in range(n)], dtype=bool).reshape(n, n)
+    neighbours = np.array(
+        [
+            [a != b and buffers[a][1] <= buffers[b][2] and buffers[b][1] <= buffers[a][2] for a in range(n)]
+            for b in range(n)
+        ],
+        dtype=bool,
+    ).reshape(n, n)
     order = sorted(range(n), key=lambda b: (-buffers[b][0], b))
     sizes = [size for size, _, _ in buffers]
     offsets = first_fit(sizes, neighbours, order)
@@ -106,7 +114,9 @@ def interference(inst: Instantiation, hb: HbGraph) -> np.ndarray:
         d = full
         for a in access[b]:
             d &= hb.desc[hb.event(a, 0)]
-        rows[b, : width * 8] = np.unpackbits(np.frombuffer(d.to_bytes(width, "little"), dtype=np.uint8), bitorder="little")
+        rows[b, : width * 8] = np.unpackbits(
+            np.frombuffer(d.to_bytes(width, "little"), dtype=np.uint8), bitorder="little"
+        )
     rows[:, -1] = True  # padding column
     pad = width * 8
     wmax = max(len(w) for w in inst.writers)
@@ -127,8 +137,9 @@ def interference(inst: Instantiation, hb: HbGraph) -> np.ndarray:
     return inter
 
 
-def clique_lower_bound(weights: list[int], inter: np.ndarray, seeds: list[list[int]],
-                       exact_limit: int = EXACT_CLIQUE_LIMIT) -> tuple[int, list[int], bool]:
+def clique_lower_bound(
+    weights: list[int], inter: np.ndarray, seeds: list[list[int]], exact_limit: int = EXACT_CLIQUE_LIMIT
+) -> tuple[int, list[int], bool]:
     """(weight, members, exact) of a heavy clique of the interference graph."""
     n = len(weights)
     if n == 0:
@@ -138,8 +149,8 @@ def clique_lower_bound(weights: list[int], inter: np.ndarray, seeds: list[list[i
         g = nx.Graph()
         for b in range(n):
             g.add_node(b, weight=int(w[b]))
-        a, b = np.nonzero(np.triu(inter, 1))
-        g.add_edges_from(zip(a.tolist(), b.tolist()))
+        rows, cols = np.nonzero(np.triu(inter, 1))
+        g.add_edges_from(zip(rows.tolist(), cols.tolist()))
         members, weight = nx.max_weight_clique(g, weight="weight")
         return int(weight), sorted(members), True
     best: tuple[int, list[int]] = (0, [])
@@ -171,9 +182,17 @@ def clique_lower_bound(weights: list[int], inter: np.ndarray, seeds: list[list[i
     return best[0], best[1], False
 
 
-def allocate(inst: Instantiation, buffer_bytes: list[int], kind: str, *, inter: np.ndarray, alignment: int = CACHE_LINE,
-             huge_pages: bool = False, schedule_order: list[int] | None = None,
-             seeds: list[list[int]] | None = None) -> Allocation:
+def allocate(
+    inst: Instantiation,
+    buffer_bytes: list[int],
+    kind: str,
+    *,
+    inter: np.ndarray,
+    alignment: int = CACHE_LINE,
+    huge_pages: bool = False,
+    schedule_order: list[int] | None = None,
+    seeds: list[list[int]] | None = None,
+) -> Allocation:
     sizes = [align_up(b, alignment) for b in buffer_bytes]
     total = sum(sizes)
     lb, _, exact = clique_lower_bound(sizes, inter, seeds or [])
@@ -193,7 +212,9 @@ def allocate(inst: Instantiation, buffer_bytes: list[int], kind: str, *, inter: 
     return Allocation(kind, offsets, sizes, arena, lb, exact, total, alignment, huge_pages, order_name, edges)
 
 
-def lifetimes(inst: Instantiation, start: np.ndarray, finish: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def lifetimes(
+    inst: Instantiation, start: np.ndarray, finish: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(first write start in iteration k, last access end in iteration k, first write start in k + 1) per buffer,
     from a nominal timeline (start/finish: (iterations, n_subs))."""
     nb = len(inst.writers)

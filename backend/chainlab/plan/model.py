@@ -5,10 +5,14 @@ modules of `chainlab.plan`. Ids are dense indices so that the hot loops can use 
 instances are numbered in a topological order of the chain, sub-boxes in the order of their
 instance and slice, buffers in the order of their producer.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from chainlab.plan.options import PlanOptions
 
 HEURISTICS = ("simple", "barrier", "fixed", "predictable", "reduced")
 MEMORIES = ("simple", "reuse")
@@ -25,7 +29,7 @@ class Instance:
     name: str
     box: str
     kernel: str
-    args: list[float]
+    args: list[float]  # the kernel's arguments as the IR gives them (ints stay ints)
     split: str  # "rows" | "none"
     depends: str  # "pointwise" | "halo" | "whole" | "none"
     halo_rows: int
@@ -39,6 +43,7 @@ class Instance:
     pixels: int
     loc: dict[str, Any] | None
     box_loc: dict[str, Any] | None
+    position: int  # where the chain declares it (`index` follows the data flow)
 
 
 @dataclass
@@ -73,6 +78,18 @@ class ChainView:
     iterations: int | None
     period_ns: int | None  # frame period of the sources (the largest, if several), None = self-timed
     source: str
+
+    def input_buffers(self, inst: Instance) -> list[BufferSpec]:
+        """The buffers `inst` reads, one per input port in the box's port order."""
+        return [self.buffers[self.input_buffer[(inst.index, port)]] for port in inst.inputs]
+
+    def output_buffers(self, inst: Instance) -> list[BufferSpec]:
+        """The buffers `inst` writes, one per output port in the box's port order."""
+        return [b for b in self.buffers if b.producer == inst.index]
+
+    def image_of(self, buffer: BufferSpec) -> dict[str, Any]:
+        """The IR image type of a buffer (its producer's output port)."""
+        return self.instances[buffer.producer].port_images[buffer.port]
 
 
 @dataclass
@@ -233,6 +250,6 @@ class Plan:
     active: ActiveData
     latency: LatencySummary | None
     check: TokenGameReport
-    options: dict[str, Any]
+    options: PlanOptions
     timings_s: dict[str, float]
     seed: int

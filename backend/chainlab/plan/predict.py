@@ -14,6 +14,7 @@ the schedule and synchronization, not yet of the memory footprint.
 The distribution is binned on an integer ns grid: every sample is rounded UP to the next multiple
 of `bin_ns` (default 10 µs), so the ETP never understates a latency.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,7 +25,7 @@ import numpy as np
 
 from chainlab.plan.costs import CostSampler
 from chainlab.plan.model import Plan
-from chainlab.plan.simulate import PinnedProgram, Timing, simulate_os
+from chainlab.plan.simulate import CostFn, PinnedProgram, Timing, simulate_os
 
 DEFAULT_BIN_NS = 10_000
 WARMUP = 2
@@ -59,7 +60,9 @@ class LatencyPrediction:
 
 def sampler_for(plan: Plan, jitter: float) -> CostSampler:
     subs = plan.inst.subs
-    return CostSampler(plan.chain.instances, [s.instance for s in subs], [(s.row_end - s.row_start) / s.height for s in subs], jitter)
+    return CostSampler(
+        plan.chain.instances, [s.instance for s in subs], [(s.row_end - s.row_start) / s.height for s in subs], jitter
+    )
 
 
 def source_flags(plan: Plan) -> list[bool]:
@@ -72,15 +75,39 @@ def nominal_timing(plan: Plan, iterations: int, *, period: float | None, sync_ns
     return _timing(plan, mean[:, None], iterations, period=period, sync_ns=sync_ns, record=True, rng=None)
 
 
-def _timing(plan: Plan, costs: np.ndarray, iterations: int, *, period: float | None, sync_ns: float, record: bool,
-            rng: np.random.Generator | None, cost_fn=None) -> Timing:
+def _timing(
+    plan: Plan,
+    costs: np.ndarray | None,
+    iterations: int,
+    *,
+    period: float | None,
+    sync_ns: float,
+    record: bool,
+    rng: np.random.Generator | None,
+    cost_fn: CostFn | None = None,
+) -> Timing:
     if plan.mapping.pinned:
-        program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync_ns, sources=source_flags(plan))
+        program = PinnedProgram(
+            plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync_ns, sources=source_flags(plan)
+        )
         return program.run(costs, iterations, period, record=record, cost_fn=cost_fn)
+    if costs is None:
+        raise ValueError("the OS scheduling simulation takes its costs up front")
     per_iter = np.repeat(costs.T, iterations, axis=0) if costs.shape[1] == 1 else costs.T
-    return simulate_os(plan.thread_plans, plan.signals, len(plan.inst.subs), per_iter, iterations, cores=len(plan.cores),
-                       pinned=False, period=period, sources=source_flags(plan), sync_ns=sync_ns, rng=rng,
-                       policy="fifo" if rng is None else "random")
+    return simulate_os(
+        plan.thread_plans,
+        plan.signals,
+        len(plan.inst.subs),
+        per_iter,
+        iterations,
+        cores=len(plan.cores),
+        pinned=False,
+        period=period,
+        sources=source_flags(plan),
+        sync_ns=sync_ns,
+        rng=rng,
+        policy="fifo" if rng is None else "random",
+    )
 
 
 def iteration_interval(timing: Timing) -> float:
@@ -89,8 +116,16 @@ def iteration_interval(timing: Timing) -> float:
     return float((ends[-1] - ends[WARMUP]) / (len(ends) - 1 - WARMUP))
 
 
-def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: int | None = None, seed: int = 0, *,
-                    bin_ns: int = DEFAULT_BIN_NS, jitter: float | None = None, nominal: Timing | None = None) -> LatencyPrediction:
+def predict_latency(
+    plan: Plan,
+    ir: dict[str, Any] | None = None,
+    iterations: int | None = None,
+    seed: int = 0,
+    *,
+    bin_ns: int = DEFAULT_BIN_NS,
+    jitter: float | None = None,
+    nominal: Timing | None = None,
+) -> LatencyPrediction:
     """Monte Carlo latency distribution of the plan (see the module docstring for the model).
 
     `ir` is accepted for symmetry with the other entry points; the plan already carries the chain.
@@ -101,16 +136,24 @@ def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: in
     n_samples = int(iterations or plan.chain.iterations or 1000)
     if n_samples < 1:
         raise ValueError("iterations must be >= 1")
-    sync_ns = float(plan.options.get("sync_ns", 1000))
-    sampler = sampler_for(plan, plan.options.get("jitter", 0.03) if jitter is None else jitter)
+    sync_ns = float(plan.options.sync_ns)
+    sampler = sampler_for(plan, plan.options.jitter if jitter is None else jitter)
     rng = np.random.default_rng(seed)
     period = float(plan.chain.period_ns) if plan.chain.period_ns else None
     per_run = PER_RUN
     total_iters = WARMUP + per_run
     runs = math.ceil(n_samples / per_run)
     if plan.mapping.pinned:
-        t = _timing(plan, None, total_iters, period=period, sync_ns=sync_ns, record=False, rng=rng,  # type: ignore[arg-type]
-                    cost_fn=lambda i: sampler.sample(rng, runs))
+        t = _timing(
+            plan,
+            None,
+            total_iters,
+            period=period,
+            sync_ns=sync_ns,
+            record=False,
+            rng=rng,
+            cost_fn=lambda i: sampler.sample(rng, runs),
+        )
         lat = (t.end[WARMUP:] - t.release[WARMUP:]).T.reshape(-1)
         engine = "pinned max-plus (vectorized)"
     else:
@@ -118,24 +161,39 @@ def predict_latency(plan: Plan, ir: dict[str, Any] | None = None, iterations: in
         for _ in range(runs):
             costs = sampler.sample(rng, total_iters)
             t = _timing(plan, costs, total_iters, period=period, sync_ns=sync_ns, record=False, rng=rng)
-            chunks.append((t.end[WARMUP:, 0] - t.release[WARMUP:, 0]))
+            chunks.append(t.end[WARMUP:, 0] - t.release[WARMUP:, 0])
         lat = np.concatenate(chunks)
         engine = "OS scheduling on the core set, random pick among runnable threads (discrete event)"
     lat = lat[:n_samples]
     if nominal is None or nominal.end.shape[0] != total_iters:
         nominal = nominal_timing(plan, total_iters, period=period, sync_ns=sync_ns)
-    nominal_ns = int(round(float(nominal.end[-1, 0] - nominal.release[-1, 0])))
+    nominal_ns = round(float(nominal.end[-1, 0] - nominal.release[-1, 0]))
     free_running = nominal if period is None else nominal_timing(plan, total_iters, period=None, sync_ns=sync_ns)
     interval = iteration_interval(free_running)
     binned = np.ceil(np.maximum(lat, 0) / bin_ns).astype(np.int64) * bin_ns
     values, counts = np.unique(binned, return_counts=True)
     probs = counts / counts.sum()
-    q = lambda p: int(math.ceil(float(np.quantile(lat, p, method="higher"))))  # noqa: E731
-    model = (f"{engine}; sub-box times from box etp, else cost x slice fraction x lognormal jitter "
-             f"(sigma {sampler.jitter:g}), else a kernel estimate; signals {sync_ns:g} ns; no cache model")
+    q = lambda p: math.ceil(float(np.quantile(lat, p, method="higher")))  # noqa: E731
+    model = (
+        f"{engine}; sub-box times from box etp, else cost x slice fraction x lognormal jitter "
+        f"(sigma {sampler.jitter:g}), else a kernel estimate; signals {sync_ns:g} ns; no cache model"
+    )
     return LatencyPrediction(
-        points=[(int(v), float(p)) for v, p in zip(values, probs)], bin_ns=int(bin_ns), samples=int(len(lat)),
-        mean_ns=float(lat.mean()), std_ns=float(lat.std()), min_ns=int(math.floor(lat.min())), p50_ns=q(0.5), p90_ns=q(0.9),
-        p99_ns=q(0.99), p999_ns=q(0.999), max_ns=int(math.ceil(lat.max())), nominal_ns=nominal_ns,
-        period_ns=plan.chain.period_ns, iteration_interval_ns=int(round(interval)),
-        overloaded=bool(period is not None and interval > period * 1.0001), seed=seed, model=model)
+        points=[(int(v), float(p)) for v, p in zip(values, probs)],
+        bin_ns=int(bin_ns),
+        samples=len(lat),
+        mean_ns=float(lat.mean()),
+        std_ns=float(lat.std()),
+        min_ns=math.floor(lat.min()),
+        p50_ns=q(0.5),
+        p90_ns=q(0.9),
+        p99_ns=q(0.99),
+        p999_ns=q(0.999),
+        max_ns=math.ceil(lat.max()),
+        nominal_ns=nominal_ns,
+        period_ns=plan.chain.period_ns,
+        iteration_interval_ns=round(interval),
+        overloaded=bool(period is not None and interval > period * 1.0001),
+        seed=seed,
+        model=model,
+    )

@@ -14,6 +14,7 @@ trivial bound max over boxes of (inputs + outputs).
 Tokens are weighted by their size in bytes (`weighted=True`) or each buffer counts 1 (the SSC's
 `--weightedtokens false`). During a box's execution its inputs and outputs are all live.
 """
+
 from __future__ import annotations
 
 import time
@@ -33,7 +34,9 @@ class SosResult:
     stopped: str  # "exhausted" | "bound" | "node_limit" | "time_limit"
 
 
-def reduced_order(view: ChainView, *, weighted: bool = True, node_limit: int = 20_000, time_limit_s: float = 2.0) -> SosResult:
+def reduced_order(
+    view: ChainView, *, weighted: bool = True, node_limit: int = 20_000, time_limit_s: float = 2.0
+) -> SosResult:
     m = len(view.instances)
     weight = [b.bytes if weighted else 1 for b in view.buffers]
     outs: list[list[int]] = [[] for _ in range(m)]
@@ -164,9 +167,9 @@ def sos_peak(view: ChainView, order: list[int], *, weighted: bool = True) -> int
     for x in order:
         live += sum(weight[b] for b in outs[x])
         peak = max(peak, live)
-        for b in ins[x]:
-            left[b] -= 1
-            if left[b] == 0:
-                live -= weight[b]
-        live -= sum(weight[b] for b in outs[x] if left[b] == 0)
+        for read in ins[x]:
+            left[read] -= 1
+            if left[read] == 0:
+                live -= weight[read]
+        live -= sum(weight[w] for w in outs[x] if left[w] == 0)
     return peak

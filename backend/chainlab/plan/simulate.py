@@ -15,15 +15,21 @@ i * period when the sources are periodic):
   Pinned plans can be run here too (each thread then owns a core), which the tests use to check
   the two engines against each other.
 """
+
 from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
 from chainlab.plan.model import Instantiation, Mapping, Signal, ThreadPlan
+
+#: Execution times of iteration i: an array (sub-boxes, runs).
+CostFn: TypeAlias = Callable[[int], np.ndarray]
 
 
 @dataclass
@@ -37,8 +43,16 @@ class Timing:
 class PinnedProgram:
     """The max-plus recurrence of a pinned plan, compiled into per-level index arrays."""
 
-    def __init__(self, inst: Instantiation, mapping: Mapping, signals: list[Signal], *, barrier: bool, sync_ns: float,
-                 sources: list[bool]):
+    def __init__(
+        self,
+        inst: Instantiation,
+        mapping: Mapping,
+        signals: list[Signal],
+        *,
+        barrier: bool,
+        sync_ns: float,
+        sources: list[bool],
+    ):
         n = len(inst.subs)
         self.n = n
         pad, bar = 2 * n, 2 * n + 1
@@ -78,21 +92,38 @@ class PinnedProgram:
             self.levels.append((np.asarray(members, dtype=np.int64), idx, dly, src))
         self.sync = float(sync_ns)
 
-    def run(self, costs: np.ndarray, iterations: int, period: float | None, record: bool = False,
-            cost_fn=None) -> Timing:
+    def run(
+        self,
+        costs: np.ndarray | None,
+        iterations: int,
+        period: float | None,
+        record: bool = False,
+        cost_fn: CostFn | None = None,
+    ) -> Timing:
         """costs: (n, runs) fixed per run, or None with cost_fn(i) -> (n, runs) per iteration."""
         n = self.n
-        runs = costs.shape[1] if costs is not None else cost_fn(0).shape[1]
+        if cost_fn is not None:
+            runs = cost_fn(0).shape[1] if costs is None else costs.shape[1]
+            costs_of = cost_fn
+        elif costs is not None:
+            runs = costs.shape[1]
+            fixed = costs
+
+            def costs_of(_i: int) -> np.ndarray:
+                return fixed
+        else:
+            raise ValueError("PinnedProgram.run needs costs or cost_fn")
         fin = np.full((2 * n + 2, runs), -np.inf)
         fin[2 * n + 1] = 0.0
         fin[:n] = -np.inf
-        starts = np.empty((iterations, n, runs)) if record else None
-        finishes = np.empty((iterations, n, runs)) if record else None
+        recorded = iterations if record else 0
+        starts = np.empty((recorded, n, runs))
+        finishes = np.empty((recorded, n, runs))
         release = np.empty((iterations, runs))
         end = np.empty((iterations, runs))
         first_iter = True
         for i in range(iterations):
-            c = costs if cost_fn is None else cost_fn(i)
+            c = costs_of(i)
             rel = i * period if period else None
             st_all = np.empty((n, runs))
             for members, idx, dly, src in self.levels:
@@ -103,7 +134,7 @@ class PinnedProgram:
                     st[src] = np.maximum(st[src], rel)
                 st_all[members] = st
                 fin[n + members] = st + c[members]
-            cur = fin[n:2 * n]
+            cur = fin[n : 2 * n]
             end[i] = cur.max(axis=0)
             release[i] = rel if rel is not None else st_all.min(axis=0)
             if record:
@@ -112,8 +143,6 @@ class PinnedProgram:
             fin[:n] = cur
             fin[2 * n + 1] = end[i] + self.sync
             first_iter = False
-        if not record:
-            starts = finishes = np.empty((0, n, runs))
         return Timing(starts, finishes, release, end)
 
 
@@ -137,9 +166,21 @@ def _topo(n: int, preds: list[list[int]]) -> list[int]:
     return out
 
 
-def simulate_os(threads: list[ThreadPlan], signals: list[Signal], n_subs: int, costs: np.ndarray, iterations: int, *,
-                cores: int, pinned: bool, period: float | None, sources: list[bool], sync_ns: float,
-                rng: np.random.Generator | None = None, policy: str = "random") -> Timing:
+def simulate_os(
+    threads: list[ThreadPlan],
+    signals: list[Signal],
+    n_subs: int,
+    costs: np.ndarray,
+    iterations: int,
+    *,
+    cores: int,
+    pinned: bool,
+    period: float | None,
+    sources: list[bool],
+    sync_ns: float,
+    rng: np.random.Generator | None = None,
+    policy: str = "random",
+) -> Timing:
     """One run; costs: (iterations, n_subs). Returns Timing with runs = 1.
 
     Tokens carry the time they become available (sent + sync_ns); a thread that waits for a token
@@ -231,10 +272,7 @@ def simulate_os(threads: list[ThreadPlan], signals: list[Signal], n_subs: int, c
     def dispatch(t: float) -> None:
         nonlocal free
         while free > 0 and pool:
-            if policy == "fifo" or rng is None:
-                k = pool.pop(0)
-            else:
-                k = pool.pop(int(rng.integers(len(pool))))
+            k = pool.pop(0) if policy == "fifo" or rng is None else pool.pop(int(rng.integers(len(pool))))
             free -= 1
             run(k, t)
 

@@ -19,10 +19,13 @@ that every sub-box runs exactly once per iteration, after the producers of its i
 after the readers (previous iteration) of the rows it overwrites, and, given an allocation, that
 no two buffers sharing memory are ever live together.
 """
+
 from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import Literal
 
 import numpy as np
 
@@ -36,7 +39,7 @@ def build_signals(inst: Instantiation, mapping: Mapping, *, barrier: bool, prune
         if d.buffer not in pairs[(d.src, d.dst)]:
             pairs[(d.src, d.dst)].append(d.buffer)
     t = mapping.thread_of
-    raw: list[tuple[int, int, str, int, list[int]]] = []
+    raw: list[tuple[int, int, Literal["data", "anti"], int, list[int]]] = []
     for (p, c), bufs in pairs.items():
         if t[p] == t[c]:
             continue
@@ -44,8 +47,10 @@ def build_signals(inst: Instantiation, mapping: Mapping, *, barrier: bool, prune
         if not barrier:
             raw.append((c, p, "anti", 1, bufs))
     raw.sort(key=lambda r: (r[0], r[2] != "data", r[1]))
-    signals = [Signal(i, f"s{i + 1}", kind, src, dst, t[src], t[dst], tokens, bufs)  # type: ignore[arg-type]
-               for i, (src, dst, kind, tokens, bufs) in enumerate(raw)]
+    signals = [
+        Signal(i, f"s{i + 1}", kind, src, dst, t[src], t[dst], tokens, bufs)
+        for i, (src, dst, kind, tokens, bufs) in enumerate(raw)
+    ]
     if prune and signals:
         drop = redundant_signals(mapping.orders, signals, len(inst.subs), barrier)
         signals = [s for s in signals if s.id not in drop]
@@ -66,8 +71,20 @@ def _by_appearance(signals: list[Signal], mapping: Mapping) -> list[Signal]:
             for s in into[x] + out_of[x]:
                 seen.setdefault(s.id, None)
     by_id = {s.id: s for s in signals}
-    return [Signal(i, f"s{i + 1}", by_id[k].kind, by_id[k].src, by_id[k].dst, by_id[k].src_thread, by_id[k].dst_thread,
-                   by_id[k].initial_tokens, by_id[k].buffers) for i, k in enumerate(seen)]
+    return [
+        Signal(
+            i,
+            f"s{i + 1}",
+            by_id[k].kind,
+            by_id[k].src,
+            by_id[k].dst,
+            by_id[k].src_thread,
+            by_id[k].dst_thread,
+            by_id[k].initial_tokens,
+            by_id[k].buffers,
+        )
+        for i, k in enumerate(seen)
+    ]
 
 
 def overlapping_pairs(offsets: list[int], sizes: list[int]) -> list[tuple[int, int]]:
@@ -85,8 +102,18 @@ def overlapping_pairs(offsets: list[int], sizes: list[int]) -> list[tuple[int, i
     return list(zip(order[first].tolist(), order[second].tolist()))
 
 
-def enforce_sharing(inst: Instantiation, mapping: Mapping, signals: list[Signal], offsets: list[int], sizes: list[int],
-                    a_first: np.ndarray, hb: HbGraph, hb_inter: np.ndarray, *, barrier: bool) -> list[Signal]:
+def enforce_sharing(
+    inst: Instantiation,
+    mapping: Mapping,
+    signals: list[Signal],
+    offsets: list[int],
+    sizes: list[int],
+    a_first: np.ndarray,
+    hb: HbGraph,
+    hb_inter: np.ndarray,
+    *,
+    barrier: bool,
+) -> list[Signal]:
     """Add "reuse" signals so that buffers placed in overlapping ranges are ordered whatever the execution
     times, in the order the nominal schedule has them (so the signals never delay the nominal run)."""
     access = [sorted(set(w) | set(r)) for w, r in zip(inst.writers, inst.readers)]
@@ -118,15 +145,19 @@ def enforce_sharing(inst: Instantiation, mapping: Mapping, signals: list[Signal]
         if t[x] == t[w]:
             raise AssertionError(f"sub-boxes {x} and {w} share a thread but are not in program order")
     base = len(signals)
-    extra = [Signal(base + i, "", "reuse", x, w, t[x], t[w], d, bufs) for i, ((x, w, d), bufs) in enumerate(sorted(wanted.items()))]
+    extra = [
+        Signal(base + i, "", "reuse", x, w, t[x], t[w], d, bufs)
+        for i, ((x, w, d), bufs) in enumerate(sorted(wanted.items()))
+    ]
     merged = list(signals) + extra
     drop = redundant_signals(mapping.orders, merged, len(inst.subs), barrier, candidates={s.id for s in extra})
     merged = [s for s in merged if s.id not in drop]
     return _by_appearance(merged, mapping)
 
 
-def build_threads(inst: Instantiation, mapping: Mapping, signals: list[Signal], *, barrier: bool,
-                  affinity: list[int]) -> list[ThreadPlan]:
+def build_threads(
+    inst: Instantiation, mapping: Mapping, signals: list[Signal], *, barrier: bool, affinity: list[int]
+) -> list[ThreadPlan]:
     waits: dict[int, list[int]] = defaultdict(list)
     sends: dict[int, list[int]] = defaultdict(list)
     for s in signals:
@@ -147,8 +178,15 @@ def build_threads(inst: Instantiation, mapping: Mapping, signals: list[Signal], 
     return plans
 
 
-def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Signal], *, iterations: int = 3,
-               seed: int = 0, allocation: Allocation | None = None) -> TokenGameReport:
+def token_game(
+    inst: Instantiation,
+    threads: list[ThreadPlan],
+    signals: list[Signal],
+    *,
+    iterations: int = 3,
+    seed: int = 0,
+    allocation: Allocation | None = None,
+) -> TokenGameReport:
     """Play the plan untimed for `iterations` iterations in a random interleaving (seeded).
 
     Steps are atomic here, so the memory part only sees buffers that are live across steps; the
@@ -190,8 +228,12 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
 
     while len(done) < len(threads):
         if not runnable:
-            stuck = ", ".join(f"{threads[k].name} waits for {signals[blocked_on[k]].name}" if k in blocked_on else
-                              f"{threads[k].name} at the barrier" for k in sorted(set(range(len(threads))) - done))
+            stuck = ", ".join(
+                f"{threads[k].name} waits for {signals[blocked_on[k]].name}"
+                if k in blocked_on
+                else f"{threads[k].name} at the barrier"
+                for k in sorted(set(range(len(threads))) - done)
+            )
             return fail(f"deadlock after {executed} executions: {stuck}")
         k = runnable.pick()
         th = threads[k]
@@ -230,14 +272,19 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
                     return fail(f"{inst.subs[x].name} (iteration {i}) ran before its producer {inst.subs[p].name}")
             for r in anti_readers[x]:
                 if count[r] < i:
-                    return fail(f"{inst.subs[x].name} (iteration {i}) overwrote rows {inst.subs[r].name} had not read (iteration {i - 1})")
+                    return fail(
+                        f"{inst.subs[x].name} (iteration {i}) overwrote rows "
+                        f"{inst.subs[r].name} had not read (iteration {i - 1})"
+                    )
             if allocation is not None:
                 mine = buffers_of[x]
                 for b in mine:
                     for a in list(live) + mine:
                         if a != b and lo[a] < hi[b] and lo[b] < hi[a]:
-                            return fail(f"buffers {a} and {b} share memory but are live together "
-                                        f"({inst.subs[x].name}, iteration {i})")
+                            return fail(
+                                f"buffers {a} and {b} share memory but are live together "
+                                f"({inst.subs[x].name}, iteration {i})"
+                            )
                 for b in mine:
                     seen = active[b].get(i, 0) + 1
                     if seen == n_access[b]:
@@ -266,7 +313,7 @@ def token_game(inst: Instantiation, threads: list[ThreadPlan], signals: list[Sig
 class _RandomSet:
     """A set with O(1) add, discard and uniform random pick (seeded)."""
 
-    def __init__(self, items, rng: random.Random):
+    def __init__(self, items: Iterable[int], rng: random.Random) -> None:
         self.items: list[int] = []
         self.where: dict[int, int] = {}
         self.rng = rng

@@ -8,9 +8,29 @@ Entry points (all take the IR dict of one PTTS chain and return JSON-ready dicts
 - `explore(ir, vary=[...], step_ns=None, objective="p99", workers=None)`
 - `latency_tree(ir, root_ns)`
 """
-from chainlab.ptts.api import (DEFAULT_MAX_OPERATIONS, DEFAULT_MAX_TREES, PttsResult, analyze, compute,
-                               estimate_cost, latency_tree, propose_periods, simulate)
+
+from chainlab.ptts.api import (
+    DEFAULT_MAX_OPERATIONS,
+    DEFAULT_MAX_TREES,
+    PttsResult,
+    analyze,
+    compute,
+    estimate_cost,
+    latency_tree,
+    propose_periods,
+    simulate,
+)
 from chainlab.ptts.explore import explore
 
-__all__ = ["analyze", "compute", "estimate_cost", "propose_periods", "simulate", "explore", "latency_tree",
-           "PttsResult", "DEFAULT_MAX_TREES", "DEFAULT_MAX_OPERATIONS"]
+__all__ = [
+    "DEFAULT_MAX_OPERATIONS",
+    "DEFAULT_MAX_TREES",
+    "PttsResult",
+    "analyze",
+    "compute",
+    "estimate_cost",
+    "explore",
+    "latency_tree",
+    "propose_periods",
+    "simulate",
+]

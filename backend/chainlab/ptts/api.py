@@ -3,6 +3,7 @@
 All functions take the IR of one PTTS chain (a dict) and return JSON-serialisable dicts; bad input
 raises `ModelError`, refused work raises `TooExpensiveError` (with period proposals).
 """
+
 from __future__ import annotations
 
 import time
@@ -12,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from chainlab.errors import ModelError, TooExpensiveError
+from chainlab.ptts import simulate as sim
+from chainlab.ptts import tree as tree_mod
 from chainlab.ptts.cost import cost_summary, propose
 from chainlab.ptts.dist import Distribution
 from chainlab.ptts.etp import ChainResolver, check_int
@@ -21,8 +24,6 @@ from chainlab.ptts.hop import Hop, build_hops
 from chainlab.ptts.loss import LossResult, partner_shifts, per_root_loss, quotient_loss
 from chainlab.ptts.model import PttsModel, Requirement, parse_model
 from chainlab.ptts.quotient import INFEASIBLE, quotient_latency
-from chainlab.ptts import simulate as sim
-from chainlab.ptts import tree as tree_mod
 
 DEFAULT_MAX_TREES = 10**12  # latency trees (roots) per hyper-period; the real guard is the work below
 DEFAULT_MAX_OPERATIONS = 100_000_000  # estimated rows / kernel entries of the chosen method
@@ -67,36 +68,61 @@ def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
         lines.append("nearby periods that shrink the hyper-period:")
         for prop in proposals[:5]:
             ps = ", ".join(f"{n} {_ms(v)} ms" for n, v in prop["periods_ns"].items())
-            lines.append(f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees")
+            lines.append(
+                f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees"
+            )
     else:
         lines.append("no period set within 2% shrinks the hyper-period enough")
-    lines.append("or run the Monte Carlo simulator (`chainlab simulate FILE --ptts NAME`) for an approximate distribution with confidence bands")
+    lines.append(
+        "or run the Monte Carlo simulator (`chainlab simulate FILE --ptts NAME`) "
+        "for an approximate distribution with confidence bands"
+    )
     return TooExpensiveError("\n".join(lines), p.model.loc, p.model.name, proposals=proposals)
 
 
-def compute(ptts_ir: Any, *, per_root: bool = False, resolve_chain: ChainResolver | None = None,
-            max_trees: int = DEFAULT_MAX_TREES, max_operations: int = DEFAULT_MAX_OPERATIONS,
-            prepared: Prepared | None = None) -> PttsResult:
+def compute(
+    ptts_ir: Any,
+    *,
+    per_root: bool = False,
+    resolve_chain: ChainResolver | None = None,
+    max_trees: int = DEFAULT_MAX_TREES,
+    max_operations: int = DEFAULT_MAX_OPERATIONS,
+    prepared: Prepared | None = None,
+) -> PttsResult:
     """The exact analysis as typed arrays (distribution in ns); see `analyze` for the JSON form."""
     started = time.perf_counter()
     p = prepared or prepare(ptts_ir, resolve_chain)
     chain, hops = p.chain, p.hops
     R = chain.roots
     if R > max_trees:
-        raise _too_expensive(p, f"the hyper-period of {chain.hyperperiod * chain.unit_ns / 1e6:g} ms holds {R} latency trees (limit {max_trees})", max_trees)
+        raise _too_expensive(
+            p,
+            f"the hyper-period of {chain.hyperperiod * chain.unit_ns / 1e6:g} ms holds {R} latency trees "
+            f"(limit {max_trees})",
+            max_trees,
+        )
     cost = cost_summary(chain, hops)
     per_root_rows = cost["per_root_rows"]
     quotient_entries = cost["quotient_entries"]
     if per_root:
         if R > PER_ROOT_OUTPUT_LIMIT:
-            raise _too_expensive(p, f"per-root results for {R} latency trees are too large (limit {PER_ROOT_OUTPUT_LIMIT})", PER_ROOT_OUTPUT_LIMIT)
+            raise _too_expensive(
+                p,
+                f"per-root results for {R} latency trees are too large (limit {PER_ROOT_OUTPUT_LIMIT})",
+                PER_ROOT_OUTPUT_LIMIT,
+            )
         method = "per-root"
     else:
         method = "quotient" if quotient_entries <= per_root_rows else "per-root"
     work = per_root_rows if method == "per-root" else quotient_entries
     if work > max_operations:
         target = max(1, min(max_trees, int(R * max_operations / work)))
-        raise _too_expensive(p, f"the exact analysis needs about {float(work):.3g} operations (limit {max_operations:.3g}; {R} latency trees)", target)
+        raise _too_expensive(
+            p,
+            f"the exact analysis needs about {float(work):.3g} operations "
+            f"(limit {max_operations:.3g}; {R} latency trees)",
+            target,
+        )
     roots_out = None
     if method == "per-root":
         lat = exact_latency(chain, hops, per_root=per_root)
@@ -117,19 +143,31 @@ def _requirement_json(req: Requirement, dist: Distribution, loss: float) -> dict
     out: dict[str, Any] = {"kind": req.kind, "op": req.op}
     if req.loc:
         out["loc"] = dict(req.loc)
-    if req.kind == "percentile":
+    if req.kind == "percentile" and req.percentile is not None and req.bound_ns is not None:
         q = req.percentile / 100.0
         value = dist.percentile_ns(q)
         within = dist.prob(req.op, req.bound_ns)
-        out.update(percentile=req.percentile, bound_ms=req.bound_ns / 1e6, value=value / 1e6, value_ms=value / 1e6,
-                   probability=within,
-                   passed=bool(value < req.bound_ns if req.op == "<" else value <= req.bound_ns))
-    elif req.kind == "deadline":
+        out.update(
+            percentile=req.percentile,
+            bound_ms=req.bound_ns / 1e6,
+            value=value / 1e6,
+            value_ms=value / 1e6,
+            probability=within,
+            passed=bool(value < req.bound_ns if req.op == "<" else value <= req.bound_ns),
+        )
+    elif req.kind == "deadline" and req.bound_ns is not None and req.probability is not None:
         within = dist.prob(req.op, req.bound_ns)
-        out.update(bound_ms=req.bound_ns / 1e6, required_probability=req.probability, value=within,
-                   probability=within, passed=bool(within >= req.probability - 1e-12))
-    else:
+        out.update(
+            bound_ms=req.bound_ns / 1e6,
+            required_probability=req.probability,
+            value=within,
+            probability=within,
+            passed=bool(within >= req.probability - 1e-12),
+        )
+    elif req.kind == "loss" and req.limit is not None:
         out.update(limit=req.limit, value=loss, passed=bool(loss < req.limit if req.op == "<" else loss <= req.limit))
+    else:  # parse_model builds every requirement with the fields of its kind
+        raise ValueError(f"incomplete {req.kind} requirement")
     out["pass"] = out["passed"]
     return out
 
@@ -146,8 +184,14 @@ def result_json(r: PttsResult) -> dict[str, Any]:
         "hyperperiod_ms": chain.hyperperiod * chain.unit_ns / 1e6,
         "hyperperiod_ns": chain.hyperperiod * chain.unit_ns,
         "roots": chain.roots,
-        "trees": {"roots": chain.roots, "eq_5_15": cost["eq_5_15"], "branching": cost["branching"],
-                  "method": r.method, "per_root_rows": cost["per_root_rows"], "quotient_entries": cost["quotient_entries"]},
+        "trees": {
+            "roots": chain.roots,
+            "eq_5_15": cost["eq_5_15"],
+            "branching": cost["branching"],
+            "method": r.method,
+            "per_root_rows": cost["per_root_rows"],
+            "quotient_entries": cost["quotient_entries"],
+        },
         "in_order": chain.all_in_order,
         "distribution": dist.as_ms(),
         **dist.summary(),
@@ -162,29 +206,48 @@ def result_json(r: PttsResult) -> dict[str, Any]:
     warnings = []
     if not chain.all_in_order:
         bad = [chain.names[i] for i in range(chain.n) if not chain.in_order(i)]
-        warnings.append(f"{', '.join(bad)} can produce out of order (ETP wider than its period): the tree model is approximate there (latency and loss are estimates); the simulator measures the physical behaviour")
+        warnings.append(
+            f"{', '.join(bad)} can produce out of order (ETP wider than its period): "
+            "the tree model is approximate there (latency and loss are estimates); "
+            "the simulator measures the physical behaviour"
+        )
     if chain.etp_rounded:
         warnings.append("ETP points were rounded up onto resolution_ns")
     if r.loss.per_root is None and r.loss.shifts:
         warnings.append("too many latency trees to list the contributing root pairs; the loss total is exact")
     out["warnings"] = warnings
     if r.per_root is not None:
-        out["per_root"] = [{
-            "root_ms": rr.root_ns / 1e6,
-            "distribution": [[int(v) / 1e6, float(q)] for v, q in zip(rr.values_ns, rr.probs)],
-            "leaves_ms": [[(rr.root_ns + int(v)) / 1e6, float(q)] for v, q in zip(rr.values_ns, rr.probs)],
-            "mean_ms": float(np.dot(rr.values_ns, rr.probs)) / 1e6,
-            "loss": (float(sum(a[rr.root_index] for a in r.loss.per_root.values())) if r.loss.per_root
-                     else (0.0 if not r.loss.shifts else None)),
-        } for rr in r.per_root]
+        out["per_root"] = [
+            {
+                "root_ms": rr.root_ns / 1e6,
+                "distribution": [[int(v) / 1e6, float(q)] for v, q in zip(rr.values_ns, rr.probs)],
+                "leaves_ms": [[(rr.root_ns + int(v)) / 1e6, float(q)] for v, q in zip(rr.values_ns, rr.probs)],
+                "mean_ms": float(np.dot(rr.values_ns, rr.probs)) / 1e6,
+                "loss": (
+                    float(sum(a[rr.root_index] for a in r.loss.per_root.values()))
+                    if r.loss.per_root
+                    else (0.0 if not r.loss.shifts else None)
+                ),
+            }
+            for rr in r.per_root
+        ]
     return out
 
 
-def analyze(ptts_ir: Any, *, per_root: bool = False, resolve_chain: ChainResolver | None = None,
-            max_trees: int = DEFAULT_MAX_TREES, max_operations: int = DEFAULT_MAX_OPERATIONS) -> dict[str, Any]:
+def analyze(
+    ptts_ir: Any,
+    *,
+    per_root: bool = False,
+    resolve_chain: ChainResolver | None = None,
+    max_trees: int = DEFAULT_MAX_TREES,
+    max_operations: int = DEFAULT_MAX_OPERATIONS,
+) -> dict[str, Any]:
     """Exact end-to-end latency distribution and loss of one PTTS chain, as a JSON-ready dict."""
-    return result_json(compute(ptts_ir, per_root=per_root, resolve_chain=resolve_chain,
-                               max_trees=max_trees, max_operations=max_operations))
+    return result_json(
+        compute(
+            ptts_ir, per_root=per_root, resolve_chain=resolve_chain, max_trees=max_trees, max_operations=max_operations
+        )
+    )
 
 
 def estimate_cost(ptts_ir: Any, *, resolve_chain: ChainResolver | None = None) -> dict[str, Any]:
@@ -193,17 +256,28 @@ def estimate_cost(ptts_ir: Any, *, resolve_chain: ChainResolver | None = None) -
     return cost_summary(p.chain, p.hops)
 
 
-def propose_periods(ptts_ir: Any, max_trees: int, *, max_relative_change: float = 0.02,
-                    resolve_chain: ChainResolver | None = None) -> list[dict[str, Any]]:
+def propose_periods(
+    ptts_ir: Any, max_trees: int, *, max_relative_change: float = 0.02, resolve_chain: ChainResolver | None = None
+) -> list[dict[str, Any]]:
     """Nearby periods (each within max_relative_change) whose hyper-period holds <= max_trees trees."""
     model = parse_model(ptts_ir, resolve_chain)
-    return propose([c.period_ns for c in model.components], [c.name for c in model.components],
-                   max_trees, max_relative_change)
+    return propose(
+        [c.period_ns for c in model.components], [c.name for c in model.components], max_trees, max_relative_change
+    )
 
 
-def simulate(ptts_ir: Any, *, iterations: int = 10_000, seed: int | None = 0, mode: str = "independent",
-             engine: str = "vector", resolve_chain: ChainResolver | None = None, compare_exact: bool = True,
-             confidence: float = 0.95, max_trees: int = DEFAULT_MAX_TREES) -> dict[str, Any]:
+def simulate(
+    ptts_ir: Any,
+    *,
+    iterations: int = 10_000,
+    seed: int | None = 0,
+    mode: str = "independent",
+    engine: str = "vector",
+    resolve_chain: ChainResolver | None = None,
+    compare_exact: bool = True,
+    confidence: float = 0.95,
+    max_trees: int = DEFAULT_MAX_TREES,
+) -> dict[str, Any]:
     """Monte Carlo latency distribution (DKW band), simulated loss rate, KS distance to the exact result."""
     if mode not in ("independent", "trace"):
         raise ModelError(f"unknown simulation mode {mode!r} (independent or trace)")

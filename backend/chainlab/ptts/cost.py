@@ -5,6 +5,7 @@ coarser quantum (1, 2, 5 x 10^k ns) and periods snapped to a small ratio of anot
 period ("same clock"), within a maximum relative change; Pareto-optimal candidates (smallest
 change for a given tree count) are returned.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -45,9 +46,9 @@ def cost_summary(chain: GridChain, hops: list[Hop] | None = None) -> dict[str, A
 def _quanta(max_period: int) -> list[int]:
     out = []
     e = 0
-    while 10 ** e <= max_period:
+    while 10**e <= max_period:
         for m in (1, 2, 5):
-            out.append(m * 10 ** e)
+            out.append(m * 10**e)
         e += 1
     return out
 
@@ -74,7 +75,9 @@ def _candidates(periods: list[int], i: int, max_rel: float) -> list[tuple[float,
     return sorted(((rel, v) for v, rel in cands.items()), key=lambda x: (x[0], x[1]))
 
 
-def propose(periods_ns: list[int], names: list[str], max_trees: int, max_rel: float = 0.02, limit: int = 8) -> list[dict[str, Any]]:
+def propose(
+    periods_ns: list[int], names: list[str], max_trees: int, max_rel: float = 0.02, limit: int = 8
+) -> list[dict[str, Any]]:
     """Nearby period sets whose tree count (lcm/d0) is at most max_trees, Pareto-optimal."""
     n = len(periods_ns)
     lists = [_candidates(periods_ns, i, max_rel) for i in range(n)]
@@ -110,12 +113,14 @@ def propose(periods_ns: list[int], names: list[str], max_trees: int, max_rel: fl
     ranked = sorted(chosen.items(), key=lambda kv: (kv[1][0], kv[1][1]))[:limit]
     out = []
     for ds, (rel, roots, kind) in ranked:
-        out.append({
-            "kind": kind,
-            "periods_ns": {name: d for name, d in zip(names, ds)},
-            "periods_ms": {name: d / 1e6 for name, d in zip(names, ds)},
-            "max_relative_change": rel,
-            "roots": roots,
-            "hyperperiod_ms": math.lcm(*ds) / 1e6,
-        })
+        out.append(
+            {
+                "kind": kind,
+                "periods_ns": {name: d for name, d in zip(names, ds)},
+                "periods_ms": {name: d / 1e6 for name, d in zip(names, ds)},
+                "max_relative_change": rel,
+                "roots": roots,
+                "hyperperiod_ms": math.lcm(*ds) / 1e6,
+            }
+        )
     return out

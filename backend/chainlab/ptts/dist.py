@@ -3,9 +3,10 @@
 `accumulate` sums weights of equal integer values (bincount when the value range is small,
 a sort otherwise), so that no value is ever binned or approximated.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,8 +34,9 @@ def accumulate(values: np.ndarray, weights: np.ndarray, step: int = 1) -> tuple[
     return uniq[keep], sums[keep]
 
 
-def convolve(v1: np.ndarray, p1: np.ndarray, v2: np.ndarray, p2: np.ndarray,
-             step: int = 1, chunk: int = 20_000_000) -> tuple[np.ndarray, np.ndarray]:
+def convolve(
+    v1: np.ndarray, p1: np.ndarray, v2: np.ndarray, p2: np.ndarray, step: int = 1, chunk: int = 20_000_000
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact (direct, no FFT) convolution of two sparse PMFs given as (values, weights)."""
     if len(v1) < len(v2):
         v1, p1, v2, p2 = v2, p2, v1, p1
@@ -43,8 +45,8 @@ def convolve(v1: np.ndarray, p1: np.ndarray, v2: np.ndarray, p2: np.ndarray,
     per = max(1, chunk // max(1, len(v1)))
     parts_v, parts_p = [], []
     for s in range(0, len(v2), per):
-        vv = (v1[:, None] + v2[None, s:s + per]).ravel()
-        pp = (p1[:, None] * p2[None, s:s + per]).ravel()
+        vv = (v1[:, None] + v2[None, s : s + per]).ravel()
+        pp = (p1[:, None] * p2[None, s : s + per]).ravel()
         a, b = accumulate(vv, pp, step)
         parts_v.append(a)
         parts_p.append(b)
@@ -59,13 +61,14 @@ class Distribution:
 
     values_ns: np.ndarray
     probs: np.ndarray
+    _cdf: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cdf", np.cumsum(self.probs))
 
     @property
     def cdf(self) -> np.ndarray:
-        return self._cdf  # type: ignore[attr-defined]
+        return self._cdf
 
     @property
     def total(self) -> float:

@@ -4,11 +4,13 @@ An `Etp` holds its support as strictly ascending int64 nanoseconds and float64 p
 that sum to 1 (a pmf within 1e-9 of 1 is normalised silently). Conversion to the analysis
 grid happens in `grid.py`.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +57,9 @@ def check_int(value: Any, what: str, loc: Any, element: str, minimum: int | None
     if minimum is not None and value < minimum:
         if minimum == 1:
             raise ModelError(f"{what} must be positive, not {value} ns", loc, element)
-        raise ModelError(f"{what} must be at least {minimum} ns, not {value} ns (negative times are not allowed)", loc, element)
+        raise ModelError(
+            f"{what} must be at least {minimum} ns, not {value} ns (negative times are not allowed)", loc, element
+        )
     return value
 
 
@@ -69,7 +73,9 @@ def _points_etp(points: Any, what: str, loc: Any, element: str) -> Etp:
     if not isinstance(points, (list, tuple)) or len(points) == 0:
         raise ModelError(f"{what} needs a non-empty list of [time_ns, probability] points", loc, element)
     if len(points) > MAX_ETP_POINTS:
-        raise ModelError(f"{what} has {len(points)} points; at most {MAX_ETP_POINTS} are supported (bin it coarser)", loc, element)
+        raise ModelError(
+            f"{what} has {len(points)} points; at most {MAX_ETP_POINTS} are supported (bin it coarser)", loc, element
+        )
     times: list[int] = []
     probs: list[float] = []
     for n, point in enumerate(points):
@@ -112,10 +118,14 @@ def parse_etp(spec: Any, element: str, loc: Any, resolve_chain: ChainResolver | 
         if hi < lo:
             raise ModelError(f"{what}: max_ns ({hi}) is below min_ns ({lo})", loc, element)
         if (hi - lo) % step:
-            raise ModelError(f"{what}: max_ns - min_ns ({hi - lo} ns) is not a multiple of step_ns ({step} ns)", loc, element)
+            raise ModelError(
+                f"{what}: max_ns - min_ns ({hi - lo} ns) is not a multiple of step_ns ({step} ns)", loc, element
+            )
         count = (hi - lo) // step + 1
         if count > MAX_ETP_POINTS:
-            raise ModelError(f"{what}: {count} points; at most {MAX_ETP_POINTS} are supported (use a coarser step)", loc, element)
+            raise ModelError(
+                f"{what}: {count} points; at most {MAX_ETP_POINTS} are supported (use a coarser step)", loc, element
+            )
         values = lo + step * np.arange(count, dtype=np.int64)
         return Etp(values, np.full(count, 1.0 / count))
     if kind in ("pmf", "histogram"):
@@ -125,16 +135,20 @@ def parse_etp(spec: Any, element: str, loc: Any, resolve_chain: ChainResolver | 
         if not isinstance(chain, str) or not chain:
             raise ModelError(f"{what}: 'chain' must name a box chain", loc, element)
         if resolve_chain is None:
-            raise ModelError(f"{what} refers to the latency of box chain '{chain}', but no chain resolver was given to the analysis", loc, element)
+            raise ModelError(
+                f"{what} refers to the latency of box chain '{chain}', but no chain resolver was given to the analysis",
+                loc,
+                element,
+            )
         try:
             points = resolve_chain(chain)
         except ChainlabError:
             raise
         except Exception as error:  # the resolver belongs to another module; never leak its traceback
-            raise ModelError(f"{what}: the latency of box chain '{chain}' could not be resolved: {error}", loc, element) from error
+            raise ModelError(
+                f"{what}: the latency of box chain '{chain}' could not be resolved: {error}", loc, element
+            ) from error
         if points is None:
             raise ModelError(f"{what}: box chain '{chain}' has no latency distribution", loc, element)
         return _points_etp([list(p) for p in points], f"{what} (latency of box chain '{chain}')", loc, element)
     raise ModelError(f"{what}: unknown kind {kind!r} (expected point, uniform, pmf, histogram or chain)", loc, element)
-
-

@@ -10,8 +10,10 @@ after aggregation, instead of once per leaf. Each root carries weight 1/R.
 Exactness: every probability is a product of sums of ETP masses (float64), every time is an
 integer on the analysis grid; nothing is sampled, binned or truncated.
 """
+
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -38,7 +40,9 @@ class ExactLatency:
     per_root: list[RootLatency] | None
 
 
-def _expand(t: np.ndarray, age: np.ndarray, w: np.ndarray, idx: np.ndarray | None, hop: Hop):
+def _expand(
+    t: np.ndarray, age: np.ndarray, w: np.ndarray, idx: np.ndarray | None, hop: Hop
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     off, pr = hop.lookup(t)
     K = off.shape[1]
     t2 = (t[:, None] + off).ravel()
@@ -60,7 +64,9 @@ def _chunk_size(chain: GridChain, hops: list[Hop]) -> int:
     return max(1, ROW_BUDGET // max(1, growth))
 
 
-def age_rows(chain: GridChain, hops: list[Hop], first: int, count: int, with_index: bool):
+def age_rows(
+    chain: GridChain, hops: list[Hop], first: int, count: int, with_index: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Rows (age at the last component's trigger, probability, root index) for roots first..first+count-1."""
     n = np.arange(first, first + count, dtype=np.int64)
     t = chain.offsets[0] + n * chain.periods[0]
@@ -96,7 +102,7 @@ def exact_latency(chain: GridChain, hops: list[Hop], per_root: bool = False) -> 
             a, b = accumulate(age, w, step)
             sparse_v.append(a)
             sparse_w.append(b)
-        if per_root:
+        if per_root and idx is not None:
             root_parts.append((idx, age, w))
     if dense is not None:
         nz = np.flatnonzero(dense)
@@ -113,7 +119,7 @@ def exact_latency(chain: GridChain, hops: list[Hop], per_root: bool = False) -> 
     return ExactLatency(dist, roots)
 
 
-def _per_root(chain: GridChain, parts) -> list[RootLatency]:
+def _per_root(chain: GridChain, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[RootLatency]:
     idx = np.concatenate([p[0] for p in parts])
     age = np.concatenate([p[1] for p in parts])
     w = np.concatenate([p[2] for p in parts])
@@ -128,7 +134,7 @@ def _per_root(chain: GridChain, parts) -> list[RootLatency]:
     bounds = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1], True])
     last = chain.n - 1
     out: list[RootLatency] = []
-    for s, e in zip(bounds[:-1], bounds[1:]):
+    for s, e in itertools.pairwise(bounds):
         v, p = convolve(age[s:e], w[s:e], chain.etp_values[last], chain.etp_probs[last])
         r = int(idx[s])
         out.append(RootLatency(r, (chain.offsets[0] + r * chain.periods[0]) * chain.unit_ns, v * chain.unit_ns, p))

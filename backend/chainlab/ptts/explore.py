@@ -3,20 +3,22 @@
 Every grid point is an independent exact analysis; they run in parallel on all cores with a
 `ProcessPoolExecutor`. Offsets do not change the hyper-period, so every point costs the same.
 """
+
 from __future__ import annotations
 
 import copy
 import itertools
 import math
-import os
 import multiprocessing
+import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Sequence
+from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ptts.etp import ChainResolver
 from chainlab.ptts.grid import compile_grid
-from chainlab.ptts.model import parse_model
+from chainlab.ptts.model import PttsModel, parse_model
 
 OBJECTIVES = ("p99", "mean", "deadline", "loss")
 MAX_POINTS = 400
@@ -33,7 +35,7 @@ def _resolved_ir(ptts_ir: dict[str, Any], resolve_chain: ChainResolver | None) -
     return ir
 
 
-def _deadline(model, deadline_ns: int | None) -> tuple[int | None, str]:
+def _deadline(model: PttsModel, deadline_ns: int | None) -> tuple[int | None, str]:
     if deadline_ns is not None:
         return deadline_ns, "<="
     for req in model.requirements:
@@ -64,7 +66,7 @@ def _point(args: tuple[dict[str, Any], dict[str, int], int | None, str, int]) ->
     return out
 
 
-def _key(objective: str):
+def _key(objective: str) -> Callable[[dict[str, Any]], tuple[float, float]]:
     if objective == "p99":
         return lambda p: (p["p99_ms"], p["mean_ms"])
     if objective == "mean":
@@ -74,15 +76,26 @@ def _key(objective: str):
     return lambda p: (p["loss"], p["mean_ms"])
 
 
-def explore(ptts_ir: dict[str, Any], vary: Sequence[str], *, step_ns: int | None = None, objective: str = "p99",
-            workers: int | None = None, resolve_chain: ChainResolver | None = None, deadline_ns: int | None = None,
-            max_points: int = MAX_POINTS, max_trees: int | None = None) -> dict[str, Any]:
+def explore(
+    ptts_ir: dict[str, Any],
+    vary: Sequence[str],
+    *,
+    step_ns: int | None = None,
+    objective: str = "p99",
+    workers: int | None = None,
+    resolve_chain: ChainResolver | None = None,
+    deadline_ns: int | None = None,
+    max_points: int = MAX_POINTS,
+    max_trees: int | None = None,
+) -> dict[str, Any]:
     """Sweep the offsets of `vary` over [0, period) and report mean, p99, P(deadline), loss per point."""
     from chainlab.ptts.api import DEFAULT_MAX_TREES, compute
 
     model = parse_model(ptts_ir, resolve_chain)
     if objective not in OBJECTIVES:
-        raise ModelError(f"unknown objective {objective!r} (expected one of {', '.join(OBJECTIVES)})", model.loc, model.name)
+        raise ModelError(
+            f"unknown objective {objective!r} (expected one of {', '.join(OBJECTIVES)})", model.loc, model.name
+        )
     if not vary:
         raise ModelError("name at least one component whose offset to vary", model.loc, model.name)
     by_name = {c.name: c for c in model.components}
@@ -93,7 +106,9 @@ def explore(ptts_ir: dict[str, Any], vary: Sequence[str], *, step_ns: int | None
         raise ModelError("a component is named twice in vary", model.loc, model.name)
     deadline, op = _deadline(model, deadline_ns)
     if objective == "deadline" and deadline is None:
-        raise ModelError("objective 'deadline' needs a deadline or percentile requirement (or deadline_ns)", model.loc, model.name)
+        raise ModelError(
+            "objective 'deadline' needs a deadline or percentile requirement (or deadline_ns)", model.loc, model.name
+        )
     unit = compile_grid(model).unit_ns
     per_comp = max(1, int(max_points ** (1.0 / len(vary))))
     axes: list[list[int]] = []
@@ -114,7 +129,9 @@ def explore(ptts_ir: dict[str, Any], vary: Sequence[str], *, step_ns: int | None
         axes.append(list(range(0, comp.period_ns, step)))
     total = math.prod(len(a) for a in axes)
     if total > max_points:
-        raise ModelError(f"the sweep has {total} points (limit {max_points}); use a larger step_ns", model.loc, model.name)
+        raise ModelError(
+            f"the sweep has {total} points (limit {max_points}); use a larger step_ns", model.loc, model.name
+        )
     ir = _resolved_ir(ptts_ir, resolve_chain)
     limit = max_trees or DEFAULT_MAX_TREES
     compute(ir, max_trees=limit)  # fail fast (cost, validity) before spawning workers

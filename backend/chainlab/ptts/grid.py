@@ -6,6 +6,7 @@ nothing is ever accumulated in floating point time. An explicit `resolution_ns` 
 every period and offset; ETP points that are not on it are rounded *up* onto it (a
 conservative binning that the result reports as `etp_rounded`).
 """
+
 from __future__ import annotations
 
 import math
@@ -106,7 +107,9 @@ def compile_grid(model: PttsModel) -> GridChain:
                 raise ModelError(
                     f"resolution_ns ({res} ns) must divide every period and offset; "
                     f"period {c.period_ns} ns / offset {c.offset_ns} ns are not multiples of it",
-                    c.loc, c.name)
+                    c.loc,
+                    c.name,
+                )
         new_values, new_probs = [], []
         for vals, probs in zip(etp_values, etp_probs):
             if np.any(vals % res):

@@ -8,11 +8,16 @@ triggers t_a = o_i + n d_i only take d_{i+1} / gcd(d_i, d_{i+1}) phases. So the 
 small table, built once with vectorised CDF look-ups (a difference of two cumulative sums per
 entry) and then gathered for millions of triggers at a time.
 """
+
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from chainlab.ptts.grid import GridChain
 
 TABLE_LIMIT = 4_000_000  # phases x columns above which rows are computed on the fly
 
@@ -20,8 +25,16 @@ TABLE_LIMIT = 4_000_000  # phases x columns above which rows are computed on the
 class Hop:
     """Consumer offsets and probabilities for every phase of a producer trigger."""
 
-    def __init__(self, prod_period: int, prod_offset: int, cons_period: int, cons_offset: int,
-                 etp_values: np.ndarray, etp_probs: np.ndarray, production_first: bool) -> None:
+    def __init__(
+        self,
+        prod_period: int,
+        prod_offset: int,
+        cons_period: int,
+        cons_offset: int,
+        etp_values: np.ndarray,
+        etp_probs: np.ndarray,
+        production_first: bool,
+    ) -> None:
         self.D = int(cons_period)
         self.O = int(cons_offset)
         self.G = math.gcd(int(prod_period), self.D)
@@ -60,10 +73,7 @@ class Hop:
 
     def _rows(self, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         D = self.D
-        if self.production_first:
-            k_lo = -((-(phi + self.emin)) // D)
-        else:
-            k_lo = (phi + self.emin) // D + 1
+        k_lo = -(-(phi + self.emin) // D) if self.production_first else (phi + self.emin) // D + 1
         ks = k_lo[:, None] + np.arange(self.K, dtype=np.int64)[None, :]
         rel = ks * D - phi[:, None]
         lo, hi = self.window(rel)
@@ -101,14 +111,23 @@ class Hop:
     def lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, probabilities), each (len(t), K): consumer trigger time minus t, and u()."""
         phi = (t - self.O) % self.D
-        if self.table_off is not None:
+        if self.table_off is not None and self.table_prob is not None:
             idx = phi // self.G
             return self.table_off[idx], self.table_prob[idx]
         return self._rows(phi)
 
 
-def build_hops(chain) -> list[Hop]:
+def build_hops(chain: GridChain) -> list[Hop]:
     """The N-1 hops of a GridChain."""
-    return [Hop(chain.periods[i], chain.offsets[i], chain.periods[i + 1], chain.offsets[i + 1],
-                chain.etp_values[i], chain.etp_probs[i], chain.production_first)
-            for i in range(chain.n - 1)]
+    return [
+        Hop(
+            chain.periods[i],
+            chain.offsets[i],
+            chain.periods[i + 1],
+            chain.offsets[i + 1],
+            chain.etp_values[i],
+            chain.etp_probs[i],
+            chain.production_first,
+        )
+        for i in range(chain.n - 1)
+    ]

@@ -40,6 +40,7 @@ an estimate, reported with `exact = False`; the simulator measures the physical 
 Two drivers share the pair step: per root (for the listing of the pairs that contribute most) and
 per phase class (`quotient.py` reasoning: totals without enumerating roots).
 """
+
 from __future__ import annotations
 
 import math
@@ -85,7 +86,9 @@ def partner_shifts(chain: GridChain) -> list[int]:
     return [k for k in range(-kmax, kmax + 1) if k != 0]
 
 
-def _pair_hop(hop: Hop, in_order: bool, t: np.ndarray, t2: np.ndarray, w: np.ndarray):
+def _pair_hop(
+    hop: Hop, in_order: bool, t: np.ndarray, t2: np.ndarray, w: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One hop for pairs (t: path of r, t2: path of r'): lost mass of r per row and continuing pairs."""
     off1, pr1 = hop.lookup(t)
     off2, pr2 = hop.lookup(t2)
@@ -104,7 +107,9 @@ def _pair_hop(hop: Hop, in_order: bool, t: np.ndarray, t2: np.ndarray, w: np.nda
     return lost, r2, v[r2, k1, 0], v2[r2, 0, k2], p[r2, k1, k2]
 
 
-def _first_hop_table(chain: GridChain, hop: Hop, k: int, sl1: int):
+def _first_hop_table(
+    chain: GridChain, hop: Hop, k: int, sl1: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The pair step of hop 0 for one representative root per phase class (memoised per phase).
 
     Returns lost mass per class and the surviving (class, b, b2, p) entries, sorted by class.
@@ -146,7 +151,9 @@ def per_root_loss(chain: GridChain, hops: list[Hop], shifts: list[int]) -> LossR
                 by_stage[1] += float(lost.sum())
                 cnt = counts[cls]
                 rows = np.repeat(np.arange(len(idx)), cnt)
-                ent = np.repeat(starts[cls] - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(int(cnt.sum()))
+                ent = np.repeat(starts[cls] - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(
+                    int(cnt.sum())
+                )
                 t, t2, w, idx = t[rows] + tb[ent], t[rows] + tb2[ent], tp[ent], idx[rows]
                 rest = list(enumerate(hops))[1:]
             else:
@@ -174,7 +181,7 @@ def per_root_loss(chain: GridChain, hops: list[Hop], shifts: list[int]) -> LossR
 
 def quotient_loss(chain: GridChain, hops: list[Hop], shifts: list[int]) -> LossResult:
     """The same totals, with roots replaced by phase classes (no per-root listing)."""
-    M, H = moduli(chain)
+    _, H = moduli(chain)
     sl = slack(chain)
     d0 = chain.periods[0]
     by_stage = [0.0] * chain.n
@@ -196,7 +203,7 @@ def quotient_loss(chain: GridChain, hops: list[Hop], shifts: list[int]) -> LossR
             z = ((cls[:, None] + h * kk) % span).ravel()
             dl = np.repeat(delta, n_y)
             ww = np.repeat(w, n_y) / n_y
-            lost, row, v, v2, p = _pair_hop(hop, chain.in_order(i), z, z + dl, ww)
+            lost, _row, v, v2, p = _pair_hop(hop, chain.in_order(i), z, z + dl, ww)
             s = float(lost.sum())
             total += s
             by_stage[i + 1] += s
@@ -226,10 +233,12 @@ def top_pairs(chain: GridChain, per_root: dict[int, np.ndarray], limit: int = 10
     out = []
     for p, r, k in cands[:limit]:
         t = o0 + r * d0
-        out.append({
-            "root_ms": t * u / 1e6,
-            "overwritten_by_ms": (t + k * d0) * u / 1e6,
-            "probability": p,
-            "contribution": p / R,
-        })
+        out.append(
+            {
+                "root_ms": t * u / 1e6,
+                "overwritten_by_ms": (t + k * d0) * u / 1e6,
+                "probability": p,
+                "contribution": p / R,
+            }
+        )
     return out

@@ -4,10 +4,12 @@ Everything the analyses need is checked here, so that bad input always ends as a
 `ModelError` naming the element and carrying its source location, never as a traceback.
 Times stay exact integer nanoseconds; ETPs are parsed by `etp.py`.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ptts.etp import ChainResolver, Etp, check_int, check_number, parse_etp
@@ -83,7 +85,8 @@ def parse_model(ir: Any, resolve_chain: ChainResolver | None = None) -> PttsMode
     """The validated model of one PTTS chain IR; ModelError (with loc) for anything invalid."""
     if not isinstance(ir, Mapping):
         raise ModelError(f"a PTTS chain must be a JSON object, not {type(ir).__name__}")
-    name = ir.get("name") if isinstance(ir.get("name"), str) and ir.get("name") else "ptts"
+    raw_name = ir.get("name")
+    name = raw_name if isinstance(raw_name, str) and raw_name else "ptts"
     loc = ir.get("loc") if isinstance(ir.get("loc"), Mapping) else None
     order = ir.get("order", PRODUCTION_FIRST)
     if order not in (PRODUCTION_FIRST, CONSUMPTION_FIRST):
@@ -99,7 +102,8 @@ def parse_model(ir: Any, resolve_chain: ChainResolver | None = None) -> PttsMode
     for n, spec in enumerate(raw):
         if not isinstance(spec, Mapping):
             raise ModelError(f"component {n} must be an object, not {spec!r}", loc, name)
-        cname = spec.get("name") if isinstance(spec.get("name"), str) and spec.get("name") else f"C{n}"
+        raw_cname = spec.get("name")
+        cname = raw_cname if isinstance(raw_cname, str) and raw_cname else f"C{n}"
         cloc = spec.get("loc") if isinstance(spec.get("loc"), Mapping) else loc
         if cname in seen:
             raise ModelError(f"component name '{cname}' is used twice in chain '{name}'", cloc, cname)

@@ -16,8 +16,10 @@ distributions with per-class kernels built from the `hop.Hop` phase tables (eq. 
 is an exact regrouping of the sum over all trees (no sampling, no approximation); for co-prime
 periods (e.g. Table 5.1 c: 1,388,611 trees) it collapses to a single class per stage.
 """
+
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -49,7 +51,7 @@ def quotient_cost(chain: GridChain, hops: list[Hop]) -> int:
 
     Used to choose between methods and to refuse work; in "row operations" like `per_root_rows`.
     """
-    M, H = moduli(chain)
+    _, H = moduli(chain)
     total = 0
     age_size = 1  # support size bound of the age distribution per class
     for i, hop in enumerate(hops):
@@ -94,7 +96,7 @@ def _conv(a: Sparse, k: Sparse) -> Sparse:
 
 
 def quotient_latency(chain: GridChain, hops: list[Hop]) -> Distribution:
-    M, H = moduli(chain)
+    _, H = moduli(chain)
     classes: dict[int, Sparse] = {chain.offsets[0] % H[0]: (np.zeros(1, dtype=np.int64), np.ones(1))}
     for i, hop in enumerate(hops):
         d = chain.periods[i + 1]
@@ -119,13 +121,15 @@ def quotient_latency(chain: GridChain, hops: list[Hop]) -> Distribution:
                 order = np.argsort(nxt, kind="stable")
                 nxt, b, w = nxt[order], b[order], w[order]
                 bounds = np.flatnonzero(np.r_[True, nxt[1:] != nxt[:-1], True])
-                for s_, e_ in zip(bounds[:-1], bounds[1:]):
+                for s_, e_ in itertools.pairwise(bounds):
                     kernel = accumulate(b[s_:e_], w[s_:e_])
                     parts.setdefault(int(nxt[s_]), []).append(_conv(dist, kernel))
             if len(parts) > 64:  # keep memory bounded when there are many target classes
                 for key, plist in parts.items():
                     if len(plist) > 8:
-                        parts[key] = [accumulate(np.concatenate([q[0] for q in plist]), np.concatenate([q[1] for q in plist]))]
+                        parts[key] = [
+                            accumulate(np.concatenate([q[0] for q in plist]), np.concatenate([q[1] for q in plist]))
+                        ]
         classes = {}
         for c, plist in parts.items():
             if len(plist) == 1:

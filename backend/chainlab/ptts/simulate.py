@@ -29,6 +29,7 @@ draws; the ETP draws are independent and the stratification only lowers the vari
 DKW band (exact for i.i.d. samples) stays conservative; "trace" simulates one contiguous run of consecutive roots
 from a random start (a physical trace; consecutive samples are dependent).
 """
+
 from __future__ import annotations
 
 import heapq
@@ -92,7 +93,9 @@ def _stratified_roots(R: int, n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, R, size=n)
 
 
-def physics_vector(times: list[np.ndarray], draws: list[np.ndarray], production_first: bool):
+def physics_vector(
+    times: list[np.ndarray], draws: list[np.ndarray], production_first: bool
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """Sink outputs (time, data) and, per component, the data each trigger read (-1: nothing)."""
     data = np.arange(len(times[0]), dtype=np.int64)
     prod = times[0] + draws[0]
@@ -112,7 +115,9 @@ def physics_vector(times: list[np.ndarray], draws: list[np.ndarray], production_
     return prod[valid], data[valid], reads
 
 
-def physics_events(times: list[np.ndarray], draws: list[np.ndarray], production_first: bool):
+def physics_events(
+    times: list[np.ndarray], draws: list[np.ndarray], production_first: bool
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """The same physics as a discrete-event simulation with explicit one-place buffers."""
     n = len(times)
     rank_prod, rank_trig = (0, 1) if production_first else (1, 0)
@@ -142,7 +147,9 @@ def physics_events(times: list[np.ndarray], draws: list[np.ndarray], production_
     return np.asarray(sink_t, dtype=np.int64), np.asarray(sink_d, dtype=np.int64), reads
 
 
-def measure(sink_t: np.ndarray, sink_d: np.ndarray, root_ids: np.ndarray, root_times: np.ndarray):
+def measure(
+    sink_t: np.ndarray, sink_d: np.ndarray, root_ids: np.ndarray, root_times: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per root: latency to the first output of data >= root, delivered flag, delivered latency."""
     order = np.lexsort((sink_t, sink_d))
     ds, ts = sink_d[order], sink_t[order]
@@ -157,8 +164,9 @@ def measure(sink_t: np.ndarray, sink_d: np.ndarray, root_ids: np.ndarray, root_t
     return latency, delivered, dlat
 
 
-def sample(chain: GridChain, iterations: int, rng: np.random.Generator, mode: str = "independent",
-           engine: str = "vector") -> SimSamples:
+def sample(
+    chain: GridChain, iterations: int, rng: np.random.Generator, mode: str = "independent", engine: str = "vector"
+) -> SimSamples:
     n_comp = chain.n
     start, end = windows(chain)
     R = chain.roots
@@ -190,16 +198,17 @@ def sample(chain: GridChain, iterations: int, rng: np.random.Generator, mode: st
         root_ids = np.arange(iterations, dtype=np.int64) * m0 + local
         root_times = base
     elif mode == "trace":
-        first_root = (int(rng.integers(0, R)) if R < 2**62 else int.from_bytes(rng.bytes(16), "little") % R) if R > 1 else 0
+        first_root = (
+            (int(rng.integers(0, R)) if R < 2**62 else int.from_bytes(rng.bytes(16), "little") % R) if R > 1 else 0
+        )
         times = []
         r0 = 0  # everything relative to the first measured root
         for i in range(n_comp):
             d, o = chain.periods[i], chain.offsets[i]
-            phase = (o - o0 - first_root * d0 - start[i]) % d
-            first = start[i] + phase
+            first_trigger = start[i] + (o - o0 - first_root * d0 - start[i]) % d
             last = (iterations - 1) * d0 + end[i]
-            m = (last - first) // d + 1
-            times.append(first + d * np.arange(m, dtype=np.int64))
+            triggers = (last - first_trigger) // d + 1
+            times.append(first_trigger + d * np.arange(triggers, dtype=np.int64))
         local0 = (r0 - int(times[0][0])) // d0
         root_ids = local0 + np.arange(iterations, dtype=np.int64)
         root_times = np.arange(iterations, dtype=np.int64) * d0
@@ -227,8 +236,9 @@ def empirical(values_units: np.ndarray, unit_ns: int) -> Distribution:
     return Distribution(v * unit_ns, w / max(1, len(values_units)))
 
 
-def summarize(chain: GridChain, s: SimSamples, confidence: float = 0.95,
-              exact: Distribution | None = None, band_points: int = 400) -> dict:
+def summarize(
+    chain: GridChain, s: SimSamples, confidence: float = 0.95, exact: Distribution | None = None, band_points: int = 400
+) -> dict:
     ok = s.latency >= 0
     n = int(ok.sum())
     dist = empirical(s.latency[ok], chain.unit_ns)
@@ -248,7 +258,9 @@ def summarize(chain: GridChain, s: SimSamples, confidence: float = 0.95,
         **dist.summary(),
         "dkw_epsilon": eps,
         "confidence": confidence,
-        "cdf_band": [[int(x) / 1e6, float(f), max(0.0, float(f) - eps), min(1.0, float(f) + eps)] for x, f in zip(xs, F)],
+        "cdf_band": [
+            [int(x) / 1e6, float(f), max(0.0, float(f) - eps), min(1.0, float(f) + eps)] for x, f in zip(xs, F)
+        ],
         "loss_rate": lost / total if total else 0.0,
         "loss_interval": [lo, hi],
         "lost": lost,

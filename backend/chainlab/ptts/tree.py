@@ -3,6 +3,7 @@
 Meant for inspection, explanation and tests on single roots; the bulk analysis never builds
 trees as objects (see `exact.py` / `quotient.py`).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,11 +26,15 @@ def latency_tree(chain: GridChain, hops: list[Hop], root_ns: int, max_nodes: int
     def node(i: int, t: int) -> dict[str, Any]:
         count[0] += 1
         if count[0] > max_nodes:
-            raise TooExpensiveError(f"the latency tree has more than {max_nodes} nodes", chain.model.loc, chain.model.name)
+            raise TooExpensiveError(
+                f"the latency tree has more than {max_nodes} nodes", chain.model.loc, chain.model.name
+            )
         children = []
         if i == last:  # W (eq. 5.10): the last component adds its own ETP
             for e, p in zip(chain.etp_values[last], chain.etp_probs[last]):
-                children.append({"p": float(p), "node": {"component": chain.n, "t_ms": (t + int(e)) * u / 1e6, "children": []}})
+                children.append(
+                    {"p": float(p), "node": {"component": chain.n, "t_ms": (t + int(e)) * u / 1e6, "children": []}}
+                )
         else:  # Q (eq. 5.8)
             off, pr = hops[i].lookup(np.asarray([t], dtype=np.int64))
             for o, p in zip(off[0], pr[0]):

@@ -3,9 +3,11 @@
 The distribution is the planner's prediction for the chain (chainlab.plan); until
 the planner is installed, such a component is refused with a clear message.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ir import find_chain
@@ -22,8 +24,12 @@ def chain_resolver(ir: dict[str, Any]) -> ChainResolver:
             try:
                 from chainlab.plan.api import chain_latency_etp
             except ImportError as error:
-                raise ModelError(f"etp chain {name}: predicting a chain's latency needs the planner (chainlab.plan), which is not available: {error}",
-                                 chain.get("loc"), name) from error
+                raise ModelError(
+                    f"etp chain {name}: predicting a chain's latency needs the planner (chainlab.plan), "
+                    f"which is not available: {error}",
+                    chain.get("loc"),
+                    name,
+                ) from error
             cache[name] = chain_latency_etp(ir, name)
         return cache[name]
 

@@ -1,4 +1,5 @@
 """JSON-RPC methods of deploy-and-measure (issue 8): deploy/run (an experiment on a target) and deploy/trust-host."""
+
 from __future__ import annotations
 
 import asyncio
@@ -6,55 +7,82 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.deploy import hostkeys
-from chainlab.deploy.experiment import _target, deploy_sync
+from chainlab.deploy.experiment import deploy_sync
 from chainlab.deploy.names import check_target
 from chainlab.deploy.report import results, summary_table, write_report
+from chainlab.deploy.targets import resolve_target
 from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
-from chainlab.rpc.plan_methods import _chain_name
+from chainlab.rpc.params import chain_param, plan_options
 from chainlab.run import interrupt
 from chainlab.run.scenarios import parse_scenarios
 
 
 @method("deploy/run")
-def deploy_run(params: dict[str, Any]) -> dict[str, Any]:
+def deploy_run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
-    chain = _chain_name(ir, params)
+    chain = chain_param(ir, params)
     interrupt.reset()
-    progress = params.get("progress")
     logs: list[str] = []
-
-    def on_progress(fraction: float, message: str) -> None:
-        if progress:
-            progress(fraction, message)
-
-    dep = deploy_sync(ir, chain, params.get("target") or "here", file=str(params.get("file") or "FILE"),
-                      scenarios=parse_scenarios(params.get("scenario") or "baseline,congested,throttled"),
-                      iterations=params.get("iterations"), calibrate=int(params.get("calibrate") or 0),
-                      heuristic=params.get("heuristic"), memory=params.get("memory"), threads=params.get("threads"),
-                      runs_root=Path(params.get("runs") or "runs"), progress=on_progress, log=logs.append)
+    dep = deploy_sync(
+        ir,
+        chain,
+        params.get("target") or "here",
+        file=str(params.get("file") or "FILE"),
+        scenarios=parse_scenarios(params.get("scenario") or "baseline,congested,throttled"),
+        iterations=params.get("iterations"),
+        calibrate=int(params.get("calibrate") or 0),
+        options=plan_options(params),
+        runs_root=Path(params.get("runs") or "runs"),
+        progress=context.progress,
+        log=logs.append,
+    )
     res = results(dep, ir, dep.predicted)
     files = write_report(res, ir, Path(dep.local_dir))
-    status = "ok" if all(s.status == "ok" for s in dep.scenarios) else next(s.status for s in dep.scenarios if s.status != "ok")
+    status = (
+        "ok"
+        if all(s.status == "ok" for s in dep.scenarios)
+        else next(s.status for s in dep.scenarios if s.status != "ok")
+    )
     table = summary_table(res)
     phases = ", ".join(f"{k} {v:.2f} s" for k, v in dep.phases_s.items())
-    summary = (f"chain {chain} on target {dep.target} ({dep.kind}){' — cached build' if dep.cached_build else ''}\n"
-               + "\n".join(line for line in logs if line.startswith("preflight") or line.startswith("  ["))
-               + f"\n{table}\nphases: {phases}\nreport: {dep.local_dir}/report.html")
-    return {"status": status, "chain": chain, "target": dep.target, "local_dir": dep.local_dir, "remote_dir": dep.remote_dir,
-            "summary": summary, "results": res, "files": [str(f) for f in files], "phases_s": dep.phases_s,
-            "preflight": dep.preflight, "cached_build": dep.cached_build}
+    summary = (
+        f"chain {chain} on target {dep.target} ({dep.kind}){' — cached build' if dep.cached_build else ''}\n"
+        + "\n".join(line for line in logs if line.startswith("preflight") or line.startswith("  ["))
+        + f"\n{table}\nphases: {phases}\nreport: {dep.local_dir}/report.html"
+    )
+    return {
+        "status": status,
+        "chain": chain,
+        "target": dep.target,
+        "local_dir": dep.local_dir,
+        "remote_dir": dep.remote_dir,
+        "summary": summary,
+        "results": res,
+        "files": [str(f) for f in files],
+        "phases_s": dep.phases_s,
+        "preflight": dep.preflight,
+        "cached_build": dep.cached_build,
+    }
 
 
 @method("deploy/trust-host")
-def trust_host(params: dict[str, Any]) -> dict[str, Any]:
+def trust_host(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
-    target = _target(ir, str(params.get("target") or ""))
+    target = resolve_target(ir, str(params.get("target") or ""))
     check_target(target)
     if target["kind"] != "ssh":
-        raise ModelError(f"target {target['name']} is local: there is no host key to trust", target.get("loc"), target["name"])
+        raise ModelError(
+            f"target {target['name']} is local: there is no host key to trust", target.get("loc"), target["name"]
+        )
     port = int(target.get("port") or 22)
     fingerprint, new = asyncio.run(hostkeys.trust(target["host"], port))
-    return {"target": target["name"], "host": hostkeys.host_pattern(target["host"], port), "fingerprint": fingerprint,
-            "added": new, "known_hosts": str(hostkeys.known_hosts_path())}
+    return {
+        "target": target["name"],
+        "host": hostkeys.host_pattern(target["host"], port),
+        "fingerprint": fingerprint,
+        "added": new,
+        "known_hosts": str(hostkeys.known_hosts_path()),
+    }

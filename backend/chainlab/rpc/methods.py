@@ -1,17 +1,21 @@
-"""The backend's JSON-RPC methods: one table, name → handler(params) → JSON result.
+"""The backend's JSON-RPC methods: one table, name → handler(params, context) → JSON result.
 
-Every handler takes the IR (the only model input the backend accepts) and
-returns plain JSON; user errors raise ChainlabError and reach the client as
-JSON-RPC errors carrying the element and its source location.
+Every handler takes the IR (the only model input the backend accepts) in its params and
+returns plain JSON; the context carries what the transport adds (progress). User errors
+raise ChainlabError and reach the client as JSON-RPC errors carrying the element and its
+source location.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from chainlab import __version__
 from chainlab.ir import IR_VERSION, validate_ir
+from chainlab.rpc.context import RequestContext
 
-Handler = Callable[[dict[str, Any]], Any]
+Handler = Callable[[dict[str, Any], RequestContext], Any]
 
 METHODS: dict[str, Handler] = {}
 
@@ -25,12 +29,12 @@ def method(name: str) -> Callable[[Handler], Handler]:
 
 
 @method("backend/version")
-def backend_version(_params: dict[str, Any]) -> dict[str, Any]:
+def backend_version(_params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     return {"version": __version__, "ir_version": IR_VERSION, "methods": sorted(METHODS)}
 
 
 @method("ir/validate")
-def ir_validate(params: dict[str, Any]) -> dict[str, Any]:
+def ir_validate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     return {"valid": True, "source": ir["source"]}
 
@@ -44,5 +48,10 @@ def load_method_modules() -> None:
 
 
 #: Modules whose import registers methods of one concern each.
-ADAPTERS: list[str] = ["chainlab.rpc.ptts_methods", "chainlab.rpc.plan_methods", "chainlab.rpc.run_methods",
-                        "chainlab.rpc.throttle_methods", "chainlab.rpc.deploy_methods"]
+ADAPTERS: list[str] = [
+    "chainlab.rpc.ptts_methods",
+    "chainlab.rpc.plan_methods",
+    "chainlab.rpc.run_methods",
+    "chainlab.rpc.throttle_methods",
+    "chainlab.rpc.deploy_methods",
+]

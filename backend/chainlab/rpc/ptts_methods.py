@@ -1,4 +1,5 @@
 """JSON-RPC methods of the PTTS analysis (thesis chapter 5): analyze, simulate, cost, explore."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,6 +8,7 @@ from chainlab.errors import ModelError
 from chainlab.ir import find_ptts, validate_ir
 from chainlab.ptts import api
 from chainlab.rpc.chain_etp import chain_resolver
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 
 
@@ -16,7 +18,9 @@ def _ptts(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(name, str):
         names = [p["name"] for p in ir["ptts"]]
         if len(names) != 1:
-            raise ModelError(f"name the ptts to analyse (--ptts NAME); {ir['source']} has: {', '.join(names) or 'none'}")
+            raise ModelError(
+                f"name the ptts to analyse (--ptts NAME); {ir['source']} has: {', '.join(names) or 'none'}"
+            )
         name = names[0]
     return ir, find_ptts(ir, name)
 
@@ -29,7 +33,7 @@ def _int_option(params: dict[str, Any], key: str, default: int | None) -> int | 
 
 
 @method("ptts/analyze")
-def analyze(params: dict[str, Any]) -> dict[str, Any]:
+def analyze(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     options: dict[str, Any] = {"per_root": bool(params.get("per_root", False)), "resolve_chain": chain_resolver(ir)}
     max_trees = _int_option(params, "max_trees", None)
@@ -39,21 +43,24 @@ def analyze(params: dict[str, Any]) -> dict[str, Any]:
 
 
 @method("ptts/simulate")
-def simulate(params: dict[str, Any]) -> dict[str, Any]:
+def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
-    iterations = _int_option(params, "iterations", 10_000)
+    iterations = _int_option(params, "iterations", 10_000) or 10_000
     seed = params.get("seed", 0)
-    return {"source": ir["source"], **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir))}
+    return {
+        "source": ir["source"],
+        **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir)),
+    }
 
 
 @method("ptts/cost")
-def cost(params: dict[str, Any]) -> dict[str, Any]:
+def cost(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     return {"source": ir["source"], "name": ptts["name"], **api.estimate_cost(ptts, resolve_chain=chain_resolver(ir))}
 
 
 @method("ptts/explore")
-def explore(params: dict[str, Any]) -> dict[str, Any]:
+def explore(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     from chainlab.ptts.explore import explore as sweep
 
     ir, ptts = _ptts(params)

@@ -4,20 +4,24 @@ Requests run in a worker pool so that a long analysis does not block
 cancellation or other requests; `$/cancelRequest` cancels requests that have
 not started. Progress goes out as `progress` notifications.
 """
+
 from __future__ import annotations
 
 import logging
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from pylsp_jsonrpc.endpoint import Endpoint
 from pylsp_jsonrpc.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
 
 from chainlab.errors import ChainlabError
-from chainlab.run import interrupt
+from chainlab.progress import ProgressFn
+from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import METHODS, load_method_modules
+from chainlab.run import interrupt
 
 log = logging.getLogger("chainlab.rpc")
 
@@ -48,16 +52,11 @@ class Dispatcher:
             if params is not None and not isinstance(params, dict):
                 raise JsonRpcInvalidParams(message=f"{method}: params must be an object")
             params = dict(params or {})
-            token = params.pop("progressToken", None)
-            endpoint = self._endpoint_ref()
-            if token is not None and endpoint is not None:
-                params["progress"] = lambda fraction, message="": endpoint.notify(
-                    "progress", {"token": token, "fraction": fraction, "message": message}
-                )
+            context = RequestContext(self._progress(params.pop("progressToken", None)))
 
             def work() -> Any:
                 try:
-                    return handler(params)
+                    return handler(params, context)
                 except ChainlabError as error:
                     raise ModelErrorResponse(message=str(error), data=error.to_json()) from error
 
@@ -65,8 +64,19 @@ class Dispatcher:
 
         return run
 
+    def _progress(self, token: Any) -> ProgressFn | None:
+        """`progress` notifications carrying the client's token; None when it sent none."""
+        endpoint = self._endpoint_ref()
+        if token is None or endpoint is None:
+            return None
 
-def serve(rfile, wfile) -> None:
+        def notify(fraction: float, message: str = "") -> None:
+            endpoint.notify("progress", {"token": token, "fraction": fraction, "message": message})
+
+        return notify
+
+
+def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     stop = threading.Event()
     endpoint: Endpoint | None = None
     writer = JsonRpcStreamWriter(wfile)

@@ -1,4 +1,5 @@
 """Build a generated project with CMake, cached by the content hash of its files."""
+
 from __future__ import annotations
 
 import hashlib
@@ -33,10 +34,21 @@ def build_project(files: dict[str, str], cache: Path | None = None, sanitize: st
         return binary, True
     write_project(files, root)
     build_type = "RelWithDebInfo" if sanitize else "Release"
-    for cmd in (["cmake", "-S", str(root), "-B", str(root / "build"), f"-DCMAKE_BUILD_TYPE={build_type}",
-                 f"-DCHAINLAB_SANITIZE={sanitize}"],
-                ["cmake", "--build", str(root / "build"), "-j", str(os.cpu_count() or 2)]):
+    for cmd in (
+        [
+            "cmake",
+            "-S",
+            str(root),
+            "-B",
+            str(root / "build"),
+            f"-DCMAKE_BUILD_TYPE={build_type}",
+            f"-DCHAINLAB_SANITIZE={sanitize}",
+        ],
+        ["cmake", "--build", str(root / "build"), "-j", str(os.cpu_count() or 2)],
+    ):
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise BuildError(f"building the generated project in {root} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+            raise BuildError(
+                f"building the generated project in {root} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
+            )
     return binary, False

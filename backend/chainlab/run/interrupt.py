@@ -4,13 +4,14 @@ The backend's SIGINT handler (installed by the RPC server) marks the run interru
 the chain processes it started; the chain binary then stops its threads, writes latencies.csv and run.json
 with status 'stopped', and exits normally. Scenario loops check `interrupted()` and start nothing new.
 """
+
 from __future__ import annotations
 
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 _children: set[subprocess.Popen] = set()
 _lock = threading.Lock()

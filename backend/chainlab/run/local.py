@@ -2,27 +2,32 @@
 
 Thread mapping (the model's chain may ask for more threads than the target has rt-cores, e.g. XRay
 wants 4 on a 2-core machine): the chain is re-planned with threads = number of the target's
-rt-cores and cores = those rt-cores, so every pinned thread owns one core. `threads` overrides this
-(several threads then share the cores round-robin: the runtime pins thread i to cores[i % n]).
+rt-cores and cores = those rt-cores, so every pinned thread owns one core. options.threads overrides
+this (several threads then share the cores round-robin, see chainlab.plan.pinning).
 """
+
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from chainlab.codegen import generate_project
 from chainlab.errors import ModelError
-from chainlab.ir import find_chain
-from chainlab.plan.api import make_plan, plan_to_json, predict_latency
+from chainlab.ir import find_chain, find_target
+from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
+from chainlab.plan.model import Plan
+from chainlab.progress import ProgressFn
 from chainlab.run.build import build_project
 from chainlab.run.interrupt import interruptible
 from chainlab.run.stats import ks_distance, latency_stats, plot_cdf, read_latencies
@@ -60,33 +65,19 @@ def target_cores(ir: dict[str, Any], target: str | None) -> list[int]:
     ncpu = os.cpu_count() or 1
     if target is None:
         return list(range(ncpu))
-    t = next((t for t in ir.get("targets", []) if t["name"] == target), None)
-    if t is None:
-        names = ", ".join(t["name"] for t in ir.get("targets", [])) or "none"
-        raise ModelError(f"no target named '{target}' (targets: {names})", element=target)
+    t = find_target(ir, target)
     if t["kind"] != "local":
-        raise ModelError(f"target {target} is an ssh target; only local targets can run for now", loc=t.get("loc"), element=target)
+        raise ModelError(
+            f"target {target} is an ssh target; only local targets can run for now", loc=t.get("loc"), element=target
+        )
     cores = [c for c in (t.get("rt_cores") or range(ncpu)) if c < ncpu]
     if not cores:
-        raise ModelError(f"target {target}: none of its rt-cores {t.get('rt_cores')} exists on this machine ({ncpu} cores)",
-                         loc=t.get("loc"), element=target)
+        raise ModelError(
+            f"target {target}: none of its rt-cores {t.get('rt_cores')} exists on this machine ({ncpu} cores)",
+            loc=t.get("loc"),
+            element=target,
+        )
     return cores
-
-
-def _plan(ir: dict[str, Any], chain: str, heuristic: str | None, memory: str | None, threads: int, cores: list[int]) -> Any:
-    if threads <= len(cores):
-        return make_plan(ir, chain, heuristic=heuristic, memory=memory, threads=threads, cores=cores[:threads], predict=False)
-    # more threads than rt-cores: plan for `threads` distinct cores, then share the rt-cores round-robin (_pin)
-    return make_plan(ir, chain, heuristic=heuristic, memory=memory, threads=threads, cores=list(range(threads)), predict=False)
-
-
-def _pin(pj: dict[str, Any], cores: list[int]) -> dict[str, Any]:
-    """Pinned threads of the plan onto the target's rt-cores: thread i -> cores[i % len(cores)]."""
-    for k, th in enumerate(t for t in pj["threads"] if t["core"] is not None):
-        th["core"] = cores[k % len(cores)]
-        th["affinity"] = [th["core"]]
-    pj["cores"] = sorted({t["core"] for t in pj["threads"] if t["core"] is not None})
-    return pj
 
 
 def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: int = 16) -> dict[str, Any]:
@@ -111,7 +102,7 @@ def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: i
         samples = np.asarray(per_box[b["name"]], dtype=float)
         counts, edges = np.histogram(samples, bins=min(bins, max(1, len(np.unique(samples)))))
         mids = (edges[:-1] + edges[1:]) / 2
-        points = [[max(1, int(round(v))), float(n) / samples.size] for v, n in zip(mids, counts) if n > 0]
+        points = [[max(1, round(v)), float(n) / samples.size] for v, n in zip(mids, counts) if n > 0]
         b["etp"] = {"kind": "pmf", "points": points}
         b["cost_ns"] = max(1, int(samples.mean()))
     return out
@@ -120,10 +111,11 @@ def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: i
 @dataclass
 class PreparedRun:
     """A planned (and, when asked, calibrated) chain with its built binary, ready to run any number of times."""
+
     ir: dict[str, Any]
     chain: str
-    plan: Any
-    plan_json: dict[str, Any]
+    plan: Plan  # as planned: the prediction comes from it
+    pinned: Plan  # what the binary runs: the plan's threads on the target's cores (plan.json)
     binary: Path
     cached_build: bool
     calibrated: bool
@@ -132,104 +124,169 @@ class PreparedRun:
     period_ns: int
 
 
-def prepare_run(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
-                memory: str | None = None, iterations: int | None = None, threads: int | None = None,
-                calibrate: int = 0, out_dir: Path, cache: Path | None = None,
-                log: Callable[[str], None] = lambda s: None, period_ns: int | None = None) -> PreparedRun:
-    """Plan, calibrate (calibrate > 0: every sub-box alone that many times, then re-plan with the measured
-    costs) and build. period_ns: None = the chain's source period when it has one (absolute-time releases),
-    else free running; 0 = free running (iteration i+1 may start while i is in flight: latency then
-    includes queueing)."""
+def prepare_run(
+    ir: dict[str, Any],
+    chain: str,
+    *,
+    target: str | None = None,
+    options: PlanOptions = PlanOptions(),
+    iterations: int | None = None,
+    calibrate: int = 0,
+    out_dir: Path,
+    cache: Path | None = None,
+    log: Callable[[str], None] = lambda s: None,
+    period_ns: int | None = None,
+) -> PreparedRun:
+    """Plan (options.threads threads, default one per rt-core of the target), calibrate (calibrate > 0: every
+    sub-box alone that many times, then re-plan with the measured costs) and build. period_ns: None = the
+    chain's source period when it has one (absolute-time releases), else free running; 0 = free running
+    (iteration i+1 may start while i is in flight: latency then includes queueing)."""
     cores = target_cores(ir, target)
-    n_threads = threads or len(cores)
     iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
     out_dir.mkdir(parents=True, exist_ok=True)
-    plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-    pj = _pin(plan_to_json(plan), cores)
+    plan = plan_for_cores(ir, chain, cores, options)
     calibrated = False
     if calibrate > 0:
-        binary, _ = build_project(generate_project(pj, ir), cache)
+        binary, _ = build_project(generate_project(pin_threads(plan, cores)), cache)
         log(f"calibrating every sub-box {calibrate} times")
-        subprocess.run([str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True)
+        subprocess.run(
+            [str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True
+        )
         ir = calibrated_ir(ir, chain, out_dir / "calibration.csv")
-        plan = _plan(ir, chain, heuristic, memory, n_threads, cores)
-        pj = _pin(plan_to_json(plan), cores)
+        plan = plan_for_cores(ir, chain, cores, options)
         calibrated = True
-    binary, cached = build_project(generate_project(pj, ir), cache)
+    pinned = pin_threads(plan, cores)
+    binary, cached = build_project(generate_project(pinned), cache)
     log(f"{'cached build' if cached else 'built'} {binary}")
-    period = (pj.get("period_ns") or 0) if period_ns is None else period_ns
-    return PreparedRun(ir, chain, plan, pj, binary, cached, calibrated, n_threads, iterations, int(period))
+    period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
+    return PreparedRun(ir, chain, plan, pinned, binary, cached, calibrated, plan.threads, iterations, int(period))
 
 
-def execute_run(prep: PreparedRun, out_dir: Path, *, on_progress: Callable[[float, str], None] | None = None,
-                extra_args: list[str] | None = None) -> RunResult:
+def execute_run(
+    prep: PreparedRun, out_dir: Path, *, progress: ProgressFn | None = None, extra_args: list[str] | None = None
+) -> RunResult:
     """Run the built chain once into out_dir and report measured vs predicted latency. A run stopped by
     SIGINT/SIGTERM still reports what it measured (status 'stopped', completed < iterations)."""
     out = out_dir.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    pj, chain, iterations, period = prep.plan_json, prep.chain, prep.iterations, prep.period_ns
-    (out / "plan.json").write_text(json.dumps(pj, indent=1))
-    cmd = [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)] + \
-        (["--progress"] if on_progress else []) + (extra_args or [])
-    returncode, stderr = _execute(cmd, on_progress)
+    pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
+    (out / "plan.json").write_text(json.dumps(plan_to_json(pinned), indent=1))
+    cmd = (
+        [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)]
+        + (["--progress"] if progress else [])
+        + (extra_args or [])
+    )
+    returncode, stderr = _execute(cmd, progress)
     if returncode != 0 or not (out / "run.json").exists():
         raise ModelError(f"the run failed (exit {returncode}): {stderr.strip()[-2000:]}", element=chain)
     header = json.loads((out / "run.json").read_text())
     lat = read_latencies(out / "latencies.csv")
-    overloaded = bool(period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period)
+    overloaded = bool(
+        period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period
+    )
     measured = latency_stats(lat)
     pred = predict_latency(prep.plan, iterations=min(iterations, 2000), seed=1)
-    predicted = {"mean_ns": pred.mean_ns, "std_ns": pred.std_ns, "p50_ns": pred.p50_ns, "p99_ns": pred.p99_ns,
-                 "max_ns": pred.max_ns, "samples": pred.samples}
+    predicted = {
+        "mean_ns": pred.mean_ns,
+        "std_ns": pred.std_ns,
+        "p50_ns": pred.p50_ns,
+        "p99_ns": pred.p99_ns,
+        "max_ns": pred.max_ns,
+        "samples": pred.samples,
+    }
     ks = ks_distance(lat, pred.points)
     files = [str(out / "latencies.csv"), str(out / "run.json"), str(out / "plan.json")]
     (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
     files.append(str(out / "predicted.csv"))
     if lat.size:
-        files += [str(f) for f in plot_cdf(lat, pred.points, f"{chain}: {pj['heuristic']}/{pj['memory']}, {prep.threads} thread(s)", out / "cdf")]
-    result = RunResult(chain, int(period), pj["heuristic"], pj["memory"], prep.threads, list(pj["cores"]), iterations,
-                       int(header["completed"]), header["status"], header["checksum"], pj["arena_bytes"], pj["sum_bytes"],
-                       measured, predicted, ks, str(out), files, prep.cached_build, prep.calibrated, overloaded)
+        files += [
+            str(f)
+            for f in plot_cdf(
+                lat, pred.points, f"{chain}: {pinned.heuristic}/{pinned.memory}, {prep.threads} thread(s)", out / "cdf"
+            )
+        ]
+    result = RunResult(
+        chain,
+        int(period),
+        pinned.heuristic,
+        pinned.memory,
+        prep.threads,
+        list(pinned.cores),
+        iterations,
+        int(header["completed"]),
+        header["status"],
+        header["checksum"],
+        pinned.allocation.arena_bytes,
+        pinned.allocation.sum_bytes,
+        measured,
+        predicted,
+        ks,
+        str(out),
+        files,
+        prep.cached_build,
+        prep.calibrated,
+        overloaded,
+    )
     (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
     result.files.append(str(out / "report.json"))
     return result
 
 
-def run_local(ir: dict[str, Any], chain: str, *, target: str | None = None, heuristic: str | None = None,
-              memory: str | None = None, iterations: int | None = None, threads: int | None = None,
-              calibrate: int = 0, out_dir: Path | None = None, cache: Path | None = None,
-              on_progress: Callable[[float, str], None] | None = None,
-              log: Callable[[str], None] = lambda s: None, extra_args: list[str] | None = None,
-              period_ns: int | None = None) -> RunResult:
+def run_local(
+    ir: dict[str, Any],
+    chain: str,
+    *,
+    target: str | None = None,
+    options: PlanOptions = PlanOptions(),
+    iterations: int | None = None,
+    calibrate: int = 0,
+    out_dir: Path | None = None,
+    cache: Path | None = None,
+    progress: ProgressFn | None = None,
+    log: Callable[[str], None] = lambda s: None,
+    extra_args: list[str] | None = None,
+    period_ns: int | None = None,
+) -> RunResult:
     """One run on this machine: prepare_run then execute_run."""
     out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
-    prep = prepare_run(ir, chain, target=target, heuristic=heuristic, memory=memory, iterations=iterations, threads=threads,
-                       calibrate=calibrate, out_dir=out, cache=cache, log=log, period_ns=period_ns)
-    return execute_run(prep, out, on_progress=on_progress, extra_args=extra_args)
+    prep = prepare_run(
+        ir,
+        chain,
+        target=target,
+        options=options,
+        iterations=iterations,
+        calibrate=calibrate,
+        out_dir=out,
+        cache=cache,
+        log=log,
+        period_ns=period_ns,
+    )
+    return execute_run(prep, out, progress=progress, extra_args=extra_args)
 
 
-def _execute(cmd: list[str], on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
-    """Runs the chain binary; its progress bar on stderr (`... NN% done/total`) becomes on_progress calls."""
+def _execute(cmd: list[str], progress: ProgressFn | None) -> tuple[int, str]:
+    """Runs the chain binary; its progress bar on stderr (`... NN% done/total`) becomes progress calls."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     with interruptible(proc):
-        return _follow(proc, on_progress)
+        return _follow(proc, progress)
 
 
-def _follow(proc: subprocess.Popen, on_progress: Callable[[float, str], None] | None) -> tuple[int, str]:
-    assert proc.stderr is not None
+def _follow(proc: subprocess.Popen[bytes], progress: ProgressFn | None) -> tuple[int, str]:
+    stderr = proc.stderr
+    assert isinstance(stderr, io.BufferedReader)  # a buffered pipe: read1 returns what is there, up to 4 KiB
     seen = bytearray()
     last = -1
     while True:
-        chunk = proc.stderr.read1(4096)  # type: ignore[attr-defined]
+        chunk = stderr.read1(4096)
         if not chunk:
             break
         seen += chunk
-        if on_progress:
+        if progress:
             found = re.findall(rb"(\d+)% (\d+)/(\d+)", bytes(seen[-200:]))
             if found and int(found[-1][0]) != last:
                 last = int(found[-1][0])
-                on_progress(last / 100, f"{found[-1][1].decode()}/{found[-1][2].decode()} iterations")
+                progress(last / 100, f"{found[-1][1].decode()}/{found[-1][2].decode()} iterations")
     proc.wait()
     text = re.sub(r"\r?\[[#.]+\][^\r\n]*", "", seen.decode(errors="replace"))
     return proc.returncode, text
@@ -238,23 +295,37 @@ def _follow(proc: subprocess.Popen, on_progress: Callable[[float, str], None] | 
 def summary_text(r: RunResult) -> str:
     m = r.measured
     release = f"released every {r.period_ns / 1e6:g} ms" if r.period_ns else "free-running source"
-    lines = [f"chain {r.chain}: {r.heuristic}/{r.memory}, {r.threads} thread(s) on cores {r.cores}, {release}",
-             f"  iterations {r.completed}/{r.iterations} ({r.status}), checksum {r.checksum}",
-             f"  memory: arena {r.arena_bytes} B (sum of buffers {r.sum_bytes} B)"]
+    lines = [
+        f"chain {r.chain}: {r.heuristic}/{r.memory}, {r.threads} thread(s) on cores {r.cores}, {release}",
+        f"  iterations {r.completed}/{r.iterations} ({r.status}), checksum {r.checksum}",
+        f"  memory: arena {r.arena_bytes} B (sum of buffers {r.sum_bytes} B)",
+    ]
     if m.get("samples"):
-        lines.append(f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  p50 {m['p50_ns'] / 1e6:.3f}"
-                     f"  p99 {m['p99_ns'] / 1e6:.3f}  max {m['max_ns'] / 1e6:.3f} ms")
+        lines.append(
+            f"  measured  mean {m['mean_ns'] / 1e6:.3f} ms  sigma {m['std_ns'] / 1e6:.3f} ms  "
+            f"p50 {m['p50_ns'] / 1e6:.3f}"
+            f"  p99 {m['p99_ns'] / 1e6:.3f}  max {m['max_ns'] / 1e6:.3f} ms"
+        )
     if r.predicted:
         p = r.predicted
-        lines.append(f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  p50 {p['p50_ns'] / 1e6:.3f}"
-                     f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}")
+        lines.append(
+            f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  "
+            f"p50 {p['p50_ns'] / 1e6:.3f}"
+            f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}"
+        )
     if r.overloaded:
-        lines.append("  OVERLOADED: an iteration takes longer than the period, latencies grow with every release "
-                     "(fewer threads than the chain needs? try --threads or a target with more rt-cores)")
+        lines.append(
+            "  OVERLOADED: an iteration takes longer than the period, latencies grow with every release "
+            "(fewer threads than the chain needs? try --threads or a target with more rt-cores)"
+        )
     lines.append(f"  report: {r.out_dir}/report.json")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use: python -m chainlab.run.local IR.json CHAIN
-    r = run_local(json.load(open(sys.argv[1])), sys.argv[2], iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None)
+    r = run_local(
+        json.loads(Path(sys.argv[1]).read_text()),
+        sys.argv[2],
+        iterations=int(sys.argv[3]) if len(sys.argv) > 3 else None,
+    )
     print(summary_text(r))

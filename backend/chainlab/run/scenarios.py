@@ -6,6 +6,7 @@
 
 chainlab.deploy.experiment runs them, on this machine (`run --scenario`, `deploy --target here`) or over SSH.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,13 +30,16 @@ def _be_cores(tgt: dict[str, Any]) -> list[int]:
     ncpu = os.cpu_count() or 1
     cores = [c for c in tgt.get("be_cores") or [] if c < ncpu]
     if not cores:
-        raise ModelError(f"target {tgt['name']}: congested and throttled scenarios need be-cores that exist on this "
-                         f"machine ({ncpu} cores; the target names {tgt.get('be_cores') or 'none'})",
-                         tgt.get("loc"), f"target {tgt['name']}")
+        raise ModelError(
+            f"target {tgt['name']}: congested and throttled scenarios need be-cores that exist on this "
+            f"machine ({ncpu} cores; the target names {tgt.get('be_cores') or 'none'})",
+            tgt.get("loc"),
+            f"target {tgt['name']}",
+        )
     return cores
 
 
-_BPS = {"MB/s": 1e6, "GB/s": 1e9, "MiB/s": 2.0 ** 20, "GiB/s": 2.0 ** 30}
+_BPS = {"MB/s": 1e6, "GB/s": 1e9, "MiB/s": 2.0**20, "GiB/s": 2.0**30}
 
 
 def _quantity(q: dict[str, Any] | None) -> str | None:
@@ -50,8 +54,11 @@ def daemon_args(ir: dict[str, Any], tgt: dict[str, Any], source: list[str]) -> l
     name = tgt.get("throttle")
     thr = next((t for t in ir.get("throttles", []) if t["name"] == name), None)
     if thr is None:
-        raise ModelError(f"target {tgt['name']} names no throttle: the throttled scenario needs one",
-                         tgt.get("loc"), f"target {tgt['name']}")
+        raise ModelError(
+            f"target {tgt['name']} names no throttle: the throttled scenario needs one",
+            tgt.get("loc"),
+            f"target {tgt['name']}",
+        )
     be = _be_cores(tgt)
     args = [f"mode={thr['mode']}", f"cores={','.join(map(str, be))}", f"mechanism={thr['mechanism']}", *source]
     if thr["mode"] == "duty-cycle":
@@ -68,7 +75,11 @@ def daemon_args(ir: dict[str, Any], tgt: dict[str, Any], source: list[str]) -> l
             args.append("sampling=overflow")
     else:
         b = thr["budget"]
-        args += [f"period={b['period_ns']}ns", f"budget={b['misses']}", f"distribution={b.get('distribution') or 'static'}"]
+        args += [
+            f"period={b['period_ns']}ns",
+            f"budget={b['misses']}",
+            f"distribution={b.get('distribution') or 'static'}",
+        ]
     rt = [c for c in tgt.get("rt_cores") or [] if c not in be]
     if thr["mechanism"] == "fifo-hold" and rt:
         args.append(f"sampler_cpu={rt[0]}")  # the hold threads spin on the be-cores: sample from elsewhere

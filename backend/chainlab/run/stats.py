@@ -1,4 +1,5 @@
 """Latency statistics of a run, the KS distance to a prediction, and the CDF plot."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,9 +19,15 @@ def read_latencies(csv: Path) -> np.ndarray:
 def latency_stats(lat: np.ndarray) -> dict[str, Any]:
     if lat.size == 0:
         return {"samples": 0}
-    return {"samples": int(lat.size), "mean_ns": float(lat.mean()), "std_ns": float(lat.std()),
-            "min_ns": int(lat.min()), "p50_ns": int(np.percentile(lat, 50)), "p99_ns": int(np.percentile(lat, 99)),
-            "max_ns": int(lat.max())}
+    return {
+        "samples": int(lat.size),
+        "mean_ns": float(lat.mean()),
+        "std_ns": float(lat.std()),
+        "min_ns": int(lat.min()),
+        "p50_ns": int(np.percentile(lat, 50)),
+        "p99_ns": int(np.percentile(lat, 99)),
+        "max_ns": int(lat.max()),
+    }
 
 
 def ks_distance(measured: np.ndarray, points: list[tuple[int, float]]) -> float:
@@ -39,8 +46,10 @@ def ks_distance(measured: np.ndarray, points: list[tuple[int, float]]) -> float:
 def plot_cdf(measured: np.ndarray, points: list[tuple[int, float]] | None, title: str, out: Path) -> list[Path]:
     """CDF of measured (and predicted) latencies as PNG and SVG; returns the files written."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(6, 4))
     m = np.sort(measured) / 1e6
     ax.step(m, np.arange(1, m.size + 1) / max(1, m.size), where="post", label="measured")

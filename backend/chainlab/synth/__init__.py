@@ -1,4 +1,5 @@
 """Synthetic image-processing chains like the thesis' generator (`chainlab synth --boxes 100 --seed N`)."""
+
 from chainlab.synth.generator import generate, render_ir, render_text, synth_chain_ir, synth_chain_text
 
-__all__ = ["synth_chain_text", "synth_chain_ir", "generate", "render_text", "render_ir"]
+__all__ = ["generate", "render_ir", "render_text", "synth_chain_ir", "synth_chain_text"]

@@ -20,10 +20,12 @@ is ours (seeded, deterministic for a seed):
 Costs are per box type, from a per-pixel model with a seeded +-25 % spread (they only need to
 make the planner's choices non-trivial). The text passes `chainlab check` (see tests/plan).
 """
+
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 PIXEL_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "u32": 4, "i32": 4, "int": 4, "f32": 4, "f64": 8}
 
@@ -55,8 +57,14 @@ class BoxSpec:
             kernel = f"source period {self.period_ms:g} ms" if self.period_ms else "kernel source"
         else:
             kernel = f"kernel {self.kernel}" + (f"({', '.join(f'{a:g}' for a in self.args)})" if self.args else "")
-        depends = "" if self.split == "none" else f"  depends {self.depends}" + (f" {self.halo}" if self.depends == "halo" else "")
-        return f"box {self.name} {{ {'  '.join(ports)}  {kernel}  split {self.split}{depends}  cost {self.cost_us} us }}"
+        depends = (
+            ""
+            if self.split == "none"
+            else f"  depends {self.depends}" + (f" {self.halo}" if self.depends == "halo" else "")
+        )
+        return (
+            f"box {self.name} {{ {'  '.join(ports)}  {kernel}  split {self.split}{depends}  cost {self.cost_us} us }}"
+        )
 
 
 @dataclass
@@ -76,16 +84,28 @@ class SynthChain:
     n_out: int
 
 
-def synth_chain_text(boxes: int = 100, seed: int = 0, **options) -> str:
+def synth_chain_text(boxes: int = 100, seed: int = 0, **options: Any) -> str:
     """`.chain` source of one synthetic chain with `boxes` box instances (sources and sinks included).
     Options: threads=4, heuristic="reduced", memory="reuse", width=512, height=512, pixel="u16",
     period_ms=None (free-running sources), inputs=None, outputs=None (drawn from the seed), name="Synth"."""
     return render_text(generate(boxes, seed, **options))
 
 
-def generate(boxes: int = 100, seed: int = 0, *, threads: int = 4, heuristic: str = "reduced", memory: str = "reuse",
-             width: int = 512, height: int = 512, pixel: str = "u16", period_ms: float | None = None,
-             inputs: int | None = None, outputs: int | None = None, name: str = "Synth") -> SynthChain:
+def generate(
+    boxes: int = 100,
+    seed: int = 0,
+    *,
+    threads: int = 4,
+    heuristic: str = "reduced",
+    memory: str = "reuse",
+    width: int = 512,
+    height: int = 512,
+    pixel: str = "u16",
+    period_ms: float | None = None,
+    inputs: int | None = None,
+    outputs: int | None = None,
+    name: str = "Synth",
+) -> SynthChain:
     """The chain as data (see `render_text`, `render_ir`)."""
     if pixel not in PIXEL_BYTES:
         raise ValueError(f"unknown pixel type {pixel!r} (one of {', '.join(PIXEL_BYTES)})")
@@ -97,7 +117,9 @@ def generate(boxes: int = 100, seed: int = 0, *, threads: int = 4, heuristic: st
     if boxes < n_in + n_out + 1:
         raise ValueError(f"{boxes} boxes are too few for {n_in} input(s), {n_out} output(s) and one processing box")
     pixels = width * height
-    spread = {k: rng.uniform(0.75, 1.25) for k in ("src", "avg2", "avg4", "avg8", "add", "conv3", "conv5", "conv7", "sink")}
+    spread = {
+        k: rng.uniform(0.75, 1.25) for k in ("src", "avg2", "avg4", "avg8", "add", "conv3", "conv5", "conv7", "sink")
+    }
 
     def cost_us(kind: str, ns_per_pixel: float) -> int:
         return max(1, round(ns_per_pixel * pixels * spread[kind] / 1000))
@@ -107,8 +129,21 @@ def generate(boxes: int = 100, seed: int = 0, *, threads: int = 4, heuristic: st
     def define(box: str, inputs_: list[str], kernel: str, args: list[float], depends: str, halo: int, cost: int) -> str:
         split = "none" if kernel in ("source", "sink") else "rows"
         outputs_ = [] if kernel == "sink" else ["o"]
-        box_defs.setdefault(box, BoxSpec(box, inputs_, outputs_, kernel, args, split, depends, halo, cost,
-                                         period_ms if kernel == "source" else None))
+        box_defs.setdefault(
+            box,
+            BoxSpec(
+                box,
+                inputs_,
+                outputs_,
+                kernel,
+                args,
+                split,
+                depends,
+                halo,
+                cost,
+                period_ms if kernel == "source" else None,
+            ),
+        )
         return box
 
     nodes: list[_Node] = []
@@ -122,7 +157,7 @@ def generate(boxes: int = 100, seed: int = 0, *, threads: int = 4, heuristic: st
     def pick(exclude: str | None = None) -> str:
         candidates = [s for s in open_streams if s != exclude]
         recent = candidates[-3:]
-        weights = [1, 2, 4][-len(recent):]
+        weights = [1, 2, 4][-len(recent) :]
         return rng.choices(recent, weights=weights)[0] if rng.random() < 0.85 else rng.choice(candidates)
 
     def use(stream: str) -> None:
@@ -146,7 +181,9 @@ def generate(boxes: int = 100, seed: int = 0, *, threads: int = 4, heuristic: st
             src = pick()
             if rng.random() < 0.5:
                 k = rng.choice([3, 3, 5, 5, 7])
-                box = define(f"Conv{k}", ["i"], "convolution", [k], "halo", (k - 1) // 2, cost_us(f"conv{k}", 0.09 * k * k))
+                box = define(
+                    f"Conv{k}", ["i"], "convolution", [k], "halo", (k - 1) // 2, cost_us(f"conv{k}", 0.09 * k * k)
+                )
             else:
                 frames = rng.choice([2, 4, 8])
                 box = define(f"Avg{frames}", ["i"], "average", [frames], "pointwise", 0, cost_us(f"avg{frames}", 0.5))
@@ -170,13 +207,16 @@ def generate(boxes: int = 100, seed: int = 0, *, threads: int = 4, heuristic: st
         nodes.append(_Node(f"out{i}", box, [f"i{p}" for p in range(len(f))], None))
         connections += [(s, f"out{i}.i{p}") for p, s in enumerate(f)]
 
-    return SynthChain(name, seed, width, height, pixel, threads, heuristic, memory, box_defs, nodes, connections, n_in, n_out)
+    return SynthChain(
+        name, seed, width, height, pixel, threads, heuristic, memory, box_defs, nodes, connections, n_in, n_out
+    )
 
 
 def render_text(chain: SynthChain) -> str:
     c = chain
     lines = [
-        f"// Synthetic image-processing chain: {len(c.nodes)} boxes, {c.n_in} input(s), {c.n_out} output(s), seed {c.seed}.",
+        f"// Synthetic image-processing chain: {len(c.nodes)} boxes, "
+        f"{c.n_in} input(s), {c.n_out} output(s), seed {c.seed}.",
         "// Generated by chainlab synth (backend/chainlab/synth); kernels average, add and convolution.",
         f"platform SynthPC {{ cores {max(c.threads, 4)}  cache L3 8 MiB shared  smt off }}",
         f"image Frame {c.width} x {c.height} of {c.pixel}",
@@ -184,9 +224,9 @@ def render_text(chain: SynthChain) -> str:
         f"chain {c.name} on SynthPC {{",
     ]
     for start in range(0, len(c.nodes), 8):
-        lines.append("    " + "  ".join(f"{n.name}: {n.box}" for n in c.nodes[start:start + 8]))
+        lines.append("    " + "  ".join(f"{n.name}: {n.box}" for n in c.nodes[start : start + 8]))
     for start in range(0, len(c.connections), 4):
-        lines.append("    " + "   ".join(f"{a} -> {b}" for a, b in c.connections[start:start + 4]))
+        lines.append("    " + "   ".join(f"{a} -> {b}" for a, b in c.connections[start : start + 4]))
     lines.append(f"    schedule {c.heuristic} threads {c.threads} cores 0..{c.threads - 1}")
     lines.append(f"    memory {c.memory}")
     lines.append("}")
@@ -199,35 +239,71 @@ def render_ir(chain: SynthChain) -> dict:
     c = chain
     loc = {"file": f"synth-{c.seed}.chain", "line": 1, "column": 1}
     frame = c.width * c.height * PIXEL_BYTES[c.pixel]
-    image = {"name": "Frame", "loc": loc, "width": c.width, "height": c.height, "pixel": c.pixel,
-             "pixel_bytes": PIXEL_BYTES[c.pixel], "frame_bytes": frame}
+    image = {
+        "name": "Frame",
+        "loc": loc,
+        "width": c.width,
+        "height": c.height,
+        "pixel": c.pixel,
+        "pixel_bytes": PIXEL_BYTES[c.pixel],
+        "frame_bytes": frame,
+    }
     boxes = []
     for b in c.boxes.values():
         ports = [{"name": p, "direction": "in", "image": "Frame", "loc": loc} for p in b.inputs]
         ports += [{"name": p, "direction": "out", "image": "Frame", "loc": loc} for p in b.outputs]
-        boxes.append({
-            "name": b.name, "loc": loc, "kernel": {"name": b.kernel, "args": list(b.args)}, "ports": ports, "split": b.split,
-            "depends": {"kind": b.depends, "halo_rows": b.halo}, "cost_ns": b.cost_us * 1000, "etp": None,
-            "source_period_ns": round(b.period_ms * 1_000_000) if b.period_ms else None,
-        })
+        boxes.append(
+            {
+                "name": b.name,
+                "loc": loc,
+                "kernel": {"name": b.kernel, "args": list(b.args)},
+                "ports": ports,
+                "split": b.split,
+                "depends": {"kind": b.depends, "halo_rows": b.halo},
+                "cost_ns": b.cost_us * 1000,
+                "etp": None,
+                "source_period_ns": round(b.period_ms * 1_000_000) if b.period_ms else None,
+            }
+        )
+
     def ref(s: str) -> dict:
         inst, port = s.split(".")
         return {"instance": inst, "port": port}
+
     chain_ir = {
-        "name": c.name, "loc": loc, "platform": "SynthPC",
+        "name": c.name,
+        "loc": loc,
+        "platform": "SynthPC",
         "instances": [{"name": n.name, "box": n.box, "loc": loc} for n in c.nodes],
-        "connections": [{"from": ref(a), "to": ref(b), "image": "Frame", "bytes": frame, "loc": loc} for a, b in c.connections],
+        "connections": [
+            {"from": ref(a), "to": ref(b), "image": "Frame", "bytes": frame, "loc": loc} for a, b in c.connections
+        ],
         "schedule": {"heuristic": c.heuristic, "threads": c.threads, "cores": list(range(c.threads))},
-        "memory": c.memory, "iterations": None, "requirements": [],
+        "memory": c.memory,
+        "iterations": None,
+        "requirements": [],
     }
     return {
-        "ir_version": "1.0", "source": loc["file"],
-        "platforms": [{"name": "SynthPC", "loc": loc, "cores": max(c.threads, 4), "smt": False,
-                       "caches": [{"level": "L3", "size_bytes": 8 * 1024 * 1024, "shared": True}]}],
-        "images": [image], "boxes": boxes, "chains": [chain_ir], "ptts": [], "throttles": [], "targets": [],
+        "ir_version": "1.0",
+        "source": loc["file"],
+        "platforms": [
+            {
+                "name": "SynthPC",
+                "loc": loc,
+                "cores": max(c.threads, 4),
+                "smt": False,
+                "caches": [{"level": "L3", "size_bytes": 8 * 1024 * 1024, "shared": True}],
+            }
+        ],
+        "images": [image],
+        "boxes": boxes,
+        "chains": [chain_ir],
+        "ptts": [],
+        "throttles": [],
+        "targets": [],
     }
 
 
-def synth_chain_ir(boxes: int = 100, seed: int = 0, **options) -> dict:
+def synth_chain_ir(boxes: int = 100, seed: int = 0, **options: Any) -> dict[str, Any]:
     """IR of `synth_chain_text(boxes, seed, **options)`, built in Python."""
     return render_ir(generate(boxes, seed, **options))

@@ -2,11 +2,12 @@
 
 All times are in one unit (the caller's, e.g. ms); a budget Q is expressed as stall time (misses × L).
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 Curve = Callable[[float], float]
 
@@ -65,8 +66,9 @@ def misses_in(t: float, task: Task, hp: Sequence[Task]) -> float:
     return task.CM + sum(math.ceil(t / j.T - 1e-12) * j.CM for j in hp)
 
 
-def response_time(task: Task, hp: Sequence[Task], L: float, alphas: Sequence[Curve], M: int = 1,
-                  limit: float | None = None) -> float:
+def response_time(
+    task: Task, hp: Sequence[Task], L: float, alphas: Sequence[Curve], M: int = 1, limit: float | None = None
+) -> float:
     """Eq. (3)/(11) extended RTA; with M > 1 and one (global) curve, the dynamic scheme (𝒩·L·M). Returns
     math.inf when R exceeds limit (default: 100 × D)."""
     cap = limit if limit is not None else 100 * task.D
@@ -113,8 +115,8 @@ def q_at(t: float, S: float, N_L: float, P: float) -> float | None:
 
 @dataclass(frozen=True)
 class BudgetResult:
-    Q: float                         # stall-time budget per period, in [0, P]
-    per_task: list[tuple[str, float, float | None]]   # (task, R with the final Q, Q_i or None if not limiting)
+    Q: float  # stall-time budget per period, in [0, P]
+    per_task: list[tuple[str, float, float | None]]  # (task, R with the final Q, Q_i or None if not limiting)
     limiting: str | None
 
 
@@ -141,13 +143,15 @@ def max_budget_single(tasks: Sequence[Task], P: float, L: float, M: int = 1) -> 
         qs[task.name] = q_i
         if q_i < Q:
             Q, limiting = q_i, task.name
-    per = [(t.name, response_time(t, _hp(tasks, i), L, [curve("upper", Q, P)], M), qs[t.name])
-           for i, t in enumerate(tasks)]
+    per = [
+        (t.name, response_time(t, _hp(tasks, i), L, [curve("upper", Q, P)], M), qs[t.name]) for i, t in enumerate(tasks)
+    ]
     return BudgetResult(Q, per, limiting)
 
 
-def max_budget_static(tasks: Sequence[Task], P: float, L: float, shares: Sequence[float],
-                      kind: str = "upper", tol: float = 1e-9) -> BudgetResult:
+def max_budget_static(
+    tasks: Sequence[Task], P: float, L: float, shares: Sequence[float], kind: str = "upper", tol: float = 1e-9
+) -> BudgetResult:
     """Static distribution over M cores (Yun §V-A): the largest global Q such that Eq. (11) with
     α_c = α(r_c·Q) holds for every task. Solved by bisection on Q (R is monotone in Q) instead of the
     interval sets of Eq. (12)–(14), whose printed Eq. (13) has a typo (NOTES §2.7)."""
@@ -168,7 +172,9 @@ def max_budget_static(tasks: Sequence[Task], P: float, L: float, shares: Sequenc
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if ok(mid) else (lo, mid)
     alphas = [curve(kind, r * lo, P) for r in shares]
-    per = [(t.name, response_time(t, _hp(tasks, i), L, alphas), None) for i, t in enumerate(tasks)]
+    per: list[tuple[str, float, float | None]] = [
+        (t.name, response_time(t, _hp(tasks, i), L, alphas), None) for i, t in enumerate(tasks)
+    ]
     worst = max(tasks, key=lambda t: dict((n, r) for n, r, _ in per)[t.name] / t.D)
     return BudgetResult(lo, per, None if lo >= P else worst.name)
 
@@ -185,4 +191,4 @@ def saturation_share(C: float, CML: float, P: float, kind: str, step: float = 1e
 
 def misses(Q: float, L: float) -> int:
     """Budget in cache misses from a stall-time budget (paper: ×33 ns)."""
-    return int(math.floor(Q / L + 1e-9))
+    return math.floor(Q / L + 1e-9)

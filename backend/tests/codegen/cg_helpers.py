@@ -1,5 +1,6 @@
 """Helpers of the code-generator tests: sample IR, and a fast build of generated projects
 (the runtime compiled once per session; the project's own sources with the flags CMake uses)."""
+
 from __future__ import annotations
 
 import functools
@@ -11,20 +12,23 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.codegen import write_project
-from chainlab.codegen.generate import RUNTIME_DIR
+from chainlab.resources import runtime_sources
 
 REPO = Path(__file__).resolve().parents[3]
 CLI = REPO / "language" / "bin" / "chainlab.js"
 FLAGS = ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread"]
+RUNTIME_DIR = runtime_sources() / "lib"
 
 
 def have_tools() -> bool:
     return shutil.which("node") is not None and CLI.exists() and shutil.which("gcc") is not None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ir_text(path: str) -> str:
-    out = subprocess.run(["node", str(CLI), "export", str(REPO / path), "--json"], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        ["node", str(CLI), "export", str(REPO / path), "--json"], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -33,13 +37,16 @@ def sample_ir(path: str) -> dict[str, Any]:
     return json.loads(_ir_text(path))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def runtime_objects() -> tuple[str, ...]:
     d = Path(tempfile.mkdtemp(prefix="cl-rt-"))
     objs = []
     for src in ("src/rt.c", "src/kernels.c"):
         obj = d / (Path(src).stem + ".o")
-        subprocess.run(["gcc", *FLAGS, "-c", str(RUNTIME_DIR / src), "-I", str(RUNTIME_DIR / "include"), "-o", str(obj)], check=True)
+        subprocess.run(
+            ["gcc", *FLAGS, "-c", str(RUNTIME_DIR / src), "-I", str(RUNTIME_DIR / "include"), "-o", str(obj)],
+            check=True,
+        )
         objs.append(str(obj))
     return tuple(objs)
 
@@ -48,8 +55,23 @@ def quick_build(files: dict[str, str], directory: Path) -> Path:
     write_project(files, directory)
     binary = directory / "chain"
     srcs = [str(directory / "src" / f) for f in ("main.c", "chain.c", "reference.c")]
-    out = subprocess.run(["gcc", *FLAGS, *srcs, *runtime_objects(), "-I", str(directory / "src"), "-I", str(RUNTIME_DIR / "include"),
-                          "-o", str(binary), "-lm"], capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            "gcc",
+            *FLAGS,
+            *srcs,
+            *runtime_objects(),
+            "-I",
+            str(directory / "src"),
+            "-I",
+            str(RUNTIME_DIR / "include"),
+            "-o",
+            str(binary),
+            "-lm",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     return binary
 

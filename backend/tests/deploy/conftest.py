@@ -1,9 +1,8 @@
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
-
 from lab import Lab, lab_host
 
 

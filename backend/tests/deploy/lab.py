@@ -3,6 +3,7 @@
 The namespace isolates only the network (files, pids and cores are this machine's), so the lab's files live under
 their own root directory. Needs root (CI runs as root) and Debian's openssh-server and iproute2 (tests/setup.mjs).
 """
+
 from __future__ import annotations
 
 import os
@@ -10,10 +11,10 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 
 @dataclass
@@ -31,9 +32,21 @@ class Lab:
 
     def target(self, name: str = "lab", **extra: object) -> dict:
         """An IR target for this lab (2 cores: rt-core 0, be-core 1, like this machine)."""
-        return {"name": name, "kind": "ssh", "user": self.user, "host": self.host, "port": self.port, "key": str(self.key),
-                "root": str(self.root), "platform": None, "rt_cores": [0], "be_cores": [1], "throttle": None,
-                "workload": {"kind": "hog"}, **extra}
+        return {
+            "name": name,
+            "kind": "ssh",
+            "user": self.user,
+            "host": self.host,
+            "port": self.port,
+            "key": str(self.key),
+            "root": str(self.root),
+            "platform": None,
+            "rt_cores": [0],
+            "be_cores": [1],
+            "throttle": None,
+            "workload": {"kind": "hog"},
+            **extra,
+        }
 
     def sshd_running(self) -> bool:
         try:
@@ -57,8 +70,20 @@ class Lab:
             time.sleep(0.02)
 
     def start_sshd(self) -> None:
-        subprocess.run(["ip", "netns", "exec", self.netns, "/usr/sbin/sshd", "-f", str(self.sshd_config),
-                        "-E", str(self.sshd_config.parent / "sshd.log")], check=True)
+        subprocess.run(
+            [
+                "ip",
+                "netns",
+                "exec",
+                self.netns,
+                "/usr/sbin/sshd",
+                "-f",
+                str(self.sshd_config),
+                "-E",
+                str(self.sshd_config.parent / "sshd.log"),
+            ],
+            check=True,
+        )
         for _ in range(200):
             if self.sshd_running():
                 return
@@ -79,10 +104,14 @@ def lab_host(path_dirs: list[str] | None = None) -> Iterator[Lab]:
     if os.geteuid() != 0:
         raise RuntimeError("the SSH lab host needs root (network namespaces, sshd); CI runs as root")
     if not Path("/usr/sbin/sshd").exists() or not shutil.which("ip"):
-        raise RuntimeError("the SSH lab host needs Debian's openssh-server and iproute2: run node tests/setup.mjs as root")
+        raise RuntimeError(
+            "the SSH lab host needs Debian's openssh-server and iproute2: run node tests/setup.mjs as root"
+        )
     global _labs
     _labs += 1
-    x = 1 + (os.getpid() * 7 + _labs) % 250  # one subnet per lab: labs of this and of parallel test processes do not collide
+    x = (
+        1 + (os.getpid() * 7 + _labs) % 250
+    )  # one subnet per lab: labs of this and of parallel test processes do not collide
     ns, veth = f"chainlab-lab{x}", f"clab{x}"
     host_ip, lab_ip = f"10.200.{x}.1", f"10.200.{x}.2"
     d = Path(tempfile.mkdtemp(prefix="chainlab-lab-"))
@@ -96,9 +125,9 @@ def lab_host(path_dirs: list[str] | None = None) -> Iterator[Lab]:
     env_path = ":".join(path_dirs) if path_dirs else "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
     (etc / "sshd_config").write_text(f"""Port 22
 ListenAddress {lab_ip}
-HostKey {etc / 'host_ed25519'}
-PidFile {d / 'sshd.pid'}
-AuthorizedKeysFile {etc / 'authorized_keys'}
+HostKey {etc / "host_ed25519"}
+PidFile {d / "sshd.pid"}
+AuthorizedKeysFile {etc / "authorized_keys"}
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
@@ -111,8 +140,18 @@ Subsystem sftp internal-sftp
     (d / "known_hosts").write_text(f"{lab_ip} {pub[0]} {pub[1]}\n")
     subprocess.run(["ip", "netns", "del", ns], capture_output=True)
     subprocess.run(["ip", "link", "del", veth], capture_output=True)
-    lab = Lab(lab_ip, 22, "root", d / "id_ed25519", d / "known_hosts", root, ns, d / "sshd.pid", etc / "sshd_config",
-              etc / "host_ed25519")
+    lab = Lab(
+        lab_ip,
+        22,
+        "root",
+        d / "id_ed25519",
+        d / "known_hosts",
+        root,
+        ns,
+        d / "sshd.pid",
+        etc / "sshd_config",
+        etc / "host_ed25519",
+    )
     try:
         _run("ip", "netns", "add", ns)
         _run("ip", "link", "add", veth, "type", "veth", "peer", "name", f"{veth}p")

@@ -1,17 +1,16 @@
 """`chainlab deploy` end to end through the CLI: against this machine and against the SSH lab host (a real sshd
 in a network namespace), three scenarios, collection, report; and the faults: a compile error on the target, a
 target without cmake, an unknown host key, Ctrl-C and a dropped connection during a run."""
+
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import time
 from pathlib import Path
-
-import pytest
 
 from lab import Lab, lab_host
 
@@ -28,18 +27,30 @@ throttle Duty {
 
 def model(tmp: Path, lab: Lab | None, name: str = "lab", extra: str = "") -> Path:
     if lab is None:
-        target = f"target {name} {{\n    local\n    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n"
+        target = (
+            f"target {name} {{\n    local\n    rt-cores 0\n    be-cores 1\n"
+            f"    throttle Duty\n    workload hog\n{extra}}}\n"
+        )
     else:
-        target = (f"target {name} {{\n    ssh \"root@{lab.host}\"\n    port {lab.port}\n    key \"{lab.key}\"\n    root \"{lab.root}/chainlab\"\n"
-                  f"    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n")
+        target = (
+            f'target {name} {{\n    ssh "root@{lab.host}"\n    port {lab.port}\n'
+            f'    key "{lab.key}"\n    root "{lab.root}/chainlab"\n'
+            f"    rt-cores 0\n    be-cores 1\n    throttle Duty\n    workload hog\n{extra}}}\n"
+        )
     f = tmp / "lab.chain"
     f.write_text(CHAIN + THROTTLE + target)
     return f
 
 
 def chainlab(args: list[str], env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(["node", str(CLI), *args], capture_output=True, text=True, timeout=timeout, cwd=REPO,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        ["node", str(CLI), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def deployment(runs: Path) -> Path:
@@ -54,9 +65,27 @@ def remote_processes(root: Path) -> list[str]:
 
 def long_deploy(tmp: Path, lab: Lab, scenarios: str, runs: Path) -> subprocess.Popen:
     """A deploy that measures for minutes, returned once its chain is running on the lab."""
-    proc = subprocess.Popen(["node", str(CLI), "deploy", str(model(tmp, lab)), "--target", "lab", "--scenario", scenarios,
-                             "--iterations", "2000000", "--runs", str(runs)], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+    proc = subprocess.Popen(
+        [
+            "node",
+            str(CLI),
+            "deploy",
+            str(model(tmp, lab)),
+            "--target",
+            "lab",
+            "--scenario",
+            scenarios,
+            "--iterations",
+            "2000000",
+            "--runs",
+            str(runs),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)},
+    )
     for _ in range(600):
         if any("--iterations 2000000" in ln for ln in remote_processes(lab.root)):
             break
@@ -67,11 +96,35 @@ def long_deploy(tmp: Path, lab: Lab, scenarios: str, runs: Path) -> subprocess.P
 def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
     env = {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)}
     local_runs, ssh_runs = tmp_path / "local", tmp_path / "ssh"
-    local = chainlab(["deploy", str(model(tmp_path, None, "bench")), "--target", "bench", "--iterations", "2000", "--runs", str(local_runs)])
+    local = chainlab(
+        [
+            "deploy",
+            str(model(tmp_path, None, "bench")),
+            "--target",
+            "bench",
+            "--iterations",
+            "2000",
+            "--runs",
+            str(local_runs),
+        ]
+    )
     assert local.returncode == 0, local.stderr
     (tmp_path / "s").mkdir()
-    remote = chainlab(["deploy", str(model(tmp_path / "s", lab)), "--target", "lab", "--iterations", "2000", "--calibrate", "20",
-                       "--runs", str(ssh_runs)], env)
+    remote = chainlab(
+        [
+            "deploy",
+            str(model(tmp_path / "s", lab)),
+            "--target",
+            "lab",
+            "--iterations",
+            "2000",
+            "--calibrate",
+            "20",
+            "--runs",
+            str(ssh_runs),
+        ],
+        env,
+    )
     assert remote.returncode == 0, remote.stderr + remote.stdout
     assert "[fallback] hardware counters" in remote.stdout and "report:" in remote.stdout
     results = {}
@@ -83,12 +136,22 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
         assert res["checksums_equal"]
         html = (d / "report.html").read_text()
         assert "<svg" in html and not re.search(r"(src|href)=[\"'](https?:)?//|<script|<link", html)  # self-contained
-        for f in ("plan.json", "preflight.json", "model.ir.json", "cdf.svg", "pmf.png", "baseline/latencies.csv", "throttled/throttle-trace.csv"):
+        for f in (
+            "plan.json",
+            "preflight.json",
+            "model.ir.json",
+            "cdf.svg",
+            "pmf.png",
+            "baseline/latencies.csv",
+            "throttled/throttle-trace.csv",
+        ):
             assert (d / f).exists(), f
         throttled = res["scenarios"][2]
         assert throttled["throttle"]["cores"][0]["suspensions"] > 0
         # no PMU here: the hog's counts, with its overflow notification instead of a sampler waking every S
-        assert throttled["throttle"]["sampling"] == "overflow" and "crossing_delay_ns" in throttled["throttle"]["cores"][0]
+        assert (
+            throttled["throttle"]["sampling"] == "overflow" and "crossing_delay_ns" in throttled["throttle"]["cores"][0]
+        )
         assert res["scenarios"][1]["be_bytes_per_s"] > throttled["be_bytes_per_s"]
         results[kind] = res
     # the image does not depend on the plan (calibrated there, not here): the same checksum here and there
@@ -97,8 +160,21 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
     assert remote_dep["calibrated"] and (deployment(ssh_runs) / "calibration.csv").exists()
     assert remote_processes(lab.root) == []
     # a second deploy of the unchanged chain does not rebuild
-    again = chainlab(["deploy", str(tmp_path / "s" / "lab.chain"), "--target", "lab", "--scenario", "baseline", "--iterations", "50",
-                      "--runs", str(tmp_path / "again")], env)
+    again = chainlab(
+        [
+            "deploy",
+            str(tmp_path / "s" / "lab.chain"),
+            "--target",
+            "lab",
+            "--scenario",
+            "baseline",
+            "--iterations",
+            "50",
+            "--runs",
+            str(tmp_path / "again"),
+        ],
+        env,
+    )
     assert again.returncode == 0 and "cached build" in again.stdout, again.stderr
 
 
@@ -106,8 +182,19 @@ def test_unknown_host_key_refused_before_anything_is_uploaded(lab: Lab, tmp_path
     empty = tmp_path / "known_hosts"
     empty.write_text("")
     before = sorted(lab.root.rglob("*"))
-    r = chainlab(["deploy", str(model(tmp_path, lab)), "--target", "lab", "--iterations", "10", "--runs", str(tmp_path / "runs")],
-                 {"CHAINLAB_KNOWN_HOSTS": str(empty)})
+    r = chainlab(
+        [
+            "deploy",
+            str(model(tmp_path, lab)),
+            "--target",
+            "lab",
+            "--iterations",
+            "10",
+            "--runs",
+            str(tmp_path / "runs"),
+        ],
+        {"CHAINLAB_KNOWN_HOSTS": str(empty)},
+    )
     assert r.returncode == 1
     assert "is not known; its fingerprint is SHA256:" in r.stderr and "npx chainlab trust-host" in r.stderr
     assert sorted(lab.root.rglob("*")) == before
@@ -119,14 +206,52 @@ def test_unknown_host_key_refused_before_anything_is_uploaded(lab: Lab, tmp_path
 def test_target_without_cmake_is_stopped_by_preflight(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for tool in ("sh", "cc", "gcc", "taskset", "setsid", "mkdir", "cat", "date", "stat", "touch", "sleep", "kill", "rm", "test",
-                 "getconf", "uname", "grep", "ls", "df", "awk", "chrt", "head", "cut", "sed", "basename", "nproc", "env"):
+    for tool in (
+        "sh",
+        "cc",
+        "gcc",
+        "taskset",
+        "setsid",
+        "mkdir",
+        "cat",
+        "date",
+        "stat",
+        "touch",
+        "sleep",
+        "kill",
+        "rm",
+        "test",
+        "getconf",
+        "uname",
+        "grep",
+        "ls",
+        "df",
+        "awk",
+        "chrt",
+        "head",
+        "cut",
+        "sed",
+        "basename",
+        "nproc",
+        "env",
+    ):
         path = subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True, text=True).stdout.strip()
         if path.startswith("/"):
             (bin_dir / tool).symlink_to(path)
     with lab_host(path_dirs=[str(bin_dir)]) as lab:
-        r = chainlab(["deploy", str(model(tmp_path, lab)), "--target", "lab", "--iterations", "10", "--runs", str(tmp_path / "runs")],
-                     {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)})
+        r = chainlab(
+            [
+                "deploy",
+                str(model(tmp_path, lab)),
+                "--target",
+                "lab",
+                "--iterations",
+                "10",
+                "--runs",
+                str(tmp_path / "runs"),
+            ],
+            {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)},
+        )
     assert r.returncode == 1
     assert re.search(r"\[MISSING\] +cmake: cmake is not on the PATH -> install it on the target", r.stderr)
     assert "lacks essentials" in r.stderr
@@ -136,11 +261,28 @@ def test_compile_error_on_target_shows_the_generated_line(lab: Lab, tmp_path: Pa
     # A C compiler that rejects the chain's generated code: a wrapper that fails on src/chain.c like a real error
     wrapper = tmp_path / "bin"
     wrapper.mkdir()
-    (wrapper / "cc").write_text('#!/bin/sh\nfor a in "$@"; do case "$a" in *src/chain.c) echo "$a:12:5: error: expected \';\' before \'}\' token" >&2; exit 1;; esac; done\nexec /usr/bin/cc "$@"\n')
+    (wrapper / "cc").write_text(
+        '#!/bin/sh\nfor a in "$@"; do case "$a" in *src/chain.c) '
+        "echo \"$a:12:5: error: expected ';' before '}' token\" >&2; exit 1;; esac; done\n"
+        'exec /usr/bin/cc "$@"\n'
+    )
     (wrapper / "cc").chmod(0o755)
     with lab_host(path_dirs=[str(wrapper), "/usr/sbin", "/usr/bin", "/sbin", "/bin"]) as lab2:
-        r = chainlab(["deploy", str(model(tmp_path, lab2)), "--target", "lab", "--scenario", "baseline", "--iterations", "10",
-                      "--runs", str(tmp_path / "runs")], {"CHAINLAB_KNOWN_HOSTS": str(lab2.known_hosts), "CC": ""})
+        r = chainlab(
+            [
+                "deploy",
+                str(model(tmp_path, lab2)),
+                "--target",
+                "lab",
+                "--scenario",
+                "baseline",
+                "--iterations",
+                "10",
+                "--runs",
+                str(tmp_path / "runs"),
+            ],
+            {"CHAINLAB_KNOWN_HOSTS": str(lab2.known_hosts), "CC": ""},
+        )
     assert r.returncode == 1
     assert "building the generated chain on lab failed" in r.stderr
     assert "src/chain.c:12:5: error" in r.stderr
@@ -152,7 +294,7 @@ def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path:
     proc = long_deploy(tmp_path, lab, "baseline,congested", runs)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     d = deployment(runs)
@@ -171,9 +313,14 @@ def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
         lab.kill_sshd()  # the network is gone for a moment ...
         time.sleep(1.5)
         lab.start_sshd()  # ... and comes back: deploy reconnects, stops the run, fetches what it measured
-        out, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=120)
         assert proc.returncode == 1
-        assert "connection to" in err and "lost" in err and "reconnected" in err and "what was measured before is kept in" in err, err[-600:]
+        assert (
+            "connection to" in err
+            and "lost" in err
+            and "reconnected" in err
+            and "what was measured before is kept in" in err
+        ), err[-600:]
         d = deployment(runs)
         dep = json.loads((d / "deployment.json").read_text())
         base = dep["scenarios"][0]
@@ -188,8 +335,10 @@ def test_unreachable_after_a_drop_leaves_it_to_the_watchdog(tmp_path: Path) -> N
         runs = tmp_path / "runs"
         proc = long_deploy(tmp_path, lab, "baseline", runs)
         lab.kill_sshd()
-        out, err = proc.communicate(timeout=120)
-        assert proc.returncode == 1 and "could not reconnect (" in err and "the target's watchdog stops the run" in err, err[-600:]
+        _, err = proc.communicate(timeout=120)
+        assert (
+            proc.returncode == 1 and "could not reconnect (" in err and "the target's watchdog stops the run" in err
+        ), err[-600:]
         for _ in range(150):
             if not remote_processes(lab.root):
                 break
@@ -200,18 +349,52 @@ def test_unreachable_after_a_drop_leaves_it_to_the_watchdog(tmp_path: Path) -> N
 def test_hostile_strings_are_refused_or_passed_literally(lab: Lab, tmp_path: Path) -> None:
     env = {"CHAINLAB_KNOWN_HOSTS": str(lab.known_hosts)}
     marker = tmp_path / "injected"
-    for bad_root in (f"{lab.root}/$(touch {marker})", f"{lab.root}/a;touch {marker}", f"{lab.root}/it's", f"{lab.root}/a b"):
-        text = model(tmp_path, lab).read_text().replace(f'root "{lab.root}/chainlab"', f'root "{bad_root.replace(chr(34), "")}"')
+    for bad_root in (
+        f"{lab.root}/$(touch {marker})",
+        f"{lab.root}/a;touch {marker}",
+        f"{lab.root}/it's",
+        f"{lab.root}/a b",
+    ):
+        text = (
+            model(tmp_path, lab)
+            .read_text()
+            .replace(f'root "{lab.root}/chainlab"', f'root "{bad_root.replace(chr(34), "")}"')
+        )
         (tmp_path / "bad.chain").write_text(text)
-        r = chainlab(["deploy", str(tmp_path / "bad.chain"), "--target", "lab", "--iterations", "5", "--runs", str(tmp_path / "r")], env)
+        r = chainlab(
+            [
+                "deploy",
+                str(tmp_path / "bad.chain"),
+                "--target",
+                "lab",
+                "--iterations",
+                "5",
+                "--runs",
+                str(tmp_path / "r"),
+            ],
+            env,
+        )
         assert r.returncode == 1 and "is not a safe path for the target" in r.stderr, r.stderr
     # the workload command is the user's own shell command: it reaches exactly one shell on the target, unchanged
     out = tmp_path / "workload.out"
-    command = f'echo \\"a b;c\\" \'$(touch {marker})\' \'`id`\' > {out}; sleep 30'
+    command = f"echo \\\"a b;c\\\" '$(touch {marker})' '`id`' > {out}; sleep 30"
     f = model(tmp_path, lab).read_text().replace("    workload hog\n", f'    workload "{command}"\n')
     (tmp_path / "wl.chain").write_text(f)
-    r = chainlab(["deploy", str(tmp_path / "wl.chain"), "--target", "lab", "--scenario", "congested", "--iterations", "20",
-                  "--runs", str(tmp_path / "wl")], env)
+    r = chainlab(
+        [
+            "deploy",
+            str(tmp_path / "wl.chain"),
+            "--target",
+            "lab",
+            "--scenario",
+            "congested",
+            "--iterations",
+            "20",
+            "--runs",
+            str(tmp_path / "wl"),
+        ],
+        env,
+    )
     assert r.returncode == 0, r.stderr
     assert out.read_text() == f"a b;c $(touch {marker}) `id`\n"
     assert not marker.exists()

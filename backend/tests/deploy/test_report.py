@@ -1,4 +1,6 @@
-"""The deploy report's judgement of a run: a chain that cannot keep up with its source is flagged, not reported as latency."""
+"""The deploy report's judgement of a run: a chain that cannot keep up with its source is flagged, not reported as
+latency."""
+
 import json
 from pathlib import Path
 
@@ -27,8 +29,26 @@ def test_a_growing_backlog_is_overloaded_and_a_steady_chain_is_not():
 
 def test_the_summary_names_the_overloaded_scenario():
     stats = {"samples": 500, "mean_ns": 9e8, "std_ns": 1e8, "p50_ns": 9e8, "p99_ns": 1.5e9, "max_ns": 1.6e9}
-    res = {"checksums_equal": True, "scenarios": [
-        {"scenario": "baseline", "measured": stats, "status": "ok", "completed": 500, "iterations": 500, "overloaded": True},
-        {"scenario": "congested", "measured": stats, "status": "ok", "completed": 500, "iterations": 500, "overloaded": False}]}
+    res = {
+        "checksums_equal": True,
+        "scenarios": [
+            {
+                "scenario": "baseline",
+                "measured": stats,
+                "status": "ok",
+                "completed": 500,
+                "iterations": 500,
+                "overloaded": True,
+            },
+            {
+                "scenario": "congested",
+                "measured": stats,
+                "status": "ok",
+                "completed": 500,
+                "iterations": 500,
+                "overloaded": False,
+            },
+        ],
+    }
     text = summary_table(res)
     assert "OVERLOADED in baseline" in text and "OVERLOADED in congested" not in text

@@ -1,9 +1,9 @@
 """SshTransport against a real sshd in a network namespace: commands, files, detached processes, cleanup,
 host keys, a dropped connection and the remote watchdog."""
+
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import time
@@ -33,8 +33,8 @@ def test_commands_files_and_quoting(lab, tmp_path: Path) -> None:
     async def go():
         t = await connected(lab)
         try:
-            done = await t.run(["printf", "%s|", "a b", "it's", "$(touch /tmp/chainlab-injected)", "`id`", ";", "\"q\""])
-            assert done.stdout == "a b|it's|$(touch /tmp/chainlab-injected)|`id`|;|\"q\"|"
+            done = await t.run(["printf", "%s|", "a b", "it's", "$(touch /tmp/chainlab-injected)", "`id`", ";", '"q"'])
+            assert done.stdout == 'a b|it\'s|$(touch /tmp/chainlab-injected)|`id`|;|"q"|'
             failed = await t.run(["sh", "-c", "echo oops >&2; exit 3"], check=False)
             assert (failed.returncode, failed.stderr) == (3, "oops\n")
             with pytest.raises(TransportError, match="exit 3"):
@@ -50,6 +50,7 @@ def test_commands_files_and_quoting(lab, tmp_path: Path) -> None:
             assert await t.read_text(f"{lab.root}/up/sub/b.txt", 2) == "ta"
         finally:
             await t.close()
+
     run(go())
     assert not Path("/tmp/chainlab-injected").exists()
 
@@ -71,6 +72,7 @@ def test_detached_processes_and_cleanup(lab) -> None:
             assert sorted(await t.cleanup(run_dir)) == ["sleeper", "stopped"]
         finally:
             await t.close()
+
     run(go())
     assert session_alive("sleep 1234.5") == [] and session_alive("sleep 1234.6") == []
 
@@ -98,11 +100,17 @@ def test_unknown_and_changed_host_keys_are_refused(lab, tmp_path: Path) -> None:
         t = await SshTransport(lab.target(), known_hosts=empty).connect()
         assert (await t.run(["echo", "ok"])).stdout == "ok\n"
         await t.close()
+
     run(trusted())
 
 
 def test_unsafe_names_are_refused_before_connecting(lab) -> None:
-    for bad in ({"name": "lab;touch /tmp/x"}, {"root": "/tmp/$(id)"}, {"user": "root -oProxyCommand=x"}, {"host": "a b"}):
+    for bad in (
+        {"name": "lab;touch /tmp/x"},
+        {"root": "/tmp/$(id)"},
+        {"user": "root -oProxyCommand=x"},
+        {"host": "a b"},
+    ):
         with pytest.raises(Exception, match="not a"):
             SshTransport(lab.target(**bad), known_hosts=lab.known_hosts)
 
@@ -116,7 +124,7 @@ def test_dropped_connection_then_reconnect_and_watchdog(lab) -> None:
         await t.start(["sleep", "1234.7"], run_dir=run_dir, name="chain")
         lab.kill_sshd()  # the lab's sshd and our session with it
         started = time.monotonic()
-        with pytest.raises(TransportError, match="lost|cannot"):
+        with pytest.raises(TransportError, match=r"lost|cannot"):
             for _ in range(50):
                 await t.run(["true"])
                 await asyncio.sleep(0.1)
@@ -136,4 +144,5 @@ def test_dropped_connection_then_reconnect_and_watchdog(lab) -> None:
             assert "controller gone" in (Path(run_dir) / "logs" / "watchdog.log").read_text()
         finally:
             await t2.close()
+
     run(go())

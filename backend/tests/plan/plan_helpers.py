@@ -1,4 +1,5 @@
 """Shared helpers of the planner tests: IR of the sample chains, checks on timed executions."""
+
 from __future__ import annotations
 
 import copy
@@ -39,38 +40,78 @@ def _loc(line: int = 1) -> dict[str, Any]:
 def appendix_a_ir_by_hand() -> dict[str, Any]:
     """Appendix A as IR: 256x256 int, source -> gain -> conv(3, halo 1) -> sink, 2 threads, memory simple,
     costs as the listing's timing line read in µs (source 1300, gain 560, conv 100, sink 1)."""
-    image = {"name": "Img", "loc": _loc(), "width": 256, "height": 256, "pixel": "int", "pixel_bytes": 4, "frame_bytes": 262144}
+    image = {
+        "name": "Img",
+        "loc": _loc(),
+        "width": 256,
+        "height": 256,
+        "pixel": "int",
+        "pixel_bytes": 4,
+        "frame_bytes": 262144,
+    }
 
     def box(name, kernel, args, ins, outs, split, kind, halo, cost_us):
         ports = [{"name": p, "direction": "in", "image": "Img", "loc": _loc()} for p in ins]
         ports += [{"name": p, "direction": "out", "image": "Img", "loc": _loc()} for p in outs]
-        return {"name": name, "loc": _loc(), "kernel": {"name": kernel, "args": args}, "ports": ports, "split": split,
-                "depends": {"kind": kind, "halo_rows": halo}, "cost_ns": cost_us * 1000, "etp": None, "source_period_ns": None}
+        return {
+            "name": name,
+            "loc": _loc(),
+            "kernel": {"name": kernel, "args": args},
+            "ports": ports,
+            "split": split,
+            "depends": {"kind": kind, "halo_rows": halo},
+            "cost_ns": cost_us * 1000,
+            "etp": None,
+            "source_period_ns": None,
+        }
 
     def conn(a, ap, b, bp, line):
-        return {"from": {"instance": a, "port": ap}, "to": {"instance": b, "port": bp}, "image": "Img", "bytes": 262144, "loc": _loc(line)}
+        return {
+            "from": {"instance": a, "port": ap},
+            "to": {"instance": b, "port": bp},
+            "image": "Img",
+            "bytes": 262144,
+            "loc": _loc(line),
+        }
 
     return {
-        "ir_version": "1.0", "source": "appendix-a.chain",
+        "ir_version": "1.0",
+        "source": "appendix-a.chain",
         "platforms": [{"name": "CoreI7_860", "loc": _loc(), "cores": 4, "smt": True, "caches": []}],
         "images": [image],
-        "boxes": [box("Source", "source", [], [], ["o"], "none", "none", 0, 1300),
-                  box("Gain", "gain", [2], ["i"], ["o"], "rows", "pointwise", 0, 560),
-                  box("Conv", "convolution", [3], ["i"], ["o"], "rows", "halo", 1, 100),
-                  box("Sink", "sink", [], ["i"], [], "none", "none", 0, 1)],
-        "chains": [{
-            "name": "App", "loc": _loc(), "platform": "CoreI7_860",
-            "instances": [{"name": n, "box": b, "loc": _loc(i + 2)} for i, (n, b) in
-                          enumerate([("f8", "Source"), ("f6", "Gain"), ("f7", "Conv"), ("f9", "Sink")])],
-            "connections": [conn("f8", "o", "f6", "i", 10), conn("f6", "o", "f7", "i", 11), conn("f7", "o", "f9", "i", 12)],
-            "schedule": {"heuristic": "fixed", "threads": 2, "cores": [0, 1]},
-            "memory": "simple", "iterations": None, "requirements": [],
-        }],
-        "ptts": [], "throttles": [], "targets": [],
+        "boxes": [
+            box("Source", "source", [], [], ["o"], "none", "none", 0, 1300),
+            box("Gain", "gain", [2], ["i"], ["o"], "rows", "pointwise", 0, 560),
+            box("Conv", "convolution", [3], ["i"], ["o"], "rows", "halo", 1, 100),
+            box("Sink", "sink", [], ["i"], [], "none", "none", 0, 1),
+        ],
+        "chains": [
+            {
+                "name": "App",
+                "loc": _loc(),
+                "platform": "CoreI7_860",
+                "instances": [
+                    {"name": n, "box": b, "loc": _loc(i + 2)}
+                    for i, (n, b) in enumerate([("f8", "Source"), ("f6", "Gain"), ("f7", "Conv"), ("f9", "Sink")])
+                ],
+                "connections": [
+                    conn("f8", "o", "f6", "i", 10),
+                    conn("f6", "o", "f7", "i", 11),
+                    conn("f7", "o", "f9", "i", 12),
+                ],
+                "schedule": {"heuristic": "fixed", "threads": 2, "cores": [0, 1]},
+                "memory": "simple",
+                "iterations": None,
+                "requirements": [],
+            }
+        ],
+        "ptts": [],
+        "throttles": [],
+        "targets": [],
     }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sample_ir_cached(name: str) -> str | None:
     path = SAMPLES / f"{name}.chain"
     if not (path.exists() and node_available()):
@@ -103,23 +144,57 @@ def fig35_ir_by_hand() -> dict[str, Any]:
     def box(name, kernel, ins, outs, split, kind, cost_us):
         ports = [{"name": p, "direction": "in", "image": image["name"], "loc": loc} for p in ins]
         ports += [{"name": p, "direction": "out", "image": image["name"], "loc": loc} for p in outs]
-        return {"name": name, "loc": loc, "kernel": {"name": kernel, "args": []}, "ports": ports, "split": split,
-                "depends": {"kind": kind, "halo_rows": 0}, "cost_ns": cost_us * 1000, "etp": None, "source_period_ns": None}
+        return {
+            "name": name,
+            "loc": loc,
+            "kernel": {"name": kernel, "args": []},
+            "ports": ports,
+            "split": split,
+            "depends": {"kind": kind, "halo_rows": 0},
+            "cost_ns": cost_us * 1000,
+            "etp": None,
+            "source_period_ns": None,
+        }
 
-    ir["boxes"] = [box("Src", "source", [], ["a", "b", "c"], "none", "none", 500), box("Gain", "gain", ["i"], ["o"], "rows", "pointwise", 800),
-                   box("Mul", "mul", ["x", "y"], ["o"], "rows", "pointwise", 900), box("Add", "add", ["x", "y"], ["o"], "rows", "pointwise", 900),
-                   box("Out", "sink", ["i"], [], "none", "none", 100)]
+    ir["boxes"] = [
+        box("Src", "source", [], ["a", "b", "c"], "none", "none", 500),
+        box("Gain", "gain", ["i"], ["o"], "rows", "pointwise", 800),
+        box("Mul", "mul", ["x", "y"], ["o"], "rows", "pointwise", 900),
+        box("Add", "add", ["x", "y"], ["o"], "rows", "pointwise", 900),
+        box("Out", "sink", ["i"], [], "none", "none", 100),
+    ]
     inst = [("src", "Src"), ("add", "Add"), ("gain", "Gain"), ("mul", "Mul"), ("output", "Out"), ("store", "Out")]
-    conns = [("src", "a", "gain", "i"), ("src", "b", "mul", "y"), ("gain", "o", "mul", "x"), ("mul", "o", "output", "i"),
-             ("src", "c", "add", "x"), ("src", "c", "add", "y"), ("add", "o", "store", "i")]
-    ir["chains"] = [{
-        "name": "Fig35", "loc": loc, "platform": "CoreI7_860",
-        "instances": [{"name": n, "box": b, "loc": loc} for n, b in inst],
-        "connections": [{"from": {"instance": a, "port": ap}, "to": {"instance": b, "port": bp}, "image": image["name"],
-                         "bytes": image["frame_bytes"], "loc": loc} for a, ap, b, bp in conns],
-        "schedule": {"heuristic": "reduced", "threads": 4, "cores": [0, 1, 2, 3]},
-        "memory": "reuse", "iterations": None, "requirements": [],
-    }]
+    conns = [
+        ("src", "a", "gain", "i"),
+        ("src", "b", "mul", "y"),
+        ("gain", "o", "mul", "x"),
+        ("mul", "o", "output", "i"),
+        ("src", "c", "add", "x"),
+        ("src", "c", "add", "y"),
+        ("add", "o", "store", "i"),
+    ]
+    ir["chains"] = [
+        {
+            "name": "Fig35",
+            "loc": loc,
+            "platform": "CoreI7_860",
+            "instances": [{"name": n, "box": b, "loc": loc} for n, b in inst],
+            "connections": [
+                {
+                    "from": {"instance": a, "port": ap},
+                    "to": {"instance": b, "port": bp},
+                    "image": image["name"],
+                    "bytes": image["frame_bytes"],
+                    "loc": loc,
+                }
+                for a, ap, b, bp in conns
+            ],
+            "schedule": {"heuristic": "reduced", "threads": 4, "cores": [0, 1, 2, 3]},
+            "memory": "reuse",
+            "iterations": None,
+            "requirements": [],
+        }
+    ]
     return ir
 
 
@@ -128,17 +203,32 @@ def random_timings(plan: Plan, rng: np.random.Generator, runs: int, iterations: 
     mean = np.array([s.mean_cost_ns for s in plan.inst.subs])
     sources = source_flags(plan)
     period = float(plan.chain.period_ns) if plan.chain.period_ns else None
-    sync = float(plan.options["sync_ns"])
+    sync = float(plan.options.sync_ns)
     if plan.mapping.pinned:
-        program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync, sources=sources)
-        draws = [mean[:, None] * np.exp(rng.uniform(-spread, spread, size=(len(mean), runs))) for _ in range(iterations)]
-        t = program.run(None, iterations, period, record=True, cost_fn=lambda i: draws[i])  # type: ignore[arg-type]
+        program = PinnedProgram(
+            plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=sync, sources=sources
+        )
+        draws = [
+            mean[:, None] * np.exp(rng.uniform(-spread, spread, size=(len(mean), runs))) for _ in range(iterations)
+        ]
+        t = program.run(None, iterations, period, record=True, cost_fn=lambda i: draws[i])
         return np.moveaxis(t.start, 2, 0), np.moveaxis(t.finish, 2, 0)
     starts, finishes = [], []
     for _ in range(runs):
         costs = mean[None, :] * np.exp(rng.uniform(-spread, spread, size=(iterations, len(mean))))
-        t = simulate_os(plan.thread_plans, plan.signals, len(mean), costs, iterations, cores=len(plan.cores), pinned=False,
-                        period=period, sources=sources, sync_ns=sync, rng=rng)
+        t = simulate_os(
+            plan.thread_plans,
+            plan.signals,
+            len(mean),
+            costs,
+            iterations,
+            cores=len(plan.cores),
+            pinned=False,
+            period=period,
+            sources=sources,
+            sync_ns=sync,
+            rng=rng,
+        )
         starts.append(t.start[:, :, 0])
         finishes.append(t.finish[:, :, 0])
     return np.stack(starts), np.stack(finishes)

@@ -1,12 +1,13 @@
 """Thesis Appendix A.3: the SSC example, 2 threads, fixed or predictable with simple memory."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
-
-from chainlab.plan import make_plan, plan_to_json
 from plan_helpers import appendix_a_ir, appendix_a_ir_by_hand
+
+from chainlab.plan import PlanOptions, make_plan, plan_to_json
 
 HEURISTICS = ["fixed", "predictable", "reduced"]
 
@@ -18,7 +19,7 @@ def ir():
 
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 def test_appendix_a_plan(ir, heuristic):
-    plan = plan_to_json(make_plan(ir, "App", heuristic=heuristic, memory="simple", threads=2))
+    plan = plan_to_json(make_plan(ir, "App", PlanOptions(heuristic=heuristic, memory="simple", threads=2)))
     assert len(plan["sub_boxes"]) == 6
     assert [b["size"] for b in plan["buffers"]] == [262144] * 3
     assert [b["offset"] for b in plan["buffers"]] == [0, 262144, 524288]  # m0, m2, m4
@@ -34,7 +35,7 @@ def test_appendix_a_plan(ir, heuristic):
 def test_appendix_a_listing_matches_thread_execution(ir):
     """The thread_execution lists of the listing, with its signals renumbered densely in order of first
     appearance (s1 s3 s5 s7 s8 s10 s12 s13 -> s1 .. s8); `!` (initial token) on s1, s5, s10, s13."""
-    plan = plan_to_json(make_plan(ir, "App", heuristic="fixed", memory="simple", threads=2))
+    plan = plan_to_json(make_plan(ir, "App", PlanOptions(heuristic="fixed", memory="simple", threads=2)))
     listing = {"s1": "s1", "s3": "s2", "s5": "s3", "s7": "s4", "s8": "s5", "s10": "s6", "s12": "s7", "s13": "s8"}
     thread0 = "W s1, E f8.0, S s3, W s5, E f6.0, S s7, W s8, E f7.0, S s10, W s12, E f9.0, S s13"
     thread1 = "W s3, W s10, E f6.1, S s1, S s8, W s7, W s13, E f7.1, S s5, S s12"
@@ -52,19 +53,27 @@ def test_appendix_a_listing_matches_thread_execution(ir):
 def test_appendix_a_instantiation(ir):
     """f6.0 [0,0]:[256,128], f6.1 [0,128]:[256,256]; f8.0 => f6.0, f6.1; every conv sub-box needs both gain
     sub-boxes (halo); f7.0, f7.1 => f9.0."""
-    plan = plan_to_json(make_plan(ir, "App", threads=2, predict=False))
+    plan = plan_to_json(make_plan(ir, "App", PlanOptions(threads=2, predict=False)))
     subs = {s["name"]: s for s in plan["sub_boxes"]}
     assert subs["f6.0"]["rows"] == [0, 128] and subs["f6.1"]["rows"] == [128, 256]
     assert subs["f8.0"]["rows"] == [0, 256] and subs["f9.0"]["rows"] == [0, 256]
     edges = {(d["from"], d["to"]) for d in plan["dependencies"]}
-    assert edges == {("f8.0", "f6.0"), ("f8.0", "f6.1"), ("f6.0", "f7.0"), ("f6.0", "f7.1"), ("f6.1", "f7.0"),
-                     ("f6.1", "f7.1"), ("f7.0", "f9.0"), ("f7.1", "f9.0")}
+    assert edges == {
+        ("f8.0", "f6.0"),
+        ("f8.0", "f6.1"),
+        ("f6.0", "f7.0"),
+        ("f6.0", "f7.1"),
+        ("f6.1", "f7.0"),
+        ("f6.1", "f7.1"),
+        ("f7.0", "f9.0"),
+        ("f7.1", "f9.0"),
+    }
 
 
 def test_appendix_a_hand_built_ir_agrees(ir):
     """The hand-built IR (used when the sample is absent) plans exactly like the sample."""
-    a = plan_to_json(make_plan(ir, "App", threads=2, predict=False))
-    b = plan_to_json(make_plan(appendix_a_ir_by_hand(), "App", threads=2, predict=False))
+    a = plan_to_json(make_plan(ir, "App", PlanOptions(threads=2, predict=False)))
+    b = plan_to_json(make_plan(appendix_a_ir_by_hand(), "App", PlanOptions(threads=2, predict=False)))
     for key in ("threads", "signals", "arena_bytes", "sum_bytes", "lower_bound_bytes"):
         assert a[key] == b[key], key
 
@@ -72,10 +81,12 @@ def test_appendix_a_hand_built_ir_agrees(ir):
 def test_appendix_a_reuse_and_pruning(ir):
     """With reuse, m0 and m4 share memory (m0 is dead once both conv slices ran) and no reuse signal is
     needed; pruning drops the four anti-dependency signals, which program order already implies."""
-    reuse = plan_to_json(make_plan(ir, "App", heuristic="fixed", memory="reuse", threads=2))
+    reuse = plan_to_json(make_plan(ir, "App", PlanOptions(heuristic="fixed", memory="reuse", threads=2)))
     assert reuse["arena_bytes"] == 524288 == reuse["lower_bound_bytes"]
     assert len(reuse["signals"]) == 8
-    pruned = plan_to_json(make_plan(ir, "App", heuristic="fixed", memory="simple", threads=2, prune_signals=True))
+    pruned = plan_to_json(
+        make_plan(ir, "App", PlanOptions(heuristic="fixed", memory="simple", threads=2, prune_signals=True))
+    )
     assert len(pruned["signals"]) == 4 and all(s["kind"] == "data" for s in pruned["signals"])
     assert pruned["check"]["ok"]
     json.dumps(reuse)

@@ -1,17 +1,35 @@
 """plan_to_json: the fields `chainlab plan --json` prints, JSON-serialisable."""
+
 from __future__ import annotations
 
 import json
 
-from chainlab.plan import make_plan, plan_to_json
+from chainlab.plan import PlanOptions, make_plan, plan_to_json
 from chainlab.synth import synth_chain_ir
 
-KEYS = {"chain", "heuristic", "memory", "threads", "sub_boxes", "buffers", "arena_bytes", "lower_bound_bytes", "sum_bytes",
-        "signals", "active_data", "latency", "dependencies", "check", "cores", "pinned", "barrier"}
+KEYS = {
+    "chain",
+    "heuristic",
+    "memory",
+    "threads",
+    "sub_boxes",
+    "buffers",
+    "arena_bytes",
+    "lower_bound_bytes",
+    "sum_bytes",
+    "signals",
+    "active_data",
+    "latency",
+    "dependencies",
+    "check",
+    "cores",
+    "pinned",
+    "barrier",
+}
 
 
 def test_plan_json_fields():
-    plan = plan_to_json(make_plan(synth_chain_ir(30, 1), "Synth", heuristic="reduced", memory="reuse"))
+    plan = plan_to_json(make_plan(synth_chain_ir(30, 1), "Synth", PlanOptions(heuristic="reduced", memory="reuse")))
     assert KEYS <= set(plan)
     text = json.dumps(plan)
     assert json.loads(text) == plan
@@ -33,7 +51,12 @@ def test_plan_json_fields():
 
 
 def test_huge_pages_and_alignment():
-    plan = plan_to_json(make_plan(synth_chain_ir(20, 2, width=100, height=30, pixel="u8"), "Synth", memory="reuse",
-                                  huge_pages=True, alignment=256, predict=False))
+    plan = plan_to_json(
+        make_plan(
+            synth_chain_ir(20, 2, width=100, height=30, pixel="u8"),
+            "Synth",
+            PlanOptions(memory="reuse", huge_pages=True, alignment=256, predict=False),
+        )
+    )
     assert plan["arena_bytes"] % (2 * 1024 * 1024) == 0 and plan["huge_pages"]
     assert all(b["offset"] % 256 == 0 and b["size"] % 256 == 0 for b in plan["buffers"])

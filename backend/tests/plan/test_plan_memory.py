@@ -1,16 +1,17 @@
 """Memory allocation: the TFLite Micro greedy-by-size cases, first fit, bounds, and reuse safety."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plan_helpers import live_overlaps, random_timings
 
-from chainlab.plan import greedy_by_size, make_plan
+from chainlab.plan import PlanOptions, greedy_by_size, make_plan
 from chainlab.plan.memory import clique_lower_bound, first_fit, time_interference
 from chainlab.plan.sync import token_game
 from chainlab.synth import synth_chain_ir
-from plan_helpers import live_overlaps, random_timings
 
 HEURISTICS = ["simple", "barrier", "fixed", "predictable", "reduced"]
 
@@ -66,8 +67,8 @@ def test_clique_bound_exact_small_and_heuristic_large():
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 def test_synthetic_100_bounds(heuristic):
     ir = synth_chain_ir(100, 11)
-    simple = make_plan(ir, "Synth", heuristic=heuristic, memory="simple", predict=False)
-    reuse = make_plan(ir, "Synth", heuristic=heuristic, memory="reuse", predict=False)
+    simple = make_plan(ir, "Synth", PlanOptions(heuristic=heuristic, memory="simple", predict=False))
+    reuse = make_plan(ir, "Synth", PlanOptions(heuristic=heuristic, memory="reuse", predict=False))
     for plan in (simple, reuse):
         a = plan.allocation
         assert a.lower_bound_bytes <= a.arena_bytes <= a.sum_bytes
@@ -77,11 +78,19 @@ def test_synthetic_100_bounds(heuristic):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(boxes=st.integers(7, 24), seed=st.integers(0, 10_000), threads=st.integers(1, 4),
-       heuristic=st.sampled_from(HEURISTICS), reuse_sync=st.booleans(), period_ms=st.sampled_from([None, 0.01, 1.0]))
+@given(
+    boxes=st.integers(7, 24),
+    seed=st.integers(0, 10_000),
+    threads=st.integers(1, 4),
+    heuristic=st.sampled_from(HEURISTICS),
+    reuse_sync=st.booleans(),
+    period_ms=st.sampled_from([None, 0.01, 1.0]),
+)
 def test_reuse_never_overlaps_live_buffers(boxes, seed, threads, heuristic, reuse_sync, period_ms):
     ir = synth_chain_ir(boxes, seed, threads=threads, height=64, width=64, period_ms=period_ms)
-    plan = make_plan(ir, "Synth", heuristic=heuristic, memory="reuse", predict=False, reuse_sync=reuse_sync, seed=seed)
+    plan = make_plan(
+        ir, "Synth", PlanOptions(heuristic=heuristic, memory="reuse", predict=False, reuse_sync=reuse_sync, seed=seed)
+    )
     alloc = plan.allocation
     assert alloc.lower_bound_bytes <= alloc.arena_bytes <= alloc.sum_bytes
     # the token game with the memory check, in other interleavings

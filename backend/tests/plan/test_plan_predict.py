@@ -1,4 +1,5 @@
 """Predicted latency: the ETP format, the two simulation engines, the execution-time model."""
+
 from __future__ import annotations
 
 import copy
@@ -6,16 +7,16 @@ import math
 
 import numpy as np
 import pytest
+from plan_helpers import appendix_a_ir_by_hand, sample_ir
 
-from chainlab.plan import chain_latency_etp, make_plan, predict_latency
+from chainlab.plan import PlanOptions, chain_latency_etp, make_plan, predict_latency
 from chainlab.plan.predict import source_flags
 from chainlab.plan.simulate import PinnedProgram, simulate_os
 from chainlab.synth import synth_chain_ir
-from plan_helpers import appendix_a_ir_by_hand, sample_ir
 
 
 def test_etp_format_and_determinism():
-    plan = make_plan(synth_chain_ir(40, 4), "Synth", heuristic="reduced", predict=False)
+    plan = make_plan(synth_chain_ir(40, 4), "Synth", PlanOptions(heuristic="reduced", predict=False))
     a = predict_latency(plan, iterations=500, seed=3)
     b = predict_latency(plan, iterations=500, seed=3)
     c = predict_latency(plan, iterations=500, seed=4)
@@ -34,14 +35,28 @@ def test_etp_format_and_determinism():
 @pytest.mark.parametrize("heuristic", ["fixed", "predictable", "reduced"])
 def test_pinned_engine_matches_event_engine(heuristic):
     for ir, chain in ((synth_chain_ir(30, 8), "Synth"), (appendix_a_ir_by_hand(), "App")):
-        plan = make_plan(ir, chain, heuristic=heuristic, memory="reuse", predict=False, iteration_sync=chain == "App")
+        plan = make_plan(
+            ir, chain, PlanOptions(heuristic=heuristic, memory="reuse", predict=False, iteration_sync=chain == "App")
+        )
         rng = np.random.default_rng(1)
         n = len(plan.inst.subs)
         costs = rng.uniform(1e3, 1e6, size=(6, n))
-        program = PinnedProgram(plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=1000, sources=source_flags(plan))
-        vec = program.run(None, 6, None, record=True, cost_fn=lambda i: costs[i][:, None])  # type: ignore[arg-type]
-        ev = simulate_os(plan.thread_plans, plan.signals, n, costs, 6, cores=len(plan.cores), pinned=True, period=None,
-                         sources=source_flags(plan), sync_ns=1000)
+        program = PinnedProgram(
+            plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=1000, sources=source_flags(plan)
+        )
+        vec = program.run(None, 6, None, record=True, cost_fn=lambda i, costs=costs: costs[i][:, None])
+        ev = simulate_os(
+            plan.thread_plans,
+            plan.signals,
+            n,
+            costs,
+            6,
+            cores=len(plan.cores),
+            pinned=True,
+            period=None,
+            sources=source_flags(plan),
+            sync_ns=1000,
+        )
         assert np.allclose(vec.start, ev.start) and np.allclose(vec.finish, ev.finish)
         assert np.allclose(vec.end, ev.end) and np.allclose(vec.release, ev.release)
 
@@ -54,7 +69,7 @@ def test_box_etp_drives_the_distribution():
     for b in ir["boxes"]:
         if b["name"] != "Gain":
             b["etp"] = {"kind": "point", "value_ns": 100_000}
-    plan = make_plan(ir, "App", threads=1, predict=False)
+    plan = make_plan(ir, "App", PlanOptions(threads=1, predict=False))
     p = predict_latency(plan, iterations=400, seed=0, bin_ns=1)
     values = {v for v, _ in p.points}
     assert values == {1_300_000, 3_300_000}
@@ -65,13 +80,13 @@ def test_jitter_model_and_periodic_release():
     ir = copy.deepcopy(appendix_a_ir_by_hand())
     src = next(b for b in ir["boxes"] if b["name"] == "Source")
     src["source_period_ns"] = 10_000_000
-    plan = make_plan(ir, "App", threads=2, predict=False)
+    plan = make_plan(ir, "App", PlanOptions(threads=2, predict=False))
     p = predict_latency(plan, iterations=300, seed=2, jitter=0.0)
     assert p.std_ns == 0 and not p.overloaded and p.period_ns == 10_000_000
     q = predict_latency(plan, iterations=300, seed=2)
     assert 0 < q.std_ns < 0.05 * q.mean_ns and abs(q.mean_ns - p.mean_ns) < 0.02 * p.mean_ns
     src["source_period_ns"] = 1_000_000  # shorter than the chain's iteration interval
-    slow = predict_latency(make_plan(ir, "App", threads=2, predict=False), iterations=100, seed=2)
+    slow = predict_latency(make_plan(ir, "App", PlanOptions(threads=2, predict=False)), iterations=100, seed=2)
     assert slow.overloaded
 
 
@@ -79,9 +94,15 @@ def test_pipelining_makes_simple_slower_than_barrier():
     """Thesis §3.6 / papers Table II: one thread per sub-box without iteration synchronization lets the OS
     run later iterations early, which multiplies the latency; a barrier prevents it."""
     ir = synth_chain_ir(60, 2)
-    simple = predict_latency(make_plan(ir, "Synth", heuristic="simple", predict=False), iterations=48, seed=0)
-    barrier = predict_latency(make_plan(ir, "Synth", heuristic="barrier", predict=False), iterations=48, seed=0)
-    fixed = predict_latency(make_plan(ir, "Synth", heuristic="fixed", predict=False), iterations=200, seed=0)
+    simple = predict_latency(
+        make_plan(ir, "Synth", PlanOptions(heuristic="simple", predict=False)), iterations=48, seed=0
+    )
+    barrier = predict_latency(
+        make_plan(ir, "Synth", PlanOptions(heuristic="barrier", predict=False)), iterations=48, seed=0
+    )
+    fixed = predict_latency(
+        make_plan(ir, "Synth", PlanOptions(heuristic="fixed", predict=False)), iterations=200, seed=0
+    )
     assert simple.mean_ns > 2 * barrier.mean_ns
     assert fixed.mean_ns < 1.5 * barrier.mean_ns
 

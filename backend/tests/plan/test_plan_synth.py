@@ -1,14 +1,15 @@
 """The synthetic chain generator: valid .chain text (checked by the language), plannable, seeded."""
+
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
 import pytest
-
-from chainlab.plan import make_plan
-from chainlab.synth import generate, synth_chain_ir, synth_chain_text
 from plan_helpers import export_ir, node_available
+
+from chainlab.plan import PlanOptions, make_plan
+from chainlab.synth import generate, synth_chain_ir, synth_chain_text
 
 needs_node = pytest.mark.skipif(not node_available(), reason="node or language/bin/chainlab.js missing")
 
@@ -33,8 +34,14 @@ def test_generator_shape_and_determinism():
 
 
 @needs_node
-@pytest.mark.parametrize("boxes, seed, options", [(100, 1, {}), (37, 2, {"period_ms": 66.6, "threads": 2, "heuristic": "fixed"}),
-                                                  (12, 3, {"inputs": 3, "outputs": 3, "pixel": "f32", "memory": "simple"})])
+@pytest.mark.parametrize(
+    "boxes, seed, options",
+    [
+        (100, 1, {}),
+        (37, 2, {"period_ms": 66.6, "threads": 2, "heuristic": "fixed"}),
+        (12, 3, {"inputs": 3, "outputs": 3, "pixel": "f32", "memory": "simple"}),
+    ],
+)
 def test_generated_text_checks_exports_and_plans(boxes, seed, options):
     text = synth_chain_text(boxes, seed, **options)
     with tempfile.TemporaryDirectory() as tmp:
@@ -42,7 +49,7 @@ def test_generated_text_checks_exports_and_plans(boxes, seed, options):
         path.write_text(text)
         ir = export_ir(path)  # fails on any error the language reports
     assert strip_locs(ir) == strip_locs(synth_chain_ir(boxes, seed, **options))
-    plan = make_plan(ir, "Synth", predict=False)
+    plan = make_plan(ir, "Synth", PlanOptions(predict=False))
     assert plan.check.ok and len(plan.chain.instances) == boxes
 
 
@@ -51,6 +58,7 @@ def test_cli_check_reports_no_warnings():
     import subprocess
 
     from plan_helpers import CLI
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "synth.chain"
         path.write_text(synth_chain_text(100, 9))

@@ -10,6 +10,7 @@ Independent of the analysis code: it knows nothing about trees, phases or hops. 
 window it is exact for in-order chains (ETP width <= own period), where older roots cannot
 interfere; `before`/`after` widen the window for out-of-order chains.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,8 +23,14 @@ from ptts_cases import chain, component, pmf
 Etp = list[tuple[int, Fraction]]
 
 
-def brute_force(periods: list[int], offsets: list[int], etps: list[Etp], production_first: bool = True,
-                before: int = 0, after: int = 1):
+def brute_force(
+    periods: list[int],
+    offsets: list[int],
+    etps: list[Etp],
+    production_first: bool = True,
+    before: int = 0,
+    after: int = 1,
+):
     """(latency distribution {latency: P}, loss probability, {root: P(lost)}) averaged over one hyper-period.
 
     C0 triggers r - before*d0 .. r + after*d0 are enumerated; the defaults suffice for in-order
@@ -48,7 +55,7 @@ def brute_force(periods: list[int], offsets: list[int], etps: list[Etp], product
         # stage 0: the two C0 triggers; a write is (production time, trigger time, data)
         states: dict[tuple, Fraction] = {(): Fraction(1)}
         for t in range(r - before * d0, r + (after + 1) * d0, d0):
-            states = {s + ((t + e, t, t),): p * q for s, p in states.items() for e, q in etps[0]}
+            states = {(*s, (t + e, t, t)): p * q for s, p in states.items() for e, q in etps[0]}
         for i in range(1, n):
             d, o = periods[i], offsets[i]
             first = r + lo[i] - before * d0
@@ -64,7 +71,7 @@ def brute_force(periods: list[int], offsets: list[int], etps: list[Etp], product
                         reads.append((T, max(cands, key=lambda w: (w[0], w[1]))[2]))
                 partial: dict[tuple, Fraction] = {(): p}
                 for T, data in reads:
-                    partial = {s + ((T + e, T, data),): q * pe for s, q in partial.items() for e, pe in etps[i]}
+                    partial = {(*s, (T + e, T, data)): q * pe for s, q in partial.items() for e, pe in etps[i]}
                 for s, q in partial.items():
                     nxt[tuple(sorted(s))] += q
             states = nxt
@@ -100,6 +107,8 @@ def random_chain(rng: random.Random, in_order: bool = True):
 
 
 def to_ir(periods, offsets, etps, production_first=True):
-    comps = [component(f"C{i}", d * UNIT, o * UNIT, pmf([(e * UNIT, float(p)) for e, p in etp]))
-             for i, (d, o, etp) in enumerate(zip(periods, offsets, etps))]
+    comps = [
+        component(f"C{i}", d * UNIT, o * UNIT, pmf([(e * UNIT, float(p)) for e, p in etp]))
+        for i, (d, o, etp) in enumerate(zip(periods, offsets, etps))
+    ]
     return chain("small", comps, order="production-first" if production_first else "consumption-first")

@@ -1,4 +1,5 @@
 """IR builders for the PTTS tests and bench: the thesis example (Fig. 5.2) and Tables 5.1/5.3."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,10 +16,21 @@ def component(name: str, period_ns: int, offset_ns: int, etp: dict[str, Any], li
     return {"name": name, "loc": loc(line), "period_ns": period_ns, "offset_ns": offset_ns, "etp": etp}
 
 
-def chain(name: str, components: list[dict[str, Any]], requirements: list[dict[str, Any]] | None = None,
-          order: str = "production-first", resolution_ns: int | None = None) -> dict[str, Any]:
-    return {"name": name, "loc": loc(1), "order": order, "resolution_ns": resolution_ns,
-            "components": components, "requirements": requirements or []}
+def chain(
+    name: str,
+    components: list[dict[str, Any]],
+    requirements: list[dict[str, Any]] | None = None,
+    order: str = "production-first",
+    resolution_ns: int | None = None,
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "loc": loc(1),
+        "order": order,
+        "resolution_ns": resolution_ns,
+        "components": components,
+        "requirements": requirements or [],
+    }
 
 
 def uniform(lo: int, hi: int, step: int) -> dict[str, Any]:
@@ -35,24 +47,33 @@ def pmf(points: list[tuple[int, float]]) -> dict[str, Any]:
 
 def fig52() -> dict[str, Any]:
     """Thesis Figure 5.2: <(200, 0, f0), (58, 30, f1), (56, 8, f2)> ms, eqs. 5.1-5.3."""
-    return chain("Fig52", [
-        component("C0", 200 * MS, 0, uniform(50 * MS, 149 * MS, MS), 4),
-        component("C1", 58 * MS, 30 * MS, uniform(25 * MS, 54 * MS, MS), 5),
-        component("C2", 56 * MS, 8 * MS, point(5 * MS), 6),
-    ], [
-        {"kind": "percentile", "percentile": 99.0, "op": "<", "bound_ns": 160 * MS, "loc": loc(7)},
-        {"kind": "deadline", "op": "<=", "bound_ns": 160 * MS, "probability": 0.999, "loc": loc(8)},
-        {"kind": "loss", "op": "<", "limit": 0.0001, "loc": loc(9)},
-    ])
+    return chain(
+        "Fig52",
+        [
+            component("C0", 200 * MS, 0, uniform(50 * MS, 149 * MS, MS), 4),
+            component("C1", 58 * MS, 30 * MS, uniform(25 * MS, 54 * MS, MS), 5),
+            component("C2", 56 * MS, 8 * MS, point(5 * MS), 6),
+        ],
+        [
+            {"kind": "percentile", "percentile": 99.0, "op": "<", "bound_ns": 160 * MS, "loc": loc(7)},
+            {"kind": "deadline", "op": "<=", "bound_ns": 160 * MS, "probability": 0.999, "loc": loc(8)},
+            {"kind": "loss", "op": "<", "limit": 0.0001, "loc": loc(9)},
+        ],
+    )
 
 
-def case_study(d0: int, d1: int, d2: int, name: str = "config", offsets: tuple[int, int, int] = (0, 0, 0)) -> dict[str, Any]:
+def case_study(
+    d0: int, d1: int, d2: int, name: str = "config", offsets: tuple[int, int, int] = (0, 0, 0)
+) -> dict[str, Any]:
     """Tables 5.1/5.3 (periods in units of 0.01 ms): f0 uniform over whole ms 30..60, f1 eq. 5.16, f2 eq. 5.17."""
-    return chain(name, [
-        component("C0", d0 * US10, offsets[0], uniform(30 * MS, 60 * MS, MS), 2),
-        component("C1", d1 * US10, offsets[1], pmf([(11 * MS, 0.9), (12 * MS, 0.1)]), 3),
-        component("C2", d2 * US10, offsets[2], point(8 * MS), 4),
-    ])
+    return chain(
+        name,
+        [
+            component("C0", d0 * US10, offsets[0], uniform(30 * MS, 60 * MS, MS), 2),
+            component("C1", d1 * US10, offsets[1], pmf([(11 * MS, 0.9), (12 * MS, 0.1)]), 3),
+            component("C2", d2 * US10, offsets[2], point(8 * MS), 4),
+        ],
+    )
 
 
 CONFIGS = {

@@ -1,23 +1,26 @@
 """The exact analysis equals exhaustive physical enumeration (exact fractions) on small chains."""
+
 from __future__ import annotations
 
 import random
 
 import numpy as np
 import pytest
+from ptts_brute import UNIT, brute_force, random_chain, to_ir
 
 from chainlab.ptts.api import compute, prepare
 from chainlab.ptts.exact import exact_latency
 from chainlab.ptts.loss import partner_shifts, per_root_loss, quotient_loss
 from chainlab.ptts.quotient import quotient_latency
-from ptts_brute import UNIT, brute_force, random_chain, to_ir
 
 
 def as_dict(dist):
     return {int(v) // UNIT: float(p) for v, p in zip(dist.values_ns, dist.probs)}
 
 
-CASES = [(seed, pf) for seed in range(40) for pf in (True, False) if (seed + pf) % 2 == 0] + [(s, True) for s in range(40, 60)]
+CASES = [(seed, pf) for seed in range(40) for pf in (True, False) if (seed + pf) % 2 == 0] + [
+    (s, True) for s in range(40, 60)
+]
 
 
 @pytest.mark.parametrize("seed,production_first", CASES)
@@ -66,4 +69,7 @@ def test_quotient_and_per_root_agree_also_out_of_order(seed):
     if shifts:
         a = per_root_loss(p.chain, p.hops, shifts)
         b = quotient_loss(p.chain, p.hops, shifts)
-        assert sum(x.sum() for x in a.per_root.values()) / p.chain.roots == pytest.approx(b.probability, abs=1e-14) or b.probability == 1.0
+        assert (
+            sum(x.sum() for x in a.per_root.values()) / p.chain.roots == pytest.approx(b.probability, abs=1e-14)
+            or b.probability == 1.0
+        )

@@ -1,10 +1,11 @@
 """Offset exploration (Figure 5.14): parallel sweep equals individual analyses."""
+
 from __future__ import annotations
 
 import pytest
+from ptts_cases import MS, config, loc
 
 from chainlab.ptts import analyze, explore
-from ptts_cases import MS, config, loc
 
 
 def test_offset_sweep_of_c2_in_config_e():

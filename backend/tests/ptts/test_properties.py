@@ -1,4 +1,5 @@
 """Property tests (hypothesis) of the exact analysis."""
+
 from __future__ import annotations
 
 import math
@@ -6,12 +7,12 @@ import math
 import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ptts_cases import chain, component, pmf
 
 from chainlab.ptts import analyze
 from chainlab.ptts.api import compute, prepare
 from chainlab.ptts.exact import exact_latency
 from chainlab.ptts.quotient import quotient_latency
-from ptts_cases import chain, component, pmf
 
 US = 1000
 
@@ -35,7 +36,9 @@ def chains(draw, max_roots: int = 3000, point_etps: bool = False):
     return chain("prop", comps, order=order)
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 
 
 @SETTINGS

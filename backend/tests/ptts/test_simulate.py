@@ -1,4 +1,5 @@
 """The Monte Carlo simulator: physics, engines, convergence to the exact result, loss rate."""
+
 from __future__ import annotations
 
 import random
@@ -7,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ptts_brute import random_chain, to_ir
+from ptts_cases import MS, chain, component, config, fig52, pmf, uniform
 
 from chainlab.ptts import analyze, simulate
 from chainlab.ptts.api import prepare
 from chainlab.ptts.simulate import physics_events, physics_vector, sample
-from ptts_cases import MS, chain, component, config, fig52, pmf, uniform
-from ptts_brute import random_chain, to_ir
 
 
 def test_out_of_order_production_overwrites_physically():
@@ -58,11 +59,14 @@ def test_thesis_example_simulation_matches_exact():
 
 
 def test_simulated_loss_rate_matches_exact_loss():
-    ir = chain("lossy", [
-        component("C0", 10 * MS, 0, uniform(0, 9 * MS, MS)),
-        component("C1", 7 * MS, 3 * MS, pmf([(1 * MS, 0.5), (6 * MS, 0.5)])),
-        component("C2", 12 * MS, 1 * MS, pmf([(2 * MS, 1.0)])),
-    ])
+    ir = chain(
+        "lossy",
+        [
+            component("C0", 10 * MS, 0, uniform(0, 9 * MS, MS)),
+            component("C1", 7 * MS, 3 * MS, pmf([(1 * MS, 0.5), (6 * MS, 0.5)])),
+            component("C2", 12 * MS, 1 * MS, pmf([(2 * MS, 1.0)])),
+        ],
+    )
     exact = analyze(ir)
     assert exact["in_order"] and 0.05 < exact["loss_probability"] < 0.5
     s = simulate(ir, iterations=40_000, seed=5)
@@ -80,15 +84,25 @@ def in_order_chains(draw):
         lo = draw(st.integers(0, 30))
         vals = sorted(set(draw(st.lists(st.integers(lo, lo + d), min_size=1, max_size=3))))
         ws = [draw(st.integers(1, 5)) for _ in vals]
-        comps.append(component(f"C{i}", d * MS, draw(st.integers(0, d - 1)) * MS,
-                               pmf([(v * MS, w / sum(ws)) for v, w in zip(vals, ws)])))
+        comps.append(
+            component(
+                f"C{i}",
+                d * MS,
+                draw(st.integers(0, d - 1)) * MS,
+                pmf([(v * MS, w / sum(ws)) for v, w in zip(vals, ws)]),
+            )
+        )
     ir = chain("conv", comps)
     assume(prepare(ir).chain.roots <= 5000)
     return ir
 
 
-@settings(max_examples=6, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(in_order_chains())
 def test_simulation_converges_where_production_is_in_order(ir):
     small = simulate(ir, iterations=400, seed=2)
@@ -107,6 +121,7 @@ def test_trace_mode_and_config_c():
 
 def test_bad_simulation_arguments():
     from chainlab.errors import ModelError
+
     with pytest.raises(ModelError):
         simulate(fig52(), mode="nope")
     with pytest.raises(ModelError):

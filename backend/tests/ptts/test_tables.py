@@ -1,12 +1,12 @@
 """Tables 5.1-5.4: tree counts, cost estimate, refusal with period proposals, case-study results."""
+
 from __future__ import annotations
 
-
 import pytest
+from ptts_cases import config
 
 from chainlab.errors import TooExpensiveError
 from chainlab.ptts import analyze, estimate_cost, propose_periods
-from ptts_cases import config
 
 
 @pytest.mark.parametrize("key,trees", [("a", 136), ("b", 13861), ("c", 1388611)])

@@ -1,13 +1,14 @@
 """The running example of thesis ch. 5 (Figure 5.2): trees of Figures 5.4/5.5 and the loss of 5.5."""
+
 from __future__ import annotations
 
 from fractions import Fraction
 
 import pytest
+from ptts_cases import MS, fig52
 
 from chainlab.ptts import analyze, estimate_cost, latency_tree
 from chainlab.ptts.api import compute
-from ptts_cases import MS, fig52
 
 
 def children(node):

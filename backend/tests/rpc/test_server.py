@@ -1,4 +1,5 @@
 """The JSON-RPC server as a real process over stdio, as the CLI and the language server use it."""
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,10 @@ VECTORS = Path(__file__).resolve().parents[3] / "tests" / "ir-vectors"
 class Client:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "chainlab.rpc"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            [sys.executable, "-m", "chainlab.rpc"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         self.next_id = 0
 
@@ -95,7 +99,9 @@ def test_ptts_analysis_over_rpc(client: Client) -> None:
 
 def test_explore_over_rpc_uses_worker_processes_without_hanging(client: Client) -> None:
     ir = json.loads((GOLDEN / "ptts" / "case-study.ir.json").read_text())
-    result = client.request("ptts/explore", {"ir": ir, "ptts": "ConfigE", "vary": ["Wall"], "step_ns": 4_000_000})["result"]
+    result = client.request("ptts/explore", {"ir": ir, "ptts": "ConfigE", "vary": ["Wall"], "step_ns": 4_000_000})[
+        "result"
+    ]
     assert len(result["points"]) == 5
     assert client.close() == 0
 

@@ -1,4 +1,5 @@
 """Local runs end to end: plan -> generate -> build (cached) -> run -> statistics, report and plots."""
+
 from __future__ import annotations
 
 import json
@@ -15,20 +16,30 @@ from chainlab.run.local import calibrated_ir, target_cores
 
 REPO = Path(__file__).resolve().parents[3]
 CLI = REPO / "language" / "bin" / "chainlab.js"
-pytestmark = pytest.mark.skipif(shutil.which("node") is None or shutil.which("cmake") is None or not CLI.exists(),
-                                reason="needs node, the built CLI and cmake")
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or shutil.which("cmake") is None or not CLI.exists(),
+    reason="needs node, the built CLI and cmake",
+)
 
 
 def _ir(path: str) -> dict:
-    out = subprocess.run(["node", str(CLI), "export", str(REPO / path), "--json"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", str(CLI), "export", str(REPO / path), "--json"], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
 def test_run_writes_latencies_report_and_plots(tmp_path: Path) -> None:
     ir = _ir("samples/chains/appendix-a.chain")
     seen: list[float] = []
-    r = run_local(ir, "App", iterations=300, out_dir=tmp_path / "out", cache=tmp_path / "cache",
-                  on_progress=lambda f, m: seen.append(f))
+    r = run_local(
+        ir,
+        "App",
+        iterations=300,
+        out_dir=tmp_path / "out",
+        cache=tmp_path / "cache",
+        progress=lambda f, m: seen.append(f),
+    )
     assert r.status == "ok" and r.completed == 300 and r.measured["samples"] == 300
     assert r.measured["p50_ns"] <= r.measured["p99_ns"] <= r.measured["max_ns"]
     assert 0 <= r.ks <= 1 and r.predicted and r.predicted["mean_ns"] > 0
@@ -51,6 +62,7 @@ def test_calibration_feeds_measured_costs_into_the_plan(tmp_path: Path) -> None:
     for b in cal["boxes"]:
         assert b["etp"]["kind"] == "pmf" and abs(sum(p for _, p in b["etp"]["points"]) - 1) < 1e-9
     from chainlab.ir import validate_ir
+
     validate_ir(cal)
 
 

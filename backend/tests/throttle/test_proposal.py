@@ -1,4 +1,5 @@
 """throttle/params on the sample model: proposals, reasoning and refusals (ModelError, never a traceback)."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,14 @@ ROOT = Path(__file__).resolve().parents[3]
 
 @pytest.fixture(scope="module")
 def ir() -> dict[str, Any]:
-    out = subprocess.run(["node", str(ROOT / "language/bin/chainlab.js"), "export", "samples/xray.chain", "--json"],
-                         cwd=ROOT, capture_output=True, text=True, check=True, timeout=60)
+    out = subprocess.run(
+        ["node", str(ROOT / "language/bin/chainlab.js"), "export", "samples/xray.chain", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     return validate_ir(json.loads(out.stdout))
 
 

@@ -1,4 +1,5 @@
 """Thesis §4.6.4 rule made concrete (NOTES §1.5)."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,7 @@ def test_thresholds_from_bandwidth() -> None:
     """RT writes 9 GB/s (thesis estimate 4-9 GB/s): 21.9 − 9 = 12.9 GB/s over 2 BE cores = 6.45 GB/s write."""
     p = propose_duty_cycle(6e6, 7e6, be_cores=2, rt_read_bps=9e9, rt_write_bps=9e9, **BW)
     assert p.write_threshold_bps == pytest.approx(6.45e9)
-    assert p.read_threshold_bps == pytest.approx(19.9e9)          # capped at one core's maximum
+    assert p.read_threshold_bps == pytest.approx(19.9e9)  # capped at one core's maximum
     assert p.write_threshold_pct == pytest.approx(43.0)
     assert p.reasoning and all(isinstance(r, str) for r in p.reasoning)
 
@@ -32,4 +33,4 @@ def test_large_slack_and_no_slack() -> None:
     with pytest.raises(ValueError, match="no slack"):
         propose_duty_cycle(6e6, 6e6, be_cores=1, **BW)
     tight = propose_duty_cycle(6e6, 6.0006e6, be_cores=1, **BW)
-    assert tight.suspend_ns == 10_000_000                          # capped
+    assert tight.suspend_ns == 10_000_000  # capped

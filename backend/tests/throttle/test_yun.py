@@ -1,4 +1,5 @@
 """Yun et al. (seed 004) worked numbers, NOTES §5.1 items 2-4 and §2.3-2.8."""
+
 from __future__ import annotations
 
 import math
@@ -12,13 +13,13 @@ P = 10.0
 
 def test_step_curve_shape() -> None:
     Q = 3.0
-    assert yun.alpha_step(2 * Q, Q, P) == pytest.approx(2 * Q)          # 2Q back-to-back burst
-    assert yun.alpha_step(P + Q, Q, P) == pytest.approx(2 * Q)          # flat until the next period
-    assert yun.alpha_step(P + 2 * Q, Q, P) == pytest.approx(3 * Q)      # then Q per period
+    assert yun.alpha_step(2 * Q, Q, P) == pytest.approx(2 * Q)  # 2Q back-to-back burst
+    assert yun.alpha_step(P + Q, Q, P) == pytest.approx(2 * Q)  # flat until the next period
+    assert yun.alpha_step(P + 2 * Q, Q, P) == pytest.approx(3 * Q)  # then Q per period
     assert yun.alpha_step(2 * P + 2 * Q, Q, P) == pytest.approx(4 * Q)
-    for t in [0.5 * k for k in range(1, 200)]:                           # α ≤ α^u everywhere
+    for t in [0.5 * k for k in range(1, 200)]:  # α ≤ α^u everywhere
         assert yun.alpha_step(t, Q, P) <= yun.alpha_upper(t, Q, P) + 1e-9
-    for k in range(5):                                                   # α^u touches every burst end
+    for k in range(5):  # α^u touches every burst end
         t = k * P + 2 * Q
         assert yun.alpha_step(t, Q, P) == pytest.approx(yun.alpha_upper(t, Q, P))
 
@@ -33,7 +34,7 @@ def test_figure6_tau_crit_saturates_by_30_percent() -> None:
         assert yun.stall_response(30, 15, [yun.curve(kind, 0.2 * P, P)]) < 45.0
     assert yun.saturation_share(30, 15, P, "upper") == pytest.approx(0.25, abs=2e-4)
     assert 0.25 <= yun.saturation_share(30, 15, P, "step") <= 0.30
-    assert yun.stall_response(30, 15, [yun.curve("step", 0.0, P)]) == 30.0   # nothing on the interfering core
+    assert yun.stall_response(30, 15, [yun.curve("step", 0.0, P)]) == 30.0  # nothing on the interfering core
 
 
 def test_eq6_closed_form_matches_curve() -> None:
@@ -44,8 +45,8 @@ def test_eq6_closed_form_matches_curve() -> None:
     for t, S in ((25, 3), (60, 20), (12, 1)):
         q = yun.q_at(t, S, 1e9, P)
         assert yun.alpha_upper(t, q, P) == pytest.approx(S)
-    assert yun.q_at(40, 0, 100, P) is None          # no slack
-    assert yun.q_at(40, 10, 5, P) == math.inf       # task's own bound suffices
+    assert yun.q_at(40, 0, 100, P) is None  # no slack
+    assert yun.q_at(40, 10, 5, P) == math.inf  # task's own bound suffices
 
 
 def test_budget_conventions() -> None:
@@ -58,12 +59,12 @@ def test_budget_conventions() -> None:
 
 def test_algorithm1_single_core() -> None:
     L = 33e-6
-    tau = yun.Task("crit", C=30, T=100, D=40, CM=15 / L)    # 10 ms of stall allowed by the deadline
+    tau = yun.Task("crit", C=30, T=100, D=40, CM=15 / L)  # 10 ms of stall allowed by the deadline
     res = yun.max_budget_single([tau], P, L)
     assert res.limiting == "crit"
     assert 0 < res.Q < P
     R = yun.response_time(tau, [], L, [yun.curve("upper", res.Q, P)])
-    assert R == pytest.approx(40.0, abs=1e-6)               # the returned Q uses exactly the slack
+    assert R == pytest.approx(40.0, abs=1e-6)  # the returned Q uses exactly the slack
     assert yun.response_time(tau, [], L, [yun.curve("upper", res.Q * 1.01, P)]) > 40.0
     loose = yun.Task("loose", C=30, T=100, D=50, CM=15 / L)  # the task's own bound suffices: any Q
     assert yun.max_budget_single([loose], P, L).Q == P

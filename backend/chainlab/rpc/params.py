@@ -1,0 +1,23 @@
+"""A request's params as the typed inputs of the packages: each mapping is written once, here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainlab.ir import select_chain
+from chainlab.plan import PlanOptions
+
+#: Params that override the chain's planning settings; each is the PlanOptions field of the same name.
+PLAN_PARAMS = ("heuristic", "memory", "threads", "seed")
+
+
+def chain_param(ir: dict[str, Any], params: dict[str, Any]) -> str:
+    """The chain the request names (`chain`), else the model's only chain."""
+    name = params.get("chain")
+    return select_chain(ir, name if isinstance(name, str) else None)
+
+
+def plan_options(params: dict[str, Any], **fixed: Any) -> PlanOptions:
+    """The planner's options from the request's PLAN_PARAMS (absent or null: the chain's own), plus `fixed`."""
+    given = {key: params[key] for key in PLAN_PARAMS if params.get(key) is not None}
+    return PlanOptions(**given, **fixed)
