@@ -41,7 +41,7 @@ describe('dependency hygiene', () => {
         expect(extension.dependencies['vscode-languageclient']).toBe('9.0.1');
         expect(extension.dependencies['sprotty-vscode']).toBe('1.0.0');
         for (const pkg of [language, diagram, extension]) {
-            for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies }) as string[]) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+            for (const version of Object.values<string>({ ...pkg.dependencies, ...pkg.devDependencies })) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
         }
     });
 

@@ -18,8 +18,8 @@ import { NODES_PER_CANCEL_CHECK } from './chain-linker.js';
 import { boxPorts } from './model-util.js';
 
 export class ChainScopeComputation extends DefaultScopeComputation {
-    override async computeExports(_document: LangiumDocument): Promise<AstNodeDescription[]> {
-        return [];
+    override computeExports(_document: LangiumDocument): Promise<AstNodeDescription[]> {
+        return Promise.resolve([]);
     }
 
     /** As Langium's, with a cancellation check every few thousand nodes instead of an await per node. */
@@ -95,9 +95,9 @@ export class ChainScopeProvider extends DefaultScopeProvider {
 
     private layer(precomputed: PrecomputedScopes, node: AstNode, referenceType: string): Layer {
         let byNode = this.layers.get(precomputed);
-        if (!byNode) this.layers.set(precomputed, byNode = new Map());
+        if (!byNode) this.layers.set(precomputed, byNode = new Map<AstNode, Map<string, Layer>>());
         let byType = byNode.get(node);
-        if (!byType) byNode.set(node, byType = new Map());
+        if (!byType) byNode.set(node, byType = new Map<string, Layer>());
         let layer = byType.get(referenceType);
         if (!layer) {
             layer = layerOf(precomputed.get(node), d => this.reflection.isSubtype(d.type, referenceType));

@@ -98,7 +98,7 @@ export function tokenise(text: string): Token[] {
     const kinds: TokenKind[] = ['ws', 'comment', 'string', 'number', 'word', 'punct', 'other'];
     for (const match of text.matchAll(TOKEN)) {
         const group = match.findIndex((g, i) => i > 0 && g !== undefined);
-        tokens.push({ kind: kinds[group - 1], text: match[0], start: match.index!, end: match.index! + match[0].length });
+        tokens.push({ kind: kinds[group - 1], text: match[0], start: match.index, end: match.index + match[0].length });
     }
     return tokens.filter(t => t.kind !== 'ws');
 }

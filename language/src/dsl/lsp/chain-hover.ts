@@ -109,7 +109,7 @@ function chainThreads(chain: Chain): number {
 }
 
 function describeInstance(instance: Instance): string {
-    const chain = instance.$container as Chain;
+    const chain = instance.$container;
     const box = instance.box?.ref;
     if (!box) return `**${instance.name}**: unknown box`;
     const lines = [`**${instance.name}**: box ${box.name}${boxKernelName(box) ? `, kernel ${boxKernelName(box)}` : ''}`];
