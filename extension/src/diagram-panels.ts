@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { SprottyDiagramIdentifier } from 'sprotty-vscode-protocol';
+import type { SprottyDiagramIdentifier } from 'sprotty-vscode';
 import { WebviewEndpoint } from 'sprotty-vscode';
 import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/lsp';
 import type { LanguageClient } from 'vscode-languageclient/node';
