@@ -115,7 +115,8 @@ describe('the diagram webview in Chromium', () => {
         const boxes = all.filter(e => e.type === 'node:box');
         expect(svg.match(/class="sprotty-node[ "]/g)?.length).toBe(boxes.length);
         for (const box of boxes) expect(svg).toContain(`>${String(box.name)}</text>`);
-        expect(svg).toMatch(/style="[^"]*fill/); // sprotty inlines the computed styles: the file looks the same anywhere
+        // sprotty inlines the computed styles: the file looks the same anywhere
+        expect(svg).toMatch(/style="[^"]*fill/);
         writeFileSync(join(artifacts, 'chain-export.svg'), svg);
         // the exported file renders on its own
         const standalone = await browser.newPage();

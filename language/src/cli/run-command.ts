@@ -1,4 +1,7 @@
-/** `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run, measure). */
+/**
+ * `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run,
+ * measure).
+ */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { measuredRun, withBackend } from './backend-session.js';

@@ -1,4 +1,6 @@
-/** `chainlab throttle-params`: propose throttler parameters for a target (thesis §4.6.4, Yun et al.'s budget analysis). */
+/**
+ * `chainlab throttle-params`: propose throttler parameters for a target (thesis §4.6.4, Yun et al.'s budget analysis).
+ */
 import type { Command } from 'commander';
 import { withBackend } from './backend-session.js';
 import { loadIr, processOutput, type Output } from './commands.js';

@@ -50,7 +50,10 @@ export function registerDiagramEditRequests(connection: Connection, shared: Lang
     });
 }
 
-/** Sprotty's client-side ServerStatusAction (the webview shows it in its status line); sprotty-protocol has no type for it. */
+/**
+ * Sprotty's client-side ServerStatusAction (the webview shows it in its status line); sprotty-protocol has no type for
+ * it.
+ */
 function serverStatus(message: string, severity: 'OK' | 'WARNING' | 'ERROR'): Action {
     return { kind: 'serverStatus', message, severity } as Action;
 }

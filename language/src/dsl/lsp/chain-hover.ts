@@ -29,7 +29,10 @@ function nsText(ns: bigint): string {
     return formatted === `${ns} ns` ? formatted : `${formatted} (${ns} ns)`;
 }
 
-/** A whole number as a BigInt; 0n for what a half-typed or absurd model holds (undefined, Infinity from a 400-digit literal). */
+/**
+ * A whole number as a BigInt; 0n for what a half-typed or absurd model holds (undefined, Infinity from a 400-digit
+ * literal).
+ */
 const big = (n: number | undefined): bigint => (Number.isInteger(n) ? BigInt(n!) : 0n);
 
 export function imageBytes(image: ImageType): bigint {
