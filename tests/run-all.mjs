@@ -3,7 +3,7 @@
  * Runs every test suite (vitest, pytest, ctest, ...) one after the other, each
  * through its own runner, and prints one summary at the end. Exits non-zero
  * if any suite fails or any suite ran no test. Run `npm test`, which first
- * sets everything up (tests/setup.mjs).
+ * sets everything up (scripts/setup.mjs).
  *
  * `node tests/run-all.mjs language backend` runs only the named suites.
  */
