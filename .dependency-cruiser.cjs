@@ -102,21 +102,24 @@ module.exports = {
         {
             name: 'diagram-server-layer',
             severity: 'error',
-            comment: 'Diagram generation may import dsl, ir, generated and the contract: not the server, the CLI or the backend client.',
+            comment:
+                'Diagram generation may import dsl, ir, generated and the contract: not the server, the CLI or the backend client.',
             from: { path: '^language/src/diagram-server/' },
             to: { path: '^language/src/(server|cli|backend-rpc)/' },
         },
         {
             name: 'cli-layer',
             severity: 'error',
-            comment: 'The CLI may import dsl, ir, generated, backend-rpc and the contract: not the language server nor diagram generation.',
+            comment:
+                'The CLI may import dsl, ir, generated, backend-rpc and the contract: not the language server nor diagram generation.',
             from: { path: '^language/src/cli/' },
             to: { path: '^language/src/(server|diagram-server)/' },
         },
         {
             name: 'server-is-the-composition-root',
             severity: 'error',
-            comment: 'Nothing imports the language server (language/src/server): it is the only place that wires everything.',
+            comment:
+                'Nothing imports the language server (language/src/server): it is the only place that wires everything.',
             from: { path: LANGUAGE, pathNot: '^language/src/server/' },
             to: { path: '^language/src/server/' },
         },
@@ -137,7 +140,8 @@ module.exports = {
         {
             name: 'extension-imports-no-language',
             severity: 'error',
-            comment: "The extension talks to the language server through the contract; it bundles the diagram's build, not its sources.",
+            comment:
+                "The extension talks to the language server through the contract; it bundles the diagram's build, not its sources.",
             from: { path: '^extension/src/' },
             to: { path: '^(language|diagram)/' },
         },
@@ -151,7 +155,8 @@ module.exports = {
         {
             name: 'contract-by-package-name',
             severity: 'error',
-            comment: 'Other packages import the contract as @chainlab/contract, never by a relative path into contract/.',
+            comment:
+                'Other packages import the contract as @chainlab/contract, never by a relative path into contract/.',
             from: { path: '^(language|diagram|extension)/' },
             to: { path: '^contract/', dependencyTypes: ['local'] },
         },

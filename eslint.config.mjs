@@ -40,9 +40,17 @@ export default tseslint.config(
             'no-unused-vars': 'off', // the TypeScript rule below, for .mjs too
             '@typescript-eslint/no-unused-vars': [
                 'error',
-                { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+                {
+                    argsIgnorePattern: '^_',
+                    varsIgnorePattern: '^_',
+                    caughtErrorsIgnorePattern: '^_',
+                    ignoreRestSiblings: true,
+                },
             ],
-            '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
+            '@typescript-eslint/consistent-type-imports': [
+                'error',
+                { prefer: 'type-imports', fixStyle: 'inline-type-imports' },
+            ],
             '@typescript-eslint/no-floating-promises': 'error',
             // Prettier (printWidth 120) keeps code within 120 columns except strings it cannot break; it never wraps
             // comments, so comment lines are held to 120 here (code: only a backstop for what Prettier leaves).
