@@ -26,7 +26,7 @@ const MAX_FAILURES = 8;
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 // ------------------------------------------------------------------ sources
-/** The example of the issue (shared with the language-server tests). */
+/** The one-line sketch of every feature (shared with the language-server tests). */
 export { SKETCH } from '../lsp/lsp-fixtures.js';
 import { SKETCH } from '../lsp/lsp-fixtures.js';
 
