@@ -3,7 +3,7 @@
  * Runs every test suite (vitest, pytest, ctest, ...) one after the other, each
  * through its own runner, and prints one summary at the end. Exits non-zero
  * if any suite fails or any suite ran no test. Run `npm test`, which first
- * sets everything up (tests/setup.mjs).
+ * sets everything up (scripts/setup.mjs).
  *
  * `node tests/run-all.mjs language backend` runs only the named suites.
  */
@@ -29,7 +29,7 @@ function vitestSuite(name, what, cwd, config) {
 /** Each suite: how to run it and how to read its counts afterwards. */
 const SUITES = [
     vitestSuite('language', 'vitest: grammar, validation, LSP features, IR export, fuzz', join(root, 'language')),
-    vitestSuite('cross', 'vitest: the CLI as a process, samples, golden IR, dependency hygiene', root, 'tests/vitest.config.ts'),
+    vitestSuite('cross', 'vitest: the CLI as a process, samples, golden IR, dependency hygiene, lint/format/layering', root, 'tests/vitest.config.ts'),
     vitestSuite('diagram', 'vitest + Chromium: the diagram webview rendering language-server models', join(root, 'diagram')),
     vitestSuite('extension', 'vitest: the extension\'s measurement → ETP edit and plot data, against the real CLI', join(root, 'extension')),
     vitestSuite('vscode', 'code-server + Chromium: the packaged extension in a real VS Code', join(root, 'tests', 'vscode'), 'vitest.config.ts'),

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Cross-cutting tests: the CLI as a real process, samples, golden IR, dependency hygiene.
+// Cross-cutting tests: the CLI as a real process, samples, golden IR, dependency hygiene, lint, format and layering.
 export default defineConfig({
     test: {
         root: __dirname,

@@ -1,4 +1,4 @@
-"""Deploy overhead against a warm SSH target (issue 8): upload, cached build, start, collect, for samples/xray.chain
+"""Deploy overhead against a warm SSH target (`chainlab deploy`): upload, cached build, start, collect, for samples/xray.chain
 over the network-namespace link of the test lab host, excluding the measured run itself. Target: < 3 s.
 
     backend/.venv/bin/python bench/deploy/bench_deploy.py [--repeat 5]      (root: it creates the netns lab)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Diagram speed over the language server protocol (issue: a 200-box chain, first diagram < 1.5 s, text
+ * Diagram speed over the language server protocol (targets: a 200-box chain, first diagram < 1.5 s, text
  * change → updated diagram < 500 ms). Spawns the bundled server (language/dist/server.cjs), opens a
  * generated 200-box chain, requests the box-chain diagram as sprotty-vscode does (server-side ELK layout),
  * then edits the text N times and times each updateModel. Prints medians and ratios to the anchors.

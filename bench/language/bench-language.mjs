@@ -58,7 +58,10 @@ const RUNS = Number(option('runs', 7));
 const KEEP = option('keep', false) === true;
 const JSON_OUT = option('json', false) === true;
 const SCALING = option('scaling', false) === true;
-/** Measure with Langium's default (linear) scopes instead of the language's hash-map scopes: the "before" of chain-scope.ts. */
+/**
+ * Measure with Langium's default (linear) scopes instead of the language's hash-map scopes: the "before" of
+ * chain-scope.ts.
+ */
 const LANGIUM_SCOPES = option('langium-scopes', false) === true;
 
 // ------------------------------------------------------------------ generator

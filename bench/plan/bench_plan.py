@@ -1,4 +1,4 @@
-"""Planner benchmark (issue 4, "Speed"): plan synthetic chains with every heuristic and both allocators.
+"""Planner benchmark (its speed targets below): plan synthetic chains with every heuristic and both allocators.
 
     backend/.venv/bin/python bench/plan/bench_plan.py                 # 100 boxes (< 2 s) and 1,000 boxes (< 30 s)
     backend/.venv/bin/python bench/plan/bench_plan.py --boxes 100 --seed 3 --no-big --json out.json

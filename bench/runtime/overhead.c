@@ -53,13 +53,17 @@ int main(int argc, char **argv) {
     cl_sem s;
     cl_sem_init(&s, 0);
     t0 = cl_now_ns();
-    for (int i = 0; i < n; i++) { cl_sem_post(&s); cl_sem_wait(&s, 0, &stop_flag, 0); }
+    for (int i = 0; i < n; i++) {
+        cl_sem_post(&s);
+        cl_sem_wait(&s, 0, &stop_flag, 0);
+    }
     double uncontended = (double)(cl_now_ns() - t0) / n;
     printf("timestamp (clock_gettime MONOTONIC): %.1f ns per call%s\n", ts, sink == 42 ? " " : "");
     printf("signal post + wait, uncontended, same thread: %.1f ns\n", uncontended);
     int cores = argc > 1 ? atoi(argv[1]) : 2;
     int b = cores > 1 ? 1 : 0;
     double rt_spin = round_trip_ns(2000, 0, b), rt_block = round_trip_ns(0, 0, b);
-    printf("cross-core signal one-way (cores 0 -> %d): spin-then-block %.0f ns, block at once (futex) %.0f ns\n", b, rt_spin / 2, rt_block / 2);
+    printf("cross-core signal one-way (cores 0 -> %d): spin-then-block %.0f ns, block at once (futex) %.0f ns\n", b,
+           rt_spin / 2, rt_block / 2);
     return 0;
 }

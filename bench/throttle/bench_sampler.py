@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sampler overhead and crossing-to-suspension delay of chainlab-throttle (issue 5, "Speed and effect").
+"""Sampler overhead and crossing-to-suspension delay of chainlab-throttle (its speed and effect).
 
 Usage: python3 bench/throttle/bench_sampler.py [BUILD_DIR] [--seconds N]
   BUILD_DIR holds throttle/chainlab-throttle and throttle/chainlab-hog (default runtime-c/build).

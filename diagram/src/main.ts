@@ -1,4 +1,6 @@
-/** The webview entry inside VS Code (bundled to dist/webview.js): sprotty-vscode's starter with chainlab's container. */
+/**
+ * The webview entry inside VS Code (bundled to dist/webview.js): sprotty-vscode's starter with chainlab's container.
+ */
 import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { injectable } from 'inversify';
@@ -9,7 +11,10 @@ import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION } from './diagram-editing.js';
 import '../css/diagram.css';
 
-/** Sends exported SVG to the extension, which saves it to a file (sprotty's default, a browser download, does nothing in a webview). */
+/**
+ * Sends exported SVG to the extension, which saves it to a file (sprotty's default, a browser download, does nothing in
+ * a webview).
+ */
 @injectable()
 class ChainlabDiagramServer extends VscodeDiagramServer {
     protected override handleExportSvgAction(): boolean {

@@ -30,8 +30,8 @@ beforeAll(async () => {
     const dist = join(here, '..', 'dist');
     const html = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src 'unsafe-inline' file:">
-<link rel="stylesheet" href="${pathToFileURL(join(dist, 'standalone.css'))}"></head>
-<body><div id="toolbar" class="chainlab-toolbar"></div><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js'))}"></script></body></html>`;
+<link rel="stylesheet" href="${pathToFileURL(join(dist, 'standalone.css')).href}"></head>
+<body><div id="toolbar" class="chainlab-toolbar"></div><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js')).href}"></script></body></html>`;
     writeFileSync(join(artifacts, 'page.html'), html);
     pageUrl = pathToFileURL(join(artifacts, 'page.html')).toString();
     client = await DiagramClient.start();
@@ -60,7 +60,7 @@ async function show(view: string, extra: Record<string, unknown> = {}, documentU
 describe('the diagram webview in Chromium', () => {
     test('box chain: every node, port and edge is rendered and a click selects', async () => {
         const { page, model, errors } = await show('chain');
-        const all = elements(model as never);
+        const all = elements(model);
         const count = (type: string) => all.filter(e => e.type === type).length;
         await expect.poll(() => page.locator('g.sprotty-node').count()).toBe(count('node:box')); // after fit to screen
         expect(await page.locator('g.sprotty-port').count()).toBe(count('port:in') + count('port:out'));
@@ -78,7 +78,7 @@ describe('the diagram webview in Chromium', () => {
         const { page, model, errors } = await show('chain');
         type Api = { edits(): Array<Record<string, string>>; selected(): string[] };
         const edits = () => page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits());
-        const all = elements(model as never);
+        const all = elements(model);
         const byId = new Map(all.map(e => [e.id, e]));
         const names = new Set(all.filter(e => e.type === 'node:box').map(e => String(e.name)));
 
@@ -91,7 +91,7 @@ describe('the diagram webview in Chromium', () => {
         // an output port, then an input port
         const edge = all.find(e => e.type === 'edge')!;
         const [source, target] = [byId.get(String(edge.sourceId))!, byId.get(String(edge.targetId))!];
-        const end = (p: Record<string, unknown>) => `${all.find(n => (n.children as Array<{ id: string }> | undefined)?.some(c => c.id === p.id))!.name}.${p.name}`;
+        const end = (p: Record<string, unknown>) => `${String(all.find(n => (n.children as Array<{ id: string }> | undefined)?.some(c => c.id === p.id))!.name)}.${String(p.name)}`;
         await page.locator(`[id$="_${source.id}"]`).first().click();
         await page.locator(`[id$="_${target.id}"]`).first().click();
         await expect.poll(async () => (await edits()).at(-1)).toEqual({ op: 'connect', chain: 'XRay', from: end(source), to: end(target) });
@@ -111,11 +111,12 @@ describe('the diagram webview in Chromium', () => {
         const { page, model, errors } = await show('chain');
         const svg = await page.evaluate(() => (window as unknown as { chainlabDiagram: { exportSvg(): Promise<string> } }).chainlabDiagram.exportSvg());
         expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-        const all = elements(model as never);
+        const all = elements(model);
         const boxes = all.filter(e => e.type === 'node:box');
         expect(svg.match(/class="sprotty-node[ "]/g)?.length).toBe(boxes.length);
-        for (const box of boxes) expect(svg).toContain(`>${box.name}</text>`);
-        expect(svg).toMatch(/style="[^"]*fill/); // sprotty inlines the computed styles: the file looks the same anywhere
+        for (const box of boxes) expect(svg).toContain(`>${String(box.name)}</text>`);
+        // sprotty inlines the computed styles: the file looks the same anywhere
+        expect(svg).toMatch(/style="[^"]*fill/);
         writeFileSync(join(artifacts, 'chain-export.svg'), svg);
         // the exported file renders on its own
         const standalone = await browser.newPage();

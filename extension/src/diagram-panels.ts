@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { SprottyDiagramIdentifier } from 'sprotty-vscode-protocol';
+import type { SprottyDiagramIdentifier } from 'sprotty-vscode';
 import { WebviewEndpoint } from 'sprotty-vscode';
 import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/lsp';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -30,7 +30,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
     }
 
     protected override async createDiagramIdentifier(uri: vscode.Uri, diagramType?: string): Promise<SprottyDiagramIdentifier | undefined> {
-        const identifier = await super.createDiagramIdentifier(uri, diagramType) as ChainlabIdentifier | undefined;
+        const identifier = await super.createDiagramIdentifier(uri, diagramType);
         if (identifier) Object.assign(identifier, this.pending);
         return identifier;
     }
@@ -41,8 +41,8 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         const name = identifier.uri.slice(identifier.uri.lastIndexOf('/') + 1);
         const panel = vscode.window.createWebviewPanel(identifier.diagramType, `${name}: ${element ?? VIEW_TITLES[view ?? 'chain']} (${VIEW_TITLES[view ?? 'chain']})`,
             vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] });
-        const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
-        const css = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
+        const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString();
+        const css = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString();
         const csp = `default-src 'none'; script-src ${panel.webview.cspSource}; style-src 'unsafe-inline' ${panel.webview.cspSource}; img-src ${panel.webview.cspSource} data:; font-src ${panel.webview.cspSource}`;
         panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">

@@ -35,5 +35,5 @@ export function pmfText(latenciesNs: number[], bins = 20): string {
 /** The range (offsets) of every `etp chain NAME` in the text. */
 export function chainEtpRanges(text: string, chain: string): Array<[number, number]> {
     const pattern = new RegExp(`\\betp\\s+chain\\s+${chain}\\b`, 'g');
-    return [...text.matchAll(pattern)].map(m => [m.index!, m.index! + m[0].length]);
+    return [...text.matchAll(pattern)].map(m => [m.index, m.index + m[0].length]);
 }

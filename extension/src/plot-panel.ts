@@ -23,8 +23,8 @@ export class PlotPanel {
         const src = panel.webview.cspSource;
         panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${src}; style-src ${src}; img-src ${src} data:">
-<link rel="stylesheet" href="${panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'plot.css'))}"></head>
-<body><div id="plot"></div><script src="${panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'plot.js'))}"></script></body></html>`;
+<link rel="stylesheet" href="${panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'plot.css')).toString()}"></head>
+<body><div id="plot"></div><script src="${panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'plot.js')).toString()}"></script></body></html>`;
         panel.webview.onDidReceiveMessage(message => {
             if ((message as { ready?: boolean }).ready) {
                 this.ready = true;

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { validate } from './test-utils.js';
 
 describe('language smoke', () => {
-    test('the sketch of the issue parses and validates clean', async () => {
+    test('the one-line sketch of every feature parses and validates clean', async () => {
         const document = await validate(`
 platform LabPC { cores 4  cache L3 8 MiB shared  smt off }
 image Frame 1024 x 1024 of u16

@@ -1,6 +1,6 @@
 /**
  * A real VS Code for the end-to-end tests: code-server 4.100.3 from the npm registry (installed by
- * tests/setup.mjs into tests/vscode/node_modules), run with private user/extension/config dirs, no gallery
+ * scripts/setup.mjs into tests/vscode/node_modules), run with private user/extension/config dirs, no gallery
  * and no network, the chainlab .vsix installed the way a user installs it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 }
 
 export async function startCodeServer(workspace: string, settings: Record<string, unknown>): Promise<CodeServer> {
-    if (!existsSync(codeServerBin)) throw new Error(`code-server is not installed (${codeServerBin}): run \`node tests/setup.mjs\``);
+    if (!existsSync(codeServerBin)) throw new Error(`code-server is not installed (${codeServerBin}): run \`node scripts/setup.mjs\``);
     if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run \`npm run package\``);
     const base = mkdtempSync(join(tmpdir(), 'chainlab-code-server-'));
     const dirs = { user: join(base, 'user'), extensions: join(base, 'extensions'), config: join(base, 'xdg-config'), data: join(base, 'xdg-data') };

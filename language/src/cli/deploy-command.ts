@@ -9,7 +9,9 @@ import { HEURISTICS } from './run-command.js';
 interface DeployReply { status: string; summary: string; local_dir: string; [key: string]: unknown }
 interface TrustReply { target: string; host: string; fingerprint: string; added: boolean; known_hosts: string }
 
-export async function deployCommand(file: string, options: { chain?: string; target: string; scenario: string; iterations?: number; calibrate?: number; schedule?: string; memory?: string; threads?: number; runs?: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface DeployOptions { chain?: string; target: string; scenario: string; iterations?: number; calibrate?: number; schedule?: string; memory?: string; threads?: number; runs?: string; json?: boolean }
+
+export async function deployCommand(file: string, options: DeployOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -26,7 +28,9 @@ export async function deployCommand(file: string, options: { chain?: string; tar
     });
 }
 
-export async function trustHostCommand(file: string, options: { target: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface TrustHostOptions { target: string; json?: boolean }
+
+export async function trustHostCommand(file: string, options: TrustHostOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -51,11 +55,11 @@ export function registerDeploy(program: Command): void {
         .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
         .option('--runs <dir>', 'where runs are stored (default runs/)')
         .option('--json', 'print the results as JSON')
-        .action(async (file: string, options) => { process.exitCode = await deployCommand(file, options); });
+        .action(async (file: string, options: DeployOptions) => { process.exitCode = await deployCommand(file, options); });
     program.command('trust-host')
         .description('Show the SSH host key fingerprint of a target and add it to known_hosts (check it against the lab machine first).')
         .argument('<file>', 'a .chain file')
         .requiredOption('--target <name>', 'an ssh target of the file')
         .option('--json', 'print the result as JSON')
-        .action(async (file: string, options) => { process.exitCode = await trustHostCommand(file, options); });
+        .action(async (file: string, options: TrustHostOptions) => { process.exitCode = await trustHostCommand(file, options); });
 }

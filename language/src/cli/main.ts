@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<void> {
             process.stderr.write(`chainlab: error: ${error.message}\n`);
             process.exitCode = 1;
         } else {
-            process.stderr.write(`chainlab: internal error: ${(error as Error).stack ?? error}\n`);
+            process.stderr.write(`chainlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
             process.exitCode = 70;
         }
     }

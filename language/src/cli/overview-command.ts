@@ -1,6 +1,6 @@
 /**
  * `chainlab overview FILE`: check a model and run every analysis chainlab has on it, with a readable
- * summary. This is what `npm start` runs on samples/xray.chain.
+ * summary.
  */
 import type { Command } from 'commander';
 import { BackendModelError } from '../backend-rpc/backend-client.js';
@@ -78,7 +78,7 @@ export async function overviewCommand(file: string, output: Output = processOutp
 
 export function registerOverview(program: Command): void {
     program.command('overview')
-        .description('Check a model and run every analysis chainlab has on it, with a readable summary (what npm start runs).')
+        .description('Check a model and run every analysis chainlab has on it, with a readable summary.')
         .argument('<file>', 'a .chain file')
         .action(async (file: string) => { process.exitCode = await overviewCommand(file); });
 }

@@ -48,7 +48,9 @@ export function describePlan(plan: PlanJson): string[] {
     return lines;
 }
 
-export async function planCommand(file: string, options: { chain?: string; schedule?: string; memory?: string; threads?: number; seed?: number; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface PlanOptions { chain?: string; schedule?: string; memory?: string; threads?: number; seed?: number; json?: boolean }
+
+export async function planCommand(file: string, options: PlanOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -71,7 +73,7 @@ export function registerPlan(program: Command): void {
         .option('--threads <n>', 'number of threads (default: the chain\'s)', positiveInt('--threads'))
         .option('--seed <n>', 'seed of the latency prediction', nonNegativeInt('--seed'))
         .option('--json', 'print the plan as JSON')
-        .action(async (file: string, options) => { process.exitCode = await planCommand(file, options); });
+        .action(async (file: string, options: PlanOptions) => { process.exitCode = await planCommand(file, options); });
 }
 
 export function registerSynth(program: Command): void {

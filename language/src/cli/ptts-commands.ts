@@ -15,7 +15,9 @@ interface SimulationResult {
     in_order: boolean; simulation_ms: number; seed: number;
 }
 
-export async function simulateCommand(file: string, options: { ptts?: string; iterations: number; seed: number; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface SimulateOptions { ptts?: string; iterations: number; seed: number; json?: boolean }
+
+export async function simulateCommand(file: string, options: SimulateOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -41,7 +43,9 @@ export async function simulateCommand(file: string, options: { ptts?: string; it
 interface ExplorePoint { offsets_ms: Record<string, number>; mean_ms: number; p99_ms: number; max_ms: number; loss: number; p_deadline: number | null }
 interface ExploreResult { source: string; name: string; vary: string[]; objective: string; deadline_ms: number | null; points: ExplorePoint[]; best: ExplorePoint; workers: number }
 
-export async function exploreCommand(file: string, options: { ptts?: string; vary: string[]; step?: number; objective: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface ExploreOptions { ptts?: string; vary: string[]; step?: number; objective: string; json?: boolean }
+
+export async function exploreCommand(file: string, options: ExploreOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -77,7 +81,7 @@ export function registerSimulate(program: Command): void {
         .option('--iterations <n>', 'triggers of the first component to simulate', positiveInt('--iterations'), 10_000)
         .option('--seed <n>', 'random seed', nonNegativeInt('--seed'), 0)
         .option('--json', 'print one JSON object')
-        .action(async (file: string, options) => { process.exitCode = await simulateCommand(file, options); });
+        .action(async (file: string, options: SimulateOptions) => { process.exitCode = await simulateCommand(file, options); });
 }
 
 export function registerExplore(program: Command): void {
@@ -89,5 +93,5 @@ export function registerExplore(program: Command): void {
         .option('--step <duration>', "offset step, e.g. '1 ms' (default: the time grid or period/20)", duration('--step'))
         .option('--objective <what>', 'p99 | mean | deadline | loss', oneOf('--objective', ['p99', 'mean', 'deadline', 'loss']), 'p99')
         .option('--json', 'print one JSON object with every point')
-        .action(async (file: string, options) => { process.exitCode = await exploreCommand(file, options); });
+        .action(async (file: string, options: ExploreOptions) => { process.exitCode = await exploreCommand(file, options); });
 }

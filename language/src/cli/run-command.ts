@@ -1,4 +1,7 @@
-/** `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run, measure). */
+/**
+ * `chainlab generate` (plan → standalone C project) and `chainlab run --target here` (plan, generate, build, run,
+ * measure).
+ */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { measuredRun, withBackend } from './backend-session.js';
@@ -9,7 +12,9 @@ export const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced
 interface GenerateReply { chain: string; heuristic: string; memory: string; threads: number; out: string; files: string[] }
 interface RunReply { summary: string; status: string; completed: number; iterations: number; [key: string]: unknown }
 
-export async function generateCommand(file: string, options: { chain?: string; out: string; schedule?: string; memory?: string; threads?: number; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface GenerateOptions { chain?: string; out: string; schedule?: string; memory?: string; threads?: number; json?: boolean }
+
+export async function generateCommand(file: string, options: GenerateOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -25,7 +30,9 @@ export async function generateCommand(file: string, options: { chain?: string; o
     });
 }
 
-export async function runCommand(file: string, options: { chain?: string; target: string; iterations?: number; schedule?: string; memory?: string; threads?: number; calibrate?: number; scenario?: string; out?: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface RunOptions { chain?: string; target: string; iterations?: number; schedule?: string; memory?: string; threads?: number; calibrate?: number; scenario?: string; out?: string; json?: boolean }
+
+export async function runCommand(file: string, options: RunOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -51,7 +58,7 @@ export function registerGenerate(program: Command): void {
         .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
         .option('--threads <n>', 'number of threads (default: the chain\'s)', positiveInt('--threads'))
         .option('--json', 'print the result as JSON')
-        .action(async (file: string, options) => { process.exitCode = await generateCommand(file, options); });
+        .action(async (file: string, options: GenerateOptions) => { process.exitCode = await generateCommand(file, options); });
 }
 
 export function registerRun(program: Command): void {
@@ -68,5 +75,5 @@ export function registerRun(program: Command): void {
         .option('--scenario <list>', 'comma-separated: baseline (chain alone), congested (+ best-effort workload on the be-cores), throttled (+ the throttler); prints a Table 4.4-style comparison', scenarioList)
         .option('-o, --out <dir>', 'directory of the run\'s files (default chainlab-runs/CHAIN)')
         .option('--json', 'print the report as JSON')
-        .action(async (file: string, options) => { process.exitCode = await runCommand(file, options); });
+        .action(async (file: string, options: RunOptions) => { process.exitCode = await runCommand(file, options); });
 }

@@ -1,4 +1,6 @@
-/** `chainlab throttle-params`: propose throttler parameters for a target (thesis §4.6.4, Yun et al.'s budget analysis). */
+/**
+ * `chainlab throttle-params`: propose throttler parameters for a target (thesis §4.6.4, Yun et al.'s budget analysis).
+ */
 import type { Command } from 'commander';
 import { withBackend } from './backend-session.js';
 import { loadIr, processOutput, type Output } from './commands.js';
@@ -27,7 +29,9 @@ export function describeThrottleParams(p: ThrottleParams): string[] {
     return lines;
 }
 
-export async function throttleParamsCommand(file: string, options: { target?: string; chain?: string; json?: boolean }, output: Output = processOutput): Promise<number> {
+export interface ThrottleParamsOptions { target?: string; chain?: string; json?: boolean }
+
+export async function throttleParamsCommand(file: string, options: ThrottleParamsOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
@@ -45,5 +49,5 @@ export function registerThrottleParams(program: Command): void {
         .requiredOption('--target <name>', 'the target whose throttle to size')
         .option('--chain <name>', 'the real-time chain (optional when the file has one)')
         .option('--json', 'print the proposal as JSON')
-        .action(async (file: string, options) => { process.exitCode = await throttleParamsCommand(file, options); });
+        .action(async (file: string, options: ThrottleParamsOptions) => { process.exitCode = await throttleParamsCommand(file, options); });
 }

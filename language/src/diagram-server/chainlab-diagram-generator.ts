@@ -87,7 +87,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             trace: (element: SModelElement, source: AstNode | undefined) => {
                 if (!source) return;
                 this.traceProvider.trace(element, source);
-                this.markerProvider.addDiagnosticMarker(element as never, source, args);
+                this.markerProvider.addDiagnosticMarker(element, source, args);
             },
         };
     }

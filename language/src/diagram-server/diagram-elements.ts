@@ -42,7 +42,10 @@ export interface ChainlabGraph extends SGraph {
     palette?: string[];
 }
 
-/** A node with a tooltip (shown by the browser on hover: buffer offsets, exact values) and, for box instances, the name edits use. */
+/**
+ * A node with a tooltip (shown by the browser on hover: buffer offsets, exact values) and, for box instances, the name
+ * edits use.
+ */
 export interface ChainlabNode extends SNode { tooltip?: string; name?: string }
 
 /** A port with the name edits use (`instance.port`). */

@@ -73,8 +73,9 @@ export function createChainServices(context: DefaultSharedModuleContext, extensi
     shared.ServiceRegistry.register(Chain);
     registerValidationChecks(Chain);
     if (!context.connection) {
-        // Without a language client nobody sends the configuration: build with defaults.
-        shared.workspace.ConfigurationProvider.initialized({});
+        // Without a language client nobody sends the configuration: build with defaults (nothing to wait for:
+        // with no client and no fetch, initialized() only marks the provider ready).
+        void shared.workspace.ConfigurationProvider.initialized({});
     }
     return { shared, Chain };
 }

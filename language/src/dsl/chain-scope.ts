@@ -18,8 +18,8 @@ import { NODES_PER_CANCEL_CHECK } from './chain-linker.js';
 import { boxPorts } from './model-util.js';
 
 export class ChainScopeComputation extends DefaultScopeComputation {
-    override async computeExports(_document: LangiumDocument): Promise<AstNodeDescription[]> {
-        return [];
+    override computeExports(_document: LangiumDocument): Promise<AstNodeDescription[]> {
+        return Promise.resolve([]);
     }
 
     /** As Langium's, with a cancellation check every few thousand nodes instead of an await per node. */
@@ -34,7 +34,10 @@ export class ChainScopeComputation extends DefaultScopeComputation {
     }
 }
 
-/** The names one container declares for one reference type; the first of a repeated name wins, as in Langium's StreamScope. */
+/**
+ * The names one container declares for one reference type; the first of a repeated name wins, as in Langium's
+ * StreamScope.
+ */
 type Layer = ReadonlyMap<string, AstNodeDescription>;
 
 function layerOf(descriptions: Iterable<AstNodeDescription>, accept: (d: AstNodeDescription) => boolean = () => true): Layer {
@@ -63,7 +66,9 @@ class LayeredScope implements Scope {
 }
 
 export class ChainScopeProvider extends DefaultScopeProvider {
-    /** Layers by computed scopes (replaced whenever the document's scopes are recomputed), container and reference type. */
+    /**
+     * Layers by computed scopes (replaced whenever the document's scopes are recomputed), container and reference type.
+     */
     private readonly layers = new WeakMap<PrecomputedScopes, Map<AstNode, Map<string, Layer>>>();
     /** The ports of a box, by box node (a new parse makes new nodes). */
     private readonly portScopes = new WeakMap<Box, Scope>();
@@ -86,7 +91,8 @@ export class ChainScopeProvider extends DefaultScopeProvider {
         if (!precomputed) return global;
         const layers: Layer[] = [];
         for (let node: AstNode | undefined = context.container; node; node = node.$container) {
-            if (!precomputed.has(node)) continue; // most containers (ports, connections) declare nothing: no layer to build
+            // most containers (ports, connections) declare nothing: no layer to build
+            if (!precomputed.has(node)) continue;
             const layer = this.layer(precomputed, node, referenceType);
             if (layer.size > 0) layers.push(layer);
         }
@@ -95,9 +101,9 @@ export class ChainScopeProvider extends DefaultScopeProvider {
 
     private layer(precomputed: PrecomputedScopes, node: AstNode, referenceType: string): Layer {
         let byNode = this.layers.get(precomputed);
-        if (!byNode) this.layers.set(precomputed, byNode = new Map());
+        if (!byNode) this.layers.set(precomputed, byNode = new Map<AstNode, Map<string, Layer>>());
         let byType = byNode.get(node);
-        if (!byType) byNode.set(node, byType = new Map());
+        if (!byType) byNode.set(node, byType = new Map<string, Layer>());
         let layer = byType.get(referenceType);
         if (!layer) {
             layer = layerOf(precomputed.get(node), d => this.reflection.isSubtype(d.type, referenceType));

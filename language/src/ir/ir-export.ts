@@ -117,7 +117,7 @@ function exportBox(box: Box, ctx: ExportContext): IrBox {
         name: box.name,
         loc: loc(box, ctx),
         kernel: { name: kernelName, args },
-        ports: boxPorts(box).map(p => ({ name: p.name, direction: p.direction as 'in' | 'out', image: p.type?.ref?.name ?? p.type.$refText, loc: loc(p, ctx) })),
+        ports: boxPorts(box).map(p => ({ name: p.name, direction: p.direction, image: p.type?.ref?.name ?? p.type.$refText, loc: loc(p, ctx) })),
         split,
         depends: { kind: split === 'none' ? 'none' : depends?.dependency as IrBox['depends']['kind'] ?? 'none', halo_rows: Math.max(haloRows, spec?.halo?.(args) ?? 0) },
         cost_ns: cost ? ns(cost, box) : null,
@@ -236,22 +236,22 @@ function exportHistogram(etp: Extract<Etp, { kind: 'histogram' }>, ctx: ExportCo
 function exportRequirement(requirement: Requirement, ctx: ExportContext): IrRequirement {
     const where = loc(requirement, ctx);
     if (requirement.kind === 'loss') {
-        return { kind: 'loss', op: requirement.op as '<' | '<=', limit: decimal(requirement.limit, requirement), loc: where };
+        return { kind: 'loss', op: requirement.op, limit: decimal(requirement.limit, requirement), loc: where };
     }
     const bound = ns(requirement.bound, requirement);
     if (requirement.percentile !== undefined) {
-        return { kind: 'percentile', percentile: Number(requirement.percentile.slice(1)), op: requirement.op as '<' | '<=', bound_ns: bound, loc: where };
+        return { kind: 'percentile', percentile: Number(requirement.percentile.slice(1)), op: requirement.op, bound_ns: bound, loc: where };
     }
     const exact = parseDecimal(requirement.probability!.value);
     if (!exact) throw new IrExportError(`'${requirement.probability!.value}' is not a number`, requirement);
     // 99.9 % is 999/1000 exactly: shift the decimal point instead of dividing a float.
     const scale = exact.scale + (requirement.probability!.percent ? 2 : 0);
     const probability = Number(exact.numerator) / 10 ** scale;
-    return { kind: 'deadline', op: requirement.op as '<' | '<=', bound_ns: bound, probability, loc: where };
+    return { kind: 'deadline', op: requirement.op, bound_ns: bound, probability, loc: where };
 }
 
 function threshold(value: Threshold | undefined): IrThreshold | null {
-    return value ? { value: Number(value.value), unit: value.unit as IrThreshold['unit'] } : null;
+    return value ? { value: Number(value.value), unit: value.unit } : null;
 }
 
 function exportThrottle(throttle: Throttle, ctx: ExportContext): IrThrottle {
@@ -262,9 +262,9 @@ function exportThrottle(throttle: Throttle, ctx: ExportContext): IrThrottle {
     const base = {
         name: throttle.name,
         loc: loc(throttle, ctx),
-        mode: mode.kind as IrThrottle['mode'],
+        mode: mode.kind,
         counter: { event: counter?.event ?? (counter?.raw ? null : DEFAULTS.counter), raw: counter?.raw === undefined ? null : unquote(counter.raw) },
-        mechanism: mechanism as IrThrottle['mechanism'],
+        mechanism,
     };
     if (mode.kind === 'duty-cycle') {
         const values = settings.filter(isDutyCycleValue);
@@ -292,7 +292,7 @@ function exportThrottle(throttle: Throttle, ctx: ExportContext): IrThrottle {
             period_ns: ns(get('period')?.period, throttle),
             misses: misses?.misses ?? 1,
             per_core: !misses?.shared,
-            distribution: (get('distribution')?.distribution ?? 'static') as 'static' | 'dynamic',
+            distribution: get('distribution')?.distribution ?? 'static',
         },
     };
 }

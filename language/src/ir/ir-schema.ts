@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv';
 import type { IrModel } from './ir-types.js';
 
 const require = createRequire(import.meta.url);
-export const IR_SCHEMA: object = require('../../../backend/chainlab/ir/chainlab-ir.schema.json');
+export const IR_SCHEMA = require('../../../backend/chainlab/ir/chainlab-ir.schema.json') as object;
 
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(IR_SCHEMA);
 

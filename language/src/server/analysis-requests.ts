@@ -26,7 +26,10 @@ interface RequestSpec {
     run?: boolean;
 }
 
-/** Request name → backend method. Progress goes to the editor as `chainlab/progress` when the params carry a progressToken. */
+/**
+ * Request name → backend method. Progress goes to the editor as `chainlab/progress` when the params carry a
+ * progressToken.
+ */
 export const ANALYSIS_REQUESTS: Record<string, RequestSpec> = {
     'chainlab/analyze': { method: 'ptts/analyze', element: 'ptts' },
     'chainlab/simulate': { method: 'ptts/simulate', element: 'ptts' },

@@ -38,7 +38,8 @@ export function registerDiagramEditRequests(connection: Connection, shared: Lang
         }
     });
     diagrams.diagram.ServerActionHandlerRegistry.onAction<DiagramEditAction>(DIAGRAM_EDIT_ACTION, async (action, state, server) => {
-        const uri = String(state.options?.sourceUri ?? '');
+        const sourceUri = state.options?.sourceUri;
+        const uri = typeof sourceUri === 'string' ? sourceUri : '';
         try {
             if (!Array.isArray(action.edits)) throw new DiagramEditError('the action carries no edits');
             const { applied } = await applyDiagramEdits(connection, documents, uri, action.edits);
@@ -49,7 +50,10 @@ export function registerDiagramEditRequests(connection: Connection, shared: Lang
     });
 }
 
-/** Sprotty's client-side ServerStatusAction (the webview shows it in its status line); sprotty-protocol has no type for it. */
+/**
+ * Sprotty's client-side ServerStatusAction (the webview shows it in its status line); sprotty-protocol has no type for
+ * it.
+ */
 function serverStatus(message: string, severity: 'OK' | 'WARNING' | 'ERROR'): Action {
     return { kind: 'serverStatus', message, severity } as Action;
 }

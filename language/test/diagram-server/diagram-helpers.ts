@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
-import type { SModelElement, SModelRoot } from 'sprotty-protocol';
+import type { SModelElement } from 'sprotty-protocol';
 import { createChainDiagramServices } from '../../src/diagram-server/chain-diagram-services.js';
 import { DIAGRAM_TYPE, type ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
 import type { PlanSource } from '../../src/diagram-server/plan-view.js';
@@ -41,7 +41,7 @@ export async function diagram(services: Services, document: LangiumDocument, opt
     const opts = { ...options, sourceUri: document.uri.toString(), diagramType: DIAGRAM_TYPE, needsClientLayout: false, needsServerLayout: true };
     const root = await services.Chain.diagram.DiagramGenerator.generate({
         options: opts, state: { options: opts, currentRoot: { type: 'NONE', id: 'ROOT' }, revision: 0 },
-    } as never) as SModelRoot;
+    });
     return (layout ? await services.Chain.diagram.ModelLayoutEngine!.layout(root) : root) as ChainlabGraph;
 }
 

@@ -40,7 +40,7 @@ describe('diagrams over the language server protocol', () => {
         const warnedUri = uri.replace(/xray\.chain$/, 'xray-warned.chain');
         await client.open(warnedUri, warned);
         const reply = await client.requestModel('markers', warnedUri, { view: 'chain' });
-        const all = elements(reply.newRoot as never);
+        const all = elements(reply.newRoot);
         const marked = all.filter(e => (e.children as Array<{ type: string }> | undefined)?.some(c => c.type === 'marker'));
         expect(marked.map(m => m.name)).toEqual(['fork']);
         const [marker] = (marked[0].children as Array<{ type: string; issues: Array<{ message: string; severity: string }> }>).filter(c => c.type === 'marker');

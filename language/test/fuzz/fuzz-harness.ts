@@ -26,7 +26,7 @@ const MAX_FAILURES = 8;
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 // ------------------------------------------------------------------ sources
-/** The example of the issue (shared with the language-server tests). */
+/** The one-line sketch of every feature (shared with the language-server tests). */
 export { SKETCH } from '../lsp/lsp-fixtures.js';
 import { SKETCH } from '../lsp/lsp-fixtures.js';
 
@@ -98,7 +98,7 @@ export function tokenise(text: string): Token[] {
     const kinds: TokenKind[] = ['ws', 'comment', 'string', 'number', 'word', 'punct', 'other'];
     for (const match of text.matchAll(TOKEN)) {
         const group = match.findIndex((g, i) => i > 0 && g !== undefined);
-        tokens.push({ kind: kinds[group - 1], text: match[0], start: match.index!, end: match.index! + match[0].length });
+        tokens.push({ kind: kinds[group - 1], text: match[0], start: match.index, end: match.index + match[0].length });
     }
     return tokens.filter(t => t.kind !== 'ws');
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
     CancellationTokenSource, createProtocolConnection, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest,
-    ResponseError, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+    type ResponseError, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
 } from 'vscode-languageserver/node.js';
 import { ensureServerBundle, languageDir } from './server-bundle.js';
 

@@ -43,10 +43,10 @@ describe('IDE requests of the language server', () => {
         const before = await client.requestModel('ptts-analysis', uri, { view: 'ptts' });
         expect(JSON.stringify(before.newRoot)).toContain('not analysed yet');
         const seen = client.count('ptts-analysis');
-        const result = await client.connection.sendRequest('chainlab/analyze', { uri, ptts: 'System', progressToken: 'p1' }) as { percentiles: Record<string, number>; loss_probability: number };
+        const result = await client.connection.sendRequest<{ percentiles: Record<string, number>; loss_probability: number }>('chainlab/analyze', { uri, ptts: 'System', progressToken: 'p1' });
         expect(result.percentiles['99']).toBeGreaterThan(0);
         const update = await client.next('ptts-analysis', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: object };
-        const texts = elements(update.newRoot).map(e => String(e.text ?? ''));
+        const texts = elements(update.newRoot).map(e => (typeof e.text === 'string' ? e.text : ''));
         expect(texts).toContain(`p50 ${result.percentiles['50']} ms · p99 ${result.percentiles['99']} ms`);
         const line = text.split('\n').findIndex(l => l.startsWith('ptts System'));
         const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 6 } }) as Hover;
@@ -58,7 +58,7 @@ describe('IDE requests of the language server', () => {
     test('Generate C project writes a buildable project where asked', async () => {
         const out = mkdtempSync(join(tmpdir(), 'chainlab-gen-'));
         try {
-            const reply = await client.connection.sendRequest('chainlab/generate', { uri, chain: 'XRay', out }) as { files: string[]; out: string };
+            const reply = await client.connection.sendRequest<{ files: string[]; out: string }>('chainlab/generate', { uri, chain: 'XRay', out });
             expect(reply.files).toContain('CMakeLists.txt');
             expect(existsSync(join(out, 'CMakeLists.txt'))).toBe(true);
         } finally {
@@ -67,7 +67,7 @@ describe('IDE requests of the language server', () => {
     });
 
     test('an edit from the diagram comes back as a workspace edit the editor applies', async () => {
-        const reply = await client.connection.sendRequest('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'detector' }) as { applied: boolean };
+        const reply = await client.connection.sendRequest<{ applied: boolean }>('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'detector' });
         expect(reply.applied).toBe(true);
         const edits = applied[0].edit.changes![uri];
         expect(edits.length).toBeGreaterThan(1); // the instance and its connections
@@ -80,9 +80,9 @@ describe('IDE requests of the language server', () => {
         try {
             const source = new CancellationTokenSource();
             const started = Date.now();
-            const reply = client.connection.sendRequest('chainlab/deploy', {
+            const reply = client.connection.sendRequest<{ status: string; local_dir: string; summary: string }>('chainlab/deploy', {
                 uri, chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 5000, runs, progressToken: 'run-1',
-            }, source.token) as Promise<{ status: string; local_dir: string; summary: string }>;
+            }, source.token);
             await expect.poll(() => progress.filter(p => p.token === 'run-1').map(p => p.message).join('\n'), { timeout: 120_000 }).toMatch(/baseline/);
             await new Promise(resolve => setTimeout(resolve, 2000)); // some frames measured
             source.cancel();
@@ -118,7 +118,7 @@ describe('IDE requests of the language server', () => {
             rmSync(runs, { recursive: true, force: true });
         }
         // the next request starts a new backend
-        const again = await client.connection.sendRequest('chainlab/analyze', { uri, ptts: 'System' }) as { percentiles: Record<string, number> };
+        const again = await client.connection.sendRequest<{ percentiles: Record<string, number> }>('chainlab/analyze', { uri, ptts: 'System' });
         expect(again.percentiles['99']).toBeGreaterThan(0);
         const [second] = client.backendPids();
         expect(second).toBeGreaterThan(0);

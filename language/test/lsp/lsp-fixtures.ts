@@ -1,6 +1,6 @@
 /** Models shared by the language-server tests. */
 
-/** The one-line "sketch" style of the issue: every feature of the language in a few lines. */
+/** The one-line "sketch" style: every feature of the language in a few lines. */
 export const SKETCH = `platform LabPC { cores 4  cache L3 8 MiB shared  smt off }
 image Frame 1024 x 1024 of u16
 box Detector { out img: Frame  source period 66.6 ms }

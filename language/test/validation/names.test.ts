@@ -48,7 +48,8 @@ describe('duplicate-name', () => {
     });
 
     test('positive: one name may be reused in different scopes', async () => {
-        // Port `i` in several boxes, instance `s` in two chains, a component named like a box, caches of different levels.
+        // Port `i` in several boxes, instance `s` in two chains, a component named like a box, caches of different
+        // levels.
         const doc = await check(...PRELUDE,
             'box Copy { in i: F  out o: F  kernel copy }',
             ...CHAIN,

@@ -6,9 +6,13 @@
 
 size_t cl_pixel_bytes(cl_pixel p) {
     switch (p) {
-    case CL_U8: case CL_I8: return 1;
-    case CL_U16: case CL_I16: return 2;
-    case CL_U32: case CL_I32: case CL_F32: return 4;
+    case CL_U8:
+    case CL_I8: return 1;
+    case CL_U16:
+    case CL_I16: return 2;
+    case CL_U32:
+    case CL_I32:
+    case CL_F32: return 4;
     case CL_F64: return 8;
     }
     return 0;
@@ -23,7 +27,10 @@ static inline void *row(const cl_image *img, int y) { return (char *)img->data +
 
 /* Round half away from zero and saturate to the type's range; floats store as they are. */
 #define CL_STORE_INT(T, lo, hi) \
-    static inline T store_##T(double v) { v = v < (lo) ? (lo) : v > (hi) ? (hi) : v; return (T)(v + (v >= 0 ? 0.5 : -0.5)); }
+    static inline T store_##T(double v) { \
+        v = v < (lo) ? (lo) : v > (hi) ? (hi) : v; \
+        return (T)(v + (v >= 0 ? 0.5 : -0.5)); \
+    }
 CL_STORE_INT(uint8_t, 0.0, 255.0)
 CL_STORE_INT(int8_t, -128.0, 127.0)
 CL_STORE_INT(uint16_t, 0.0, 65535.0)
@@ -35,11 +42,19 @@ static inline double store_double(double v) { return v; }
 
 /* Instantiate NAME_T for every pixel type, and a dispatcher on img->pixel. */
 #define CL_FOR_TYPES(M) M(uint8_t) M(int8_t) M(uint16_t) M(int16_t) M(uint32_t) M(int32_t) M(float) M(double)
-#define CL_DISPATCH(p, NAME, ...) do { switch (p) { \
-    case CL_U8: NAME##_uint8_t(__VA_ARGS__); break; case CL_I8: NAME##_int8_t(__VA_ARGS__); break; \
-    case CL_U16: NAME##_uint16_t(__VA_ARGS__); break; case CL_I16: NAME##_int16_t(__VA_ARGS__); break; \
-    case CL_U32: NAME##_uint32_t(__VA_ARGS__); break; case CL_I32: NAME##_int32_t(__VA_ARGS__); break; \
-    case CL_F32: NAME##_float(__VA_ARGS__); break; case CL_F64: NAME##_double(__VA_ARGS__); break; } } while (0)
+#define CL_DISPATCH(p, NAME, ...) \
+    do { \
+        switch (p) { \
+        case CL_U8: NAME##_uint8_t(__VA_ARGS__); break; \
+        case CL_I8: NAME##_int8_t(__VA_ARGS__); break; \
+        case CL_U16: NAME##_uint16_t(__VA_ARGS__); break; \
+        case CL_I16: NAME##_int16_t(__VA_ARGS__); break; \
+        case CL_U32: NAME##_uint32_t(__VA_ARGS__); break; \
+        case CL_I32: NAME##_int32_t(__VA_ARGS__); break; \
+        case CL_F32: NAME##_float(__VA_ARGS__); break; \
+        case CL_F64: NAME##_double(__VA_ARGS__); break; \
+        } \
+    } while (0)
 
 static inline uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -48,12 +63,17 @@ static inline uint64_t mix64(uint64_t z) {
 }
 
 /* ---- source */
-#define SOURCE(T) static void source_##T(const cl_image *o, int r0, int r1, uint64_t it, uint64_t seed, double scale) { \
-    for (int y = r0; y < r1; y++) { T *d = row(o, y); \
-        uint64_t base = (uint64_t)y * 5u + it * 11u + seed * 101u; \
-        for (int x = 0; x < o->width; x++) { \
-            uint64_t v = ((base + (uint64_t)x * 3u) & 4095u) + (mix64(base ^ ((uint64_t)x << 40)) & 63u); \
-            d[x] = store_##T((double)v * scale); } } }
+#define SOURCE(T) \
+    static void source_##T(const cl_image *o, int r0, int r1, uint64_t it, uint64_t seed, double scale) { \
+        for (int y = r0; y < r1; y++) { \
+            T *d = row(o, y); \
+            uint64_t base = (uint64_t)y * 5u + it * 11u + seed * 101u; \
+            for (int x = 0; x < o->width; x++) { \
+                uint64_t v = ((base + (uint64_t)x * 3u) & 4095u) + (mix64(base ^ ((uint64_t)x << 40)) & 63u); \
+                d[x] = store_##T((double)v * scale); \
+            } \
+        } \
+    }
 CL_FOR_TYPES(SOURCE)
 void cl_k_source(const cl_image *o, int r0, int r1, uint64_t iteration, uint64_t seed) {
     double scale = (o->pixel == CL_U8 || o->pixel == CL_I8) ? 1.0 / 64.0 : 1.0;
@@ -61,9 +81,14 @@ void cl_k_source(const cl_image *o, int r0, int r1, uint64_t iteration, uint64_t
 }
 
 /* ---- pointwise kernels */
-#define AFFINE(T) static void affine_##T(const cl_image *i, const cl_image *o, int r0, int r1, double f, double c) { \
-    for (int y = r0; y < r1; y++) { const T *s = row(i, y); T *d = row(o, y); \
-        for (int x = 0; x < o->width; x++) d[x] = store_##T((double)s[x] * f + c); } }
+#define AFFINE(T) \
+    static void affine_##T(const cl_image *i, const cl_image *o, int r0, int r1, double f, double c) { \
+        for (int y = r0; y < r1; y++) { \
+            const T *s = row(i, y); \
+            T *d = row(o, y); \
+            for (int x = 0; x < o->width; x++) d[x] = store_##T((double)s[x] * f + c); \
+        } \
+    }
 CL_FOR_TYPES(AFFINE)
 void cl_k_offset(const cl_image *i, const cl_image *o, int r0, int r1, double value) {
     CL_DISPATCH(o->pixel, affine, i, o, r0, r1, 1.0, value);
@@ -72,17 +97,27 @@ void cl_k_gain(const cl_image *i, const cl_image *o, int r0, int r1, double fact
     CL_DISPATCH(o->pixel, affine, i, o, r0, r1, factor, 0.0);
 }
 
-#define ADD(T) static void add_##T(const cl_image *a, const cl_image *b, const cl_image *o, int r0, int r1) { \
-    for (int y = r0; y < r1; y++) { const T *p = row(a, y), *q = row(b, y); T *d = row(o, y); \
-        for (int x = 0; x < o->width; x++) d[x] = store_##T((double)p[x] + (double)q[x]); } }
+#define ADD(T) \
+    static void add_##T(const cl_image *a, const cl_image *b, const cl_image *o, int r0, int r1) { \
+        for (int y = r0; y < r1; y++) { \
+            const T *p = row(a, y), *q = row(b, y); \
+            T *d = row(o, y); \
+            for (int x = 0; x < o->width; x++) d[x] = store_##T((double)p[x] + (double)q[x]); \
+        } \
+    }
 CL_FOR_TYPES(ADD)
 void cl_k_add(const cl_image *a, const cl_image *b, const cl_image *o, int r0, int r1) {
     CL_DISPATCH(o->pixel, add, a, b, o, r0, r1);
 }
 
-#define MUL(T) static void mul_##T(const cl_image *a, const cl_image *b, const cl_image *o, int r0, int r1, double s) { \
-    for (int y = r0; y < r1; y++) { const T *p = row(a, y), *q = row(b, y); T *d = row(o, y); \
-        for (int x = 0; x < o->width; x++) d[x] = store_##T((double)p[x] * (double)q[x] * s); } }
+#define MUL(T) \
+    static void mul_##T(const cl_image *a, const cl_image *b, const cl_image *o, int r0, int r1, double s) { \
+        for (int y = r0; y < r1; y++) { \
+            const T *p = row(a, y), *q = row(b, y); \
+            T *d = row(o, y); \
+            for (int x = 0; x < o->width; x++) d[x] = store_##T((double)p[x] * (double)q[x] * s); \
+        } \
+    }
 CL_FOR_TYPES(MUL)
 void cl_k_mul(const cl_image *a, const cl_image *b, const cl_image *o, int r0, int r1, double scale) {
     CL_DISPATCH(o->pixel, mul, a, b, o, r0, r1, scale);
@@ -93,15 +128,26 @@ void cl_k_copy(const cl_image *i, const cl_image *o, int r0, int r1) {
 }
 
 /* ---- temporal average: history slot it % frames holds this iteration's rows */
-#define AVERAGE(T) static void average_##T(const cl_image *i, const cl_image *o, int r0, int r1, void *hist, int frames, uint64_t it) { \
-    size_t frame = (size_t)i->width * (size_t)i->height; \
-    T *h = hist; int n = it + 1 < (uint64_t)frames ? (int)(it + 1) : frames; double inv = 1.0 / n; \
-    T *slot = h + frame * (size_t)(it % (uint64_t)frames); \
-    for (int y = r0; y < r1; y++) { const T *s = row(i, y); T *d = row(o, y); size_t at = (size_t)y * (size_t)i->width; \
-        memcpy(slot + at, s, (size_t)i->width * sizeof(T)); \
-        for (int x = 0; x < o->width; x++) { double sum = 0; \
-            for (int k = 0; k < n; k++) sum += (double)h[frame * (size_t)k + at + (size_t)x]; \
-            d[x] = store_##T(sum * inv); } } }
+#define AVERAGE(T) \
+    static void average_##T(const cl_image *i, const cl_image *o, int r0, int r1, void *hist, int frames, \
+                            uint64_t it) { \
+        size_t frame = (size_t)i->width * (size_t)i->height; \
+        T *h = hist; \
+        int n = it + 1 < (uint64_t)frames ? (int)(it + 1) : frames; \
+        double inv = 1.0 / n; \
+        T *slot = h + frame * (size_t)(it % (uint64_t)frames); \
+        for (int y = r0; y < r1; y++) { \
+            const T *s = row(i, y); \
+            T *d = row(o, y); \
+            size_t at = (size_t)y * (size_t)i->width; \
+            memcpy(slot + at, s, (size_t)i->width * sizeof(T)); \
+            for (int x = 0; x < o->width; x++) { \
+                double sum = 0; \
+                for (int k = 0; k < n; k++) sum += (double)h[frame * (size_t)k + at + (size_t)x]; \
+                d[x] = store_##T(sum * inv); \
+            } \
+        } \
+    }
 CL_FOR_TYPES(AVERAGE)
 void cl_k_average(const cl_image *i, const cl_image *o, int r0, int r1, void *history, int frames, uint64_t iteration) {
     CL_DISPATCH(o->pixel, average, i, o, r0, r1, history, frames, iteration);
@@ -109,20 +155,37 @@ void cl_k_average(const cl_image *i, const cl_image *o, int r0, int r1, void *hi
 
 /* ---- k x k mean: column sums over the k rows, then a running sum along the row */
 #define CL_MAX_WIDTH 16384
-#define CONV(T) static void conv_##T(const cl_image *i, const cl_image *o, int r0, int r1, int k) { \
-    double col[CL_MAX_WIDTH]; int h = k / 2, w = o->width; double inv = 1.0 / ((double)k * (double)k); \
-    for (int y = r0; y < r1; y++) { T *d = row(o, y); \
-        for (int x = 0; x < w; x++) col[x] = 0; \
-        for (int dy = -h; dy <= h; dy++) { int yy = y + dy; yy = yy < 0 ? 0 : yy >= i->height ? i->height - 1 : yy; \
-            const T *s = row(i, yy); for (int x = 0; x < w; x++) col[x] += (double)s[x]; } \
-        double run = 0; \
-        for (int dx = -h; dx <= h; dx++) run += col[dx < 0 ? 0 : dx >= w ? w - 1 : dx]; \
-        for (int x = 0; x < w; x++) { d[x] = store_##T(run * inv); \
-            int out = x - h, in = x + h + 1; out = out < 0 ? 0 : out; in = in >= w ? w - 1 : in; \
-            run += col[in] - col[out]; } } }
+#define CONV(T) \
+    static void conv_##T(const cl_image *i, const cl_image *o, int r0, int r1, int k) { \
+        double col[CL_MAX_WIDTH]; \
+        int h = k / 2, w = o->width; \
+        double inv = 1.0 / ((double)k * (double)k); \
+        for (int y = r0; y < r1; y++) { \
+            T *d = row(o, y); \
+            for (int x = 0; x < w; x++) col[x] = 0; \
+            for (int dy = -h; dy <= h; dy++) { \
+                int yy = y + dy; \
+                yy = yy < 0 ? 0 : yy >= i->height ? i->height - 1 : yy; \
+                const T *s = row(i, yy); \
+                for (int x = 0; x < w; x++) col[x] += (double)s[x]; \
+            } \
+            double run = 0; \
+            for (int dx = -h; dx <= h; dx++) run += col[dx < 0 ? 0 : dx >= w ? w - 1 : dx]; \
+            for (int x = 0; x < w; x++) { \
+                d[x] = store_##T(run * inv); \
+                int out = x - h, in = x + h + 1; \
+                out = out < 0 ? 0 : out; \
+                in = in >= w ? w - 1 : in; \
+                run += col[in] - col[out]; \
+            } \
+        } \
+    }
 CL_FOR_TYPES(CONV)
 void cl_k_convolution(const cl_image *i, const cl_image *o, int r0, int r1, int k) {
-    if (o->width > CL_MAX_WIDTH) { cl_k_copy(i, o, r0, r1); return; } /* generator refuses such images */
+    if (o->width > CL_MAX_WIDTH) {
+        cl_k_copy(i, o, r0, r1);
+        return;
+    } /* generator refuses such images */
     CL_DISPATCH(o->pixel, conv, i, o, r0, r1, k);
 }
 
@@ -136,8 +199,10 @@ uint64_t cl_k_sink(const cl_image *i, int r0, int r1, uint64_t iteration) {
         size_t j = 0;
         for (; j + 16 <= n; j += 16) {
             uint64_t u, v;
-            memcpy(&u, s + j, 8); memcpy(&v, s + j + 8, 8);
-            a = (a ^ u) * 0x100000001b3ULL; b = (b ^ v) * 0xff51afd7ed558ccdULL;
+            memcpy(&u, s + j, 8);
+            memcpy(&v, s + j + 8, 8);
+            a = (a ^ u) * 0x100000001b3ULL;
+            b = (b ^ v) * 0xff51afd7ed558ccdULL;
         }
         for (; j < n; j++) a = (a ^ s[j]) * 0x100000001b3ULL;
         total += mix64(a ^ mix64(b) ^ ((uint64_t)y << 32) ^ (iteration * 0x9e3779b97f4a7c15ULL));

@@ -25,11 +25,13 @@ typedef struct {
     int index;
     pthread_t tid;
     int started;
-    int64_t *start, *end;   /* per iteration: first execute's start, last execute's end */
-    uint64_t done;          /* iterations completed (atomic) */
+    int64_t *start, *end; /* per iteration: first execute's start, last execute's end */
+    uint64_t done;        /* iterations completed (atomic) */
 } worker;
 
-typedef struct { int count, generation; } cl_barrier;
+typedef struct {
+    int count, generation;
+} cl_barrier;
 
 struct cl_ctx {
     const cl_program *p;
@@ -64,12 +66,15 @@ static inline void cpu_relax(void) {
 }
 
 static void futex_wait(int *addr, int expected, int64_t ns) {
-    struct timespec ts = {(time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL)};
+    struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
     syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
 }
 static void futex_wake(int *addr, int n) { syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0); }
 
-void cl_sem_init(cl_sem *s, int tokens) { s->tokens = tokens; s->waiters = 0; }
+void cl_sem_init(cl_sem *s, int tokens) {
+    s->tokens = tokens;
+    s->waiters = 0;
+}
 
 void cl_sem_post(cl_sem *s) {
     __atomic_fetch_add(&s->tokens, 1, __ATOMIC_SEQ_CST);
@@ -94,8 +99,14 @@ int cl_sem_wait(cl_sem *s, int spin, const int *stop, int64_t timeout_ns) {
     int rc = 0;
     for (;;) {
         if (try_take(s)) break;
-        if (stop && LOAD(stop)) { rc = -1; break; }
-        if (timeout_ns > 0 && cl_now_ns() - begin > timeout_ns) { rc = -1; break; }
+        if (stop && LOAD(stop)) {
+            rc = -1;
+            break;
+        }
+        if (timeout_ns > 0 && cl_now_ns() - begin > timeout_ns) {
+            rc = -1;
+            break;
+        }
         futex_wait(&s->tokens, 0, BLOCK_NS);
     }
     __atomic_fetch_sub(&s->waiters, 1, __ATOMIC_SEQ_CST);
@@ -139,7 +150,9 @@ static void on_signal(int sig) {
 cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     cl_ctx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->p = p; c->o = *o; c->user = user;
+    c->p = p;
+    c->o = *o;
+    c->user = user;
     if (c->o.spin < 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         c->o.spin = p->nthreads <= cores ? 2000 : 0; /* spinning only pays when every thread has a core */
@@ -147,7 +160,11 @@ cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     size_t align = o->huge_pages ? (size_t)2 << 20 : (size_t)4096;
     c->arena_mapped = ((p->arena_bytes ? p->arena_bytes : 1) + align - 1) / align * align + align;
     void *m = mmap(NULL, c->arena_mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (m == MAP_FAILED) { fprintf(stderr, "chainlab: cannot map an arena of %zu bytes: %s\n", p->arena_bytes, strerror(errno)); free(c); return NULL; }
+    if (m == MAP_FAILED) {
+        fprintf(stderr, "chainlab: cannot map an arena of %zu bytes: %s\n", p->arena_bytes, strerror(errno));
+        free(c);
+        return NULL;
+    }
     c->arena = (unsigned char *)(((uintptr_t)m + align - 1) / align * align);
 #ifdef MADV_HUGEPAGE
     if (o->huge_pages) madvise(c->arena, c->arena_mapped - align, MADV_HUGEPAGE);
@@ -161,13 +178,21 @@ cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     c->sub_count = calloc((size_t)p->nsubs + 1, sizeof(uint64_t));
     int ok = c->sems && c->w && c->sub_total && c->sub_max && c->sub_count;
     for (int t = 0; ok && t < p->nthreads; t++) {
-        c->w[t].ctx = c; c->w[t].index = t;
+        c->w[t].ctx = c;
+        c->w[t].index = t;
         c->w[t].start = calloc(o->iterations + 1, sizeof(int64_t));
         c->w[t].end = calloc(o->iterations + 1, sizeof(int64_t));
         ok = c->w[t].start && c->w[t].end;
-        if (ok) { memset(c->w[t].start, 0x7f, (o->iterations + 1) * sizeof(int64_t)); memset(c->w[t].end, 0, (o->iterations + 1) * sizeof(int64_t)); }
+        if (ok) {
+            memset(c->w[t].start, 0x7f, (o->iterations + 1) * sizeof(int64_t));
+            memset(c->w[t].end, 0, (o->iterations + 1) * sizeof(int64_t));
+        }
     }
-    if (!ok) { fprintf(stderr, "chainlab: out of memory for %llu iterations\n", (unsigned long long)o->iterations); cl_destroy(c); return NULL; }
+    if (!ok) {
+        fprintf(stderr, "chainlab: out of memory for %llu iterations\n", (unsigned long long)o->iterations);
+        cl_destroy(c);
+        return NULL;
+    }
     for (int s = 0; s < p->nsignals; s++) cl_sem_init(&c->sems[s], p->signals[s].initial_tokens);
     if (o->lock_memory && mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
         fprintf(stderr, "chainlab: warning: mlockall refused (%s); memory not locked\n", strerror(errno));
@@ -197,7 +222,7 @@ static void *thread_main(void *arg) {
         if (LOAD(&c->stop)) break;
         if (c->o.period_ns > 0) {
             int64_t rel = c->t0 + (int64_t)it * c->o.period_ns;
-            struct timespec ts = {(time_t)(rel / 1000000000LL), (long)(rel % 1000000000LL)};
+            struct timespec ts = { (time_t)(rel / 1000000000LL), (long)(rel % 1000000000LL) };
             while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
             w->start[it] = rel;
         }
@@ -207,16 +232,18 @@ static void *thread_main(void *arg) {
             switch (st->op) {
             case CL_WAIT:
                 if (cl_sem_wait(&c->sems[st->ref], c->o.spin, &c->stop, wd) != 0) {
-                    if (!LOAD(&c->stop)) fail(c, "thread %s waited on signal %s in iteration %llu", th->name, p->signals[st->ref].name, (unsigned long long)it);
+                    if (!LOAD(&c->stop))
+                        fail(c, "thread %s waited on signal %s in iteration %llu", th->name, p->signals[st->ref].name,
+                             (unsigned long long)it);
                     goto out;
                 }
                 break;
-            case CL_SIGNAL:
-                cl_sem_post(&c->sems[st->ref]);
-                break;
+            case CL_SIGNAL: cl_sem_post(&c->sems[st->ref]); break;
             case CL_BARRIER: {
                 int r = barrier_wait(c, c->o.spin, wd);
-                if (r == -2) fail(c, "thread %s waited at the iteration barrier%s in iteration %llu", th->name, "", (unsigned long long)it);
+                if (r == -2)
+                    fail(c, "thread %s waited at the iteration barrier%s in iteration %llu", th->name, "",
+                         (unsigned long long)it);
                 if (r) goto out;
                 break;
             }
@@ -255,7 +282,7 @@ static void start_thread(cl_ctx *c, int t) {
         pthread_attr_setaffinity_np(&attr, sizeof set, &set);
     }
     if (c->o.fifo_priority > 0) {
-        struct sched_param sp = {.sched_priority = c->o.fifo_priority};
+        struct sched_param sp = { .sched_priority = c->o.fifo_priority };
         pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
         pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
         pthread_attr_setschedparam(&attr, &sp);
@@ -275,8 +302,10 @@ static void start_thread(cl_ctx *c, int t) {
         rc = pthread_create(&c->w[t].tid, &attr, thread_main, &c->w[t]);
     }
     pthread_attr_destroy(&attr);
-    if (rc) { fprintf(stderr, "chainlab: cannot start thread %s: %s\n", th->name, strerror(rc)); STORE(&c->stop, 1); }
-    else c->w[t].started = 1;
+    if (rc) {
+        fprintf(stderr, "chainlab: cannot start thread %s: %s\n", th->name, strerror(rc));
+        STORE(&c->stop, 1);
+    } else c->w[t].started = 1;
 }
 
 int cl_run(cl_ctx *c) {
@@ -289,7 +318,9 @@ int cl_run(cl_ctx *c) {
     sigaction(SIGTERM, &sa, &old_term);
     /* worker threads block the signals; the main thread takes them */
     sigset_t block, prev;
-    sigemptyset(&block); sigaddset(&block, SIGINT); sigaddset(&block, SIGTERM);
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &prev);
     c->t0 = cl_now_ns() + (c->o.period_ns > 0 ? 1000000 : 0);
     for (int t = 0; t < c->p->nthreads; t++) start_thread(c, t);
@@ -304,13 +335,16 @@ int cl_run(cl_ctx *c) {
             int pct = (int)(100 * done / (c->o.iterations ? c->o.iterations : 1));
             if (pct != last_pct) {
                 char bar[41];
-                memset(bar, '#', 40); memset(bar + pct * 40 / 100, '.', 40 - pct * 40 / 100); bar[40] = 0;
-                fprintf(stderr, "\r[%s] %3d%% %llu/%llu", bar, pct, (unsigned long long)done, (unsigned long long)c->o.iterations);
+                memset(bar, '#', 40);
+                memset(bar + pct * 40 / 100, '.', 40 - pct * 40 / 100);
+                bar[40] = 0;
+                fprintf(stderr, "\r[%s] %3d%% %llu/%llu", bar, pct, (unsigned long long)done,
+                        (unsigned long long)c->o.iterations);
                 last_pct = pct;
             }
         }
         if (!alive) break;
-        struct timespec ts = {0, 20000000};
+        struct timespec ts = { 0, 20000000 };
         nanosleep(&ts, NULL);
     }
     for (int t = 0; t < c->p->nthreads; t++)
@@ -344,7 +378,10 @@ void cl_latency(const cl_ctx *c, uint64_t i, int64_t *start_ns, int64_t *end_ns)
 
 int cl_write_csv(const cl_ctx *c, const char *path) {
     FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno)); return -1; }
+    if (!f) {
+        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     fprintf(f, "iteration,start_ns,end_ns\n");
     uint64_t n = cl_completed(c);
     for (uint64_t i = 0; i < n; i++) {
@@ -367,7 +404,8 @@ static void read_line(const char *path, const char *key, char *out, size_t n) {
         v += key ? 1 : 0;
         while (*v == ' ' || *v == '\t') v++;
         v[strcspn(v, "\n")] = 0;
-        for (char *q = v; *q; q++) if (*q == '"' || *q == '\\') *q = ' ';
+        for (char *q = v; *q; q++)
+            if (*q == '"' || *q == '\\') *q = ' ';
         snprintf(out, n, "%s", v);
         break;
     }
@@ -376,7 +414,10 @@ static void read_line(const char *path, const char *key, char *out, size_t n) {
 
 int cl_write_json(const cl_ctx *c, const char *path, const char *plan_json, uint64_t checksum, int status) {
     FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno)); return -1; }
+    if (!f) {
+        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     char cpu[256], gov[64];
     struct utsname u;
     if (uname(&u) != 0) memset(&u, 0, sizeof u);
@@ -385,26 +426,38 @@ int cl_write_json(const cl_ctx *c, const char *path, const char *plan_json, uint
     fprintf(f, "{\n  \"chain\": \"%s\",\n  \"plan\": %s,\n", c->p->chain, plan_json ? plan_json : "null");
     fprintf(f, "  \"machine\": {\"cpu_model\": \"%s\", \"kernel\": \"%s %s\", \"governor\": \"%s\", \"cores\": %ld},\n",
             cpu, u.sysname, u.release, gov, sysconf(_SC_NPROCESSORS_ONLN));
-    fprintf(f, "  \"options\": {\"iterations\": %llu, \"period_ns\": %lld, \"fifo_priority\": %d, \"lock_memory\": %d, \"huge_pages\": %d, \"spin\": %d, \"watchdog_s\": %g},\n",
-            (unsigned long long)c->o.iterations, (long long)c->o.period_ns, c->o.fifo_priority, c->o.lock_memory, c->o.huge_pages, c->o.spin, c->o.watchdog_s);
+    fprintf(f,
+            "  \"options\": {\"iterations\": %llu, \"period_ns\": %lld, \"fifo_priority\": %d, \"lock_memory\": %d, "
+            "\"huge_pages\": %d, \"spin\": %d, \"watchdog_s\": %g},\n",
+            (unsigned long long)c->o.iterations, (long long)c->o.period_ns, c->o.fifo_priority, c->o.lock_memory,
+            c->o.huge_pages, c->o.spin, c->o.watchdog_s);
     fprintf(f, "  \"arena_bytes\": %zu,\n  \"completed\": %llu,\n  \"status\": \"%s\",\n  \"checksum\": \"%016llx\",\n",
-            c->p->arena_bytes, (unsigned long long)cl_completed(c), status == 0 ? "ok" : status == 1 ? "stopped" : "watchdog",
+            c->p->arena_bytes, (unsigned long long)cl_completed(c),
+            status == 0   ? "ok"
+            : status == 1 ? "stopped"
+                          : "watchdog",
             (unsigned long long)checksum);
     fprintf(f, "  \"sub_box_timers\": [");
     for (int s = 0; c->o.timers && s < c->p->nsubs; s++)
-        fprintf(f, "%s{\"sub_box\": \"%s\", \"count\": %llu, \"total_ns\": %lld, \"max_ns\": %lld}", s ? ", " : "", c->p->subs[s].name,
-                (unsigned long long)c->sub_count[s], (long long)c->sub_total[s], (long long)c->sub_max[s]);
+        fprintf(f, "%s{\"sub_box\": \"%s\", \"count\": %llu, \"total_ns\": %lld, \"max_ns\": %lld}", s ? ", " : "",
+                c->p->subs[s].name, (unsigned long long)c->sub_count[s], (long long)c->sub_total[s],
+                (long long)c->sub_max[s]);
     fprintf(f, "]\n}\n");
     return fclose(f);
 }
 
 void cl_subbox_time(const cl_ctx *c, int sub, int64_t *total_ns, int64_t *max_ns, uint64_t *count) {
-    *total_ns = c->sub_total[sub]; *max_ns = c->sub_max[sub]; *count = c->sub_count[sub];
+    *total_ns = c->sub_total[sub];
+    *max_ns = c->sub_max[sub];
+    *count = c->sub_count[sub];
 }
 
 int cl_calibrate(cl_ctx *c, int reps, const char *path) {
     FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno)); return -1; }
+    if (!f) {
+        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     fprintf(f, "sub_box,rep,ns\n");
     for (int s = 0; s < c->p->nsubs; s++) {
         c->p->subs[s].fn(c->user, 0); /* warm the caches once */
@@ -421,7 +474,14 @@ void cl_destroy(cl_ctx *c) {
     if (!c) return;
     if (c->map) munmap(c->map, c->arena_mapped);
     if (c->w)
-        for (int t = 0; t < c->p->nthreads; t++) { free(c->w[t].start); free(c->w[t].end); }
-    free(c->w); free(c->sems); free(c->sub_total); free(c->sub_max); free(c->sub_count);
+        for (int t = 0; t < c->p->nthreads; t++) {
+            free(c->w[t].start);
+            free(c->w[t].end);
+        }
+    free(c->w);
+    free(c->sems);
+    free(c->sub_total);
+    free(c->sub_max);
+    free(c->sub_count);
     free(c);
 }

@@ -22,29 +22,29 @@ struct th_config {
     enum th_mech mech;
     enum th_sampling sampling;
     int ncores;
-    int cores[TH_MAX_CORES];          /* monitored best-effort cores */
-    uint64_t sample_ns, suspend_ns;   /* duty-cycle: S and T */
-    double read_thr, write_thr;       /* bytes/s, or percent when *_pct */
+    int cores[TH_MAX_CORES];        /* monitored best-effort cores */
+    uint64_t sample_ns, suspend_ns; /* duty-cycle: S and T */
+    double read_thr, write_thr;     /* bytes/s, or percent when *_pct */
     int read_pct, write_pct;
-    double calib_read, calib_write;   /* calibrated per-core max bytes/s (0 = measure) */
+    double calib_read, calib_write; /* calibrated per-core max bytes/s (0 = measure) */
     int proportional;
-    uint64_t period_ns, budget;       /* budget: P and Q (misses / 64-byte lines) */
-    int dynamic;                      /* budget shared by all cores (dynamic) */
-    char event[64];                   /* perf event name, or raw:HEX[,HEX] */
-    uint64_t raw_read, raw_write;     /* raw event codes when event is raw:... (raw_write 0 = none) */
+    uint64_t period_ns, budget;   /* budget: P and Q (misses / 64-byte lines) */
+    int dynamic;                  /* budget shared by all cores (dynamic) */
+    char event[64];               /* perf event name, or raw:HEX[,HEX] */
+    uint64_t raw_read, raw_write; /* raw event codes when event is raw:... (raw_write 0 = none) */
     char replay[TH_PATH];
-    char shm[TH_MAX_CORES][TH_PATH];  /* coop: one hog shm file per core */
+    char shm[TH_MAX_CORES][TH_PATH]; /* coop: one hog shm file per core */
     int nshm;
     int npids;
     pid_t pids[TH_MAX_PIDS];
     char cgroup[TH_PATH];
     int cgroup_create;
-    long duration_ms;                 /* 0 = until signal / workload exit */
+    long duration_ms; /* 0 = until signal / workload exit */
     char trace[TH_PATH];
     size_t trace_cap;
-    int sampler_cpu;                  /* -1 = not pinned */
+    int sampler_cpu; /* -1 = not pinned */
     int fifo_prio;
-    char **command;                   /* workload argv after "--" (not owned) */
+    char **command; /* workload argv after "--" (not owned) */
 };
 
 void th_config_defaults(struct th_config *c);

@@ -16,7 +16,10 @@
 
 /* One notification: when the hog passed the limit, the bytes since the window start, and for a
  * crossing when the suspension began and ended. */
-struct th_ovf_event { uint64_t t_window, t_cross, t_susp, t_resume, dr, dw; int crossing; };
+struct th_ovf_event {
+    uint64_t t_window, t_cross, t_susp, t_resume, dr, dw;
+    int crossing;
+};
 
 struct th_ovf;
 struct th_ovf_core {
@@ -24,17 +27,17 @@ struct th_ovf_core {
     int idx, started;
     pthread_t thread;
     struct th_hog_shm *m;
-    struct th_ovf_event *ev;   /* preallocated; events beyond cap are counted, not kept */
+    struct th_ovf_event *ev; /* preallocated; events beyond cap are counted, not kept */
     size_t nev, cap;
     uint64_t dropped;
-    uint64_t mech_ns;          /* CPU time of the suspensions: spinning (fifo-hold), signals/freezing and the wake to resume */
-    uint64_t cpu_ns;           /* the thread's CPU time when it ended */
+    uint64_t mech_ns; /* CPU time of the suspensions: spinning (fifo-hold), signals/freezing and the wake to resume */
+    uint64_t cpu_ns;  /* the thread's CPU time when it ended */
 };
 struct th_ovf {
     const struct th_config *cfg;
     struct th_susp *susp;
-    struct th_engine *eng;     /* per-core totals (suspended time, suspensions) */
-    pthread_mutex_t mu;        /* th_susp is shared by the handlers */
+    struct th_engine *eng; /* per-core totals (suspended time, suspensions) */
+    pthread_mutex_t mu;    /* th_susp is shared by the handlers */
     int quit;
     struct th_ovf_core c[TH_MAX_CORES];
 };

@@ -23,14 +23,20 @@ struct th_source_ops {
     /* 1 = round filled, 0 = end of input (replay), -1 = error */
     int (*read)(struct th_source *s, uint64_t now_ns, struct th_round *r);
     void (*close)(struct th_source *s);
-    int timed;  /* 1: times come from the source (replay), no sleeping */
+    int timed; /* 1: times come from the source (replay), no sleeping */
 };
 
 extern const struct th_source_ops th_source_perf, th_source_coop, th_source_replay;
 int th_source_open(struct th_source *s, const struct th_config *cfg, char *err, size_t errlen);
 
 /* Perf event table (generic and per CPU model raw events). Returns 0 or -1 if unknown. */
-struct th_event { const char *name; uint32_t type; uint64_t read_cfg, write_cfg; int has_write; const char *note; };
+struct th_event {
+    const char *name;
+    uint32_t type;
+    uint64_t read_cfg, write_cfg;
+    int has_write;
+    const char *note;
+};
 const struct th_event *th_event_lookup(const char *name);
 const char *th_event_names(void);
 
@@ -41,12 +47,12 @@ const char *th_event_names(void);
 struct th_hog_shm {
     uint64_t magic;
     int64_t pid;
-    uint64_t read_bytes;   /* updated with __atomic stores */
+    uint64_t read_bytes; /* updated with __atomic stores */
     uint64_t write_bytes;
-    uint64_t armed_read;   /* notify when read_bytes >= this (0 = disarmed); set by the daemon */
+    uint64_t armed_read; /* notify when read_bytes >= this (0 = disarmed); set by the daemon */
     uint64_t armed_write;
-    uint64_t crossed_ns;   /* CLOCK_MONOTONIC time the hog passed an armed count */
-    uint32_t futex;        /* incremented, then woken, at each notification */
+    uint64_t crossed_ns; /* CLOCK_MONOTONIC time the hog passed an armed count */
+    uint32_t futex;      /* incremented, then woken, at each notification */
     uint32_t pad;
 };
 

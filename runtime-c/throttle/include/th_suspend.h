@@ -12,18 +12,18 @@
 #define TH_HANG_MS 1000
 #define TH_HOLD_DELAYS 4096
 
-struct th_hold;  /* per-core SCHED_FIFO hold threads */
+struct th_hold; /* per-core SCHED_FIFO hold threads */
 struct th_susp {
     const struct th_config *cfg;
-    int refs;                  /* process-level mechanisms: number of suspended cores */
+    int refs; /* process-level mechanisms: number of suspended cores */
     int core_on[TH_MAX_CORES];
-    int guard_fd;              /* write end of the guardian pipe, -1 if none */
+    int guard_fd; /* write end of the guardian pipe, -1 if none */
     pid_t guard_pid;
     int created_cgroup;
     struct th_hold *hold;
     pid_t pids[TH_MAX_PIDS + 1];
     int npids;
-    pid_t child;               /* workload started by the daemon, 0 if none */
+    pid_t child; /* workload started by the daemon, 0 if none */
     uint64_t last_beat_ns;
 };
 

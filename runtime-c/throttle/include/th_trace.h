@@ -8,7 +8,7 @@
 struct th_sample {
     uint64_t t_ns, dr, dw;
     double est_r, est_w;
-    uint32_t act_ns;     /* time the mechanism took to apply a change (live only) */
+    uint32_t act_ns; /* time the mechanism took to apply a change (live only) */
     int16_t core;
     uint8_t suspended, change;
 };

@@ -68,8 +68,11 @@ static int parse_bw(const char *v, double *out, int *pct)
     if (end == v || errno || !isfinite(x) || x < 0) return -1;
     double mul;
     *pct = 0;
-    if (!strcmp(end, "%")) { mul = 1; *pct = 1; if (x > 100) return -1; }
-    else if (!strcmp(end, "B/s") || !*end) mul = 1;
+    if (!strcmp(end, "%")) {
+        mul = 1;
+        *pct = 1;
+        if (x > 100) return -1;
+    } else if (!strcmp(end, "B/s") || !*end) mul = 1;
     else if (!strcmp(end, "KB/s")) mul = 1e3;
     else if (!strcmp(end, "MB/s")) mul = 1e6;
     else if (!strcmp(end, "GB/s")) mul = 1e9;
@@ -98,8 +101,10 @@ static int parse_int_list(const char *v, int *out, int max, int *n)
             if (*n >= max) return -1;
             out[(*n)++] = (int)i;
         }
-        if (*end == ',') { end++; if (!*end) return -1; }
-        else if (*end) return -1;
+        if (*end == ',') {
+            end++;
+            if (!*end) return -1;
+        } else if (*end) return -1;
         p = end;
     }
     return *n ? 0 : -1;
@@ -160,8 +165,14 @@ int th_config_set(struct th_config *c, const char *k, const char *v, char *err, 
         double x;
         if (parse_bw(v, &x, &pct))
             return fail(err, n, "%s: '%s' is not a bandwidth (e.g. 2GB/s, 500MB/s) or a percentage 0-100%%", k, v);
-        if (strcmp(k, "write_threshold")) { c->read_thr = x; c->read_pct = pct; }
-        if (strcmp(k, "read_threshold")) { c->write_thr = x; c->write_pct = pct; }
+        if (strcmp(k, "write_threshold")) {
+            c->read_thr = x;
+            c->read_pct = pct;
+        }
+        if (strcmp(k, "read_threshold")) {
+            c->write_thr = x;
+            c->write_pct = pct;
+        }
     } else if (!strcmp(k, "calib_read") || !strcmp(k, "calib_write")) {
         double x;
         if (parse_bw(v, &x, &pct) || pct || x <= 0)
@@ -188,8 +199,7 @@ int th_config_set(struct th_config *c, const char *k, const char *v, char *err, 
             return fail(err, n, "event: '%s' is not raw:HEX or raw:HEX,HEX (read event, write event)%s", v, "");
         snprintf(c->event, sizeof c->event, "raw");
     } else if (!strcmp(k, "event")) {
-        if (!th_event_lookup(v))
-            return fail(err, n, "event: unknown event '%s'; known: %s", v, th_event_names());
+        if (!th_event_lookup(v)) return fail(err, n, "event: unknown event '%s'; known: %s", v, th_event_names());
         snprintf(c->event, sizeof c->event, "%s", v);
     } else if (!strcmp(k, "replay")) {
         if (copy_path(c->replay, v)) return fail(err, n, "replay: bad path '%s'%s", v, "");
@@ -219,7 +229,8 @@ int th_config_set(struct th_config *c, const char *k, const char *v, char *err, 
     } else if (!strcmp(k, "trace")) {
         if (copy_path(c->trace, v)) return fail(err, n, "trace: bad path '%s'%s", v, "");
     } else if (!strcmp(k, "trace_cap")) {
-        if (parse_u64(v, 1u << 26, &u) || !u) return fail(err, n, "trace_cap: '%s' is not a number of samples in 1..67108864%s", v, "");
+        if (parse_u64(v, 1u << 26, &u) || !u)
+            return fail(err, n, "trace_cap: '%s' is not a number of samples in 1..67108864%s", v, "");
         c->trace_cap = (size_t)u;
     } else if (!strcmp(k, "sampler_cpu")) {
         if (parse_u64(v, 4095, &u)) return fail(err, n, "sampler_cpu: '%s' is not a cpu number%s", v, "");
@@ -286,7 +297,10 @@ int th_config_parse_file(struct th_config *c, const char *path, char *err, size_
     char *buf = malloc(1 << 20);
     size_t len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
     fclose(f);
-    if (!buf) { snprintf(err, n, "out of memory"); return -1; }
+    if (!buf) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
     buf[len] = 0;
     int rc = strlen(buf) != len ? (snprintf(err, n, "%s: contains a NUL byte", path), -1)
                                 : th_config_parse_text(c, buf, path, err, n);
@@ -299,24 +313,37 @@ int th_config_parse_args(struct th_config *c, int argc, char **argv, char *err, 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
-            if (i + 1 >= argc) { snprintf(err, n, "'--' must be followed by a workload command"); return -1; }
+            if (i + 1 >= argc) {
+                snprintf(err, n, "'--' must be followed by a workload command");
+                return -1;
+            }
             c->command = argv + i + 1;
             return 0;
         }
         if (!strcmp(a, "--config")) {
-            if (i + 1 >= argc) { snprintf(err, n, "--config needs a file"); return -1; }
+            if (i + 1 >= argc) {
+                snprintf(err, n, "--config needs a file");
+                return -1;
+            }
             if (th_config_parse_file(c, argv[++i], err, n)) return -1;
             continue;
         }
         if (!strncmp(a, "--", 2)) a += 2;
         const char *eq = strchr(a, '=');
-        if (!eq) { snprintf(err, n, "argument '%s' is not key=value", argv[i]); return -1; }
+        if (!eq) {
+            snprintf(err, n, "argument '%s' is not key=value", argv[i]);
+            return -1;
+        }
         char key[64];
         size_t kl = (size_t)(eq - a);
-        if (kl >= sizeof key) { snprintf(err, n, "argument '%.60s' has a too long key", argv[i]); return -1; }
+        if (kl >= sizeof key) {
+            snprintf(err, n, "argument '%.60s' has a too long key", argv[i]);
+            return -1;
+        }
         memcpy(key, a, kl);
         key[kl] = 0;
-        for (char *q = key; *q; q++) if (*q == '-') *q = '_';
+        for (char *q = key; *q; q++)
+            if (*q == '-') *q = '_';
         if (th_config_set(c, key, eq + 1, err, n)) return -1;
     }
     return 0;
@@ -324,10 +351,15 @@ int th_config_parse_args(struct th_config *c, int argc, char **argv, char *err, 
 
 int th_config_validate(const struct th_config *c, int ncpu, char *err, size_t n)
 {
-#define BAD(...) do { snprintf(err, n, __VA_ARGS__); return -1; } while (0)
+#define BAD(...) \
+    do { \
+        snprintf(err, n, __VA_ARGS__); \
+        return -1; \
+    } while (0)
     if (!c->ncores) BAD("cores: name the best-effort cores to monitor (e.g. cores=1)");
     for (int i = 0; i < c->ncores; i++) {
-        if (c->cores[i] >= ncpu) BAD("cores: core %d is out of range (this machine has cores 0-%d)", c->cores[i], ncpu - 1);
+        if (c->cores[i] >= ncpu)
+            BAD("cores: core %d is out of range (this machine has cores 0-%d)", c->cores[i], ncpu - 1);
         for (int j = 0; j < i; j++)
             if (c->cores[j] == c->cores[i]) BAD("cores: core %d is listed twice", c->cores[i]);
     }
@@ -349,14 +381,18 @@ int th_config_validate(const struct th_config *c, int ncpu, char *err, size_t n)
         BAD("mechanism=sigstop needs pids=... or a workload command after '--'");
     if (c->mech == TH_MECH_FREEZE && !c->cgroup[0]) BAD("mechanism=freeze needs cgroup=/sys/fs/cgroup/.../NAME");
     if (c->sampling == TH_SAMPLING_OVERFLOW) {
-        if (c->source != TH_SRC_COOP) BAD("sampling=overflow needs source=coop (the hog's overflow notification; perf overflow is not implemented)");
+        if (c->source != TH_SRC_COOP)
+            BAD("sampling=overflow needs source=coop (the hog's overflow notification; perf overflow is not "
+                "implemented)");
         if (c->mode != TH_MODE_DUTY) BAD("sampling=overflow is for mode=duty-cycle");
     }
     /* overflow + fifo-hold: each core's handler runs (and holds) on its own core, no sampler core needed */
     int needs_sampler_cpu = c->mech == TH_MECH_FIFO && c->sampling == TH_SAMPLING_PERIODIC;
     if (needs_sampler_cpu && c->sampler_cpu >= 0)
         for (int i = 0; i < c->ncores; i++)
-            if (c->cores[i] == c->sampler_cpu) BAD("fifo-hold: sampler_cpu %d is a monitored core; the hold thread would block the sampler", c->sampler_cpu);
+            if (c->cores[i] == c->sampler_cpu)
+                BAD("fifo-hold: sampler_cpu %d is a monitored core; the hold thread would block the sampler",
+                    c->sampler_cpu);
     if (needs_sampler_cpu && c->sampler_cpu < 0) BAD("fifo-hold needs sampler_cpu=N (a core that is not monitored)");
     return 0;
 #undef BAD

@@ -55,7 +55,8 @@ int th_calibrate(size_t bytes, int ms, double *read_bps, double *write_bps)
 
 void th_hog_notify_if_armed(struct th_hog_shm *m, uint64_t rd, uint64_t wr)
 {
-    uint64_t ar = __atomic_load_n(&m->armed_read, __ATOMIC_ACQUIRE), aw = __atomic_load_n(&m->armed_write, __ATOMIC_ACQUIRE);
+    uint64_t ar = __atomic_load_n(&m->armed_read, __ATOMIC_ACQUIRE),
+             aw = __atomic_load_n(&m->armed_write, __ATOMIC_ACQUIRE);
     if (!((ar && rd >= ar) || (aw && wr >= aw))) return;
     __atomic_store_n(&m->armed_read, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&m->armed_write, 0, __ATOMIC_RELAXED);

@@ -24,7 +24,8 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--mode=", 7)) mode_s = argv[i] + 7;
         else if (!strncmp(argv[i], "--duration-ms=", 14)) ms = strtol(argv[i] + 14, NULL, 10);
         else {
-            fprintf(stderr, "usage: chainlab-hog [--shm=FILE] [--size=BYTES] [--mode=read|write|rw] [--duration-ms=N]\n");
+            fprintf(stderr,
+                    "usage: chainlab-hog [--shm=FILE] [--size=BYTES] [--mode=read|write|rw] [--duration-ms=N]\n");
             return 2;
         }
     }
@@ -35,18 +36,27 @@ int main(int argc, char **argv)
     }
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
-    struct th_hog_shm local = {0}, *m = &local;
+    struct th_hog_shm local = { 0 }, *m = &local;
     if (shm) {
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.tmp%d", shm, (int)getpid());
         int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0 || ftruncate(fd, sizeof *m)) { perror("chainlab-hog: shm"); return 1; }
+        if (fd < 0 || ftruncate(fd, sizeof *m)) {
+            perror("chainlab-hog: shm");
+            return 1;
+        }
         m = mmap(NULL, sizeof *m, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         close(fd);
-        if (m == MAP_FAILED) { perror("chainlab-hog: mmap"); return 1; }
+        if (m == MAP_FAILED) {
+            perror("chainlab-hog: mmap");
+            return 1;
+        }
         m->magic = TH_HOG_MAGIC;
         m->pid = getpid();
-        if (rename(tmp, shm)) { perror("chainlab-hog: rename"); return 1; } /* appears complete */
+        if (rename(tmp, shm)) {
+            perror("chainlab-hog: rename");
+            return 1;
+        } /* appears complete */
     }
     size_t words = size / 8;
     uint64_t *buf = aligned_alloc(64, words * 8);
@@ -64,8 +74,8 @@ int main(int argc, char **argv)
         }
     }
     double s = (double)(th_now_ns() - t0) / 1e9;
-    printf("{\"read_bytes\":%llu,\"write_bytes\":%llu,\"seconds\":%.3f,\"checksum\":%llu}\n",
-           (unsigned long long)rd, (unsigned long long)wr, s, (unsigned long long)(sum & 1));
+    printf("{\"read_bytes\":%llu,\"write_bytes\":%llu,\"seconds\":%.3f,\"checksum\":%llu}\n", (unsigned long long)rd,
+           (unsigned long long)wr, s, (unsigned long long)(sum & 1));
     if (shm) unlink(shm);
     free(buf);
     return 0;

@@ -30,7 +30,7 @@ struct daemon {
     struct th_engine eng;
     struct th_susp susp;
     struct th_trace trace;
-    struct th_ovf ovf;         /* sampling=overflow: the per-core handlers */
+    struct th_ovf ovf; /* sampling=overflow: the per-core handlers */
     pid_t child;
     double thr_r, thr_w;
     uint64_t rounds;
@@ -84,7 +84,10 @@ static int workload_gone(struct daemon *d)
 {
     if (d->child > 0) {
         int st;
-        if (waitpid(d->child, &st, WNOHANG) == d->child) { d->child = 0; return 1; }
+        if (waitpid(d->child, &st, WNOHANG) == d->child) {
+            d->child = 0;
+            return 1;
+        }
         return 0;
     }
     if (!d->cfg.npids) return 0;
@@ -135,23 +138,43 @@ static void loop(struct daemon *d)
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (;;) {
-        if (stop_signal) { d->why = "signal"; return; }
+        if (stop_signal) {
+            d->why = "signal";
+            return;
+        }
         if (d->src.ops->timed) {
             int rc = d->src.ops->read(&d->src, 0, &r);
-            if (rc <= 0) { d->why = rc ? "replay-error" : "end-of-replay"; return; }
+            if (rc <= 0) {
+                d->why = rc ? "replay-error" : "end-of-replay";
+                return;
+            }
         } else {
             next.tv_nsec += (long)c->sample_ns;
-            while (next.tv_nsec >= 1000000000L) { next.tv_nsec -= 1000000000L; next.tv_sec++; }
-            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR && !stop_signal) {
+            while (next.tv_nsec >= 1000000000L) {
+                next.tv_nsec -= 1000000000L;
+                next.tv_sec++;
             }
-            if (stop_signal) { d->why = "signal"; return; }
-            if (d->src.ops->read(&d->src, th_now_ns(), &r) < 0) { d->why = "source-error"; return; }
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR && !stop_signal) {}
+            if (stop_signal) {
+                d->why = "signal";
+                return;
+            }
+            if (d->src.ops->read(&d->src, th_now_ns(), &r) < 0) {
+                d->why = "source-error";
+                return;
+            }
         }
         run_round(d, &r);
         th_susp_heartbeat(&d->susp, th_now_ns());
         if (crash_after && d->rounds >= crash_after) abort();
-        if (end && th_now_ns() >= end) { d->why = "duration"; return; }
-        if ((d->rounds & 15) == 0 && workload_gone(d)) { d->why = "workload-exit"; return; }
+        if (end && th_now_ns() >= end) {
+            d->why = "duration";
+            return;
+        }
+        if ((d->rounds & 15) == 0 && workload_gone(d)) {
+            d->why = "workload-exit";
+            return;
+        }
     }
 }
 
@@ -163,16 +186,25 @@ static void overflow_loop(struct daemon *d)
     uint64_t crash_after = crash ? strtoull(crash, NULL, 10) : 0;
     uint64_t start = th_now_ns(), end = c->duration_ms ? start + (uint64_t)c->duration_ms * 1000000ULL : 0;
     for (;;) {
-        if (stop_signal) { d->why = "signal"; return; }
+        if (stop_signal) {
+            d->why = "signal";
+            return;
+        }
         if (crash_after && th_ovf_events(&d->ovf) >= crash_after) abort();
         uint64_t now = th_now_ns();
-        if (end && now >= end) { d->why = "duration"; return; }
+        if (end && now >= end) {
+            d->why = "duration";
+            return;
+        }
         uint64_t step = 20000000ULL; /* 20 ms */
         if (end && end - now < step) step = end - now;
-        struct timespec ts = {0, (long)step};
+        struct timespec ts = { 0, (long)step };
         nanosleep(&ts, NULL); /* a signal ends it early */
         th_susp_heartbeat(&d->susp, th_now_ns());
-        if (workload_gone(d)) { d->why = "workload-exit"; return; }
+        if (workload_gone(d)) {
+            d->why = "workload-exit";
+            return;
+        }
     }
 }
 
@@ -180,13 +212,15 @@ static void overflow_loop(struct daemon *d)
  * handlers' CPU time suspending and resuming with sigstop/freeze (overflow only). */
 static void report(struct daemon *d, uint64_t wall, uint64_t cpu, uint64_t mech_cpu)
 {
-    static const char *modes[] = {"duty-cycle", "budget"}, *mechs[] = {"none", "fifo-hold", "sigstop", "freeze"};
-    printf("{\"mode\":\"%s\",\"sampling\":\"%s\",\"source\":\"%s\",\"mechanism\":\"%s\",\"exit\":\"%s\",\"rounds\":%llu,"
-           "\"wall_ns\":%llu,\"sampler_cpu_ns\":%llu,\"mechanism_cpu_ns\":%llu,\"threshold_read_bps\":%.0f,\"threshold_write_bps\":%.0f,"
-           "\"trace_samples\":%zu,\"trace_dropped\":%llu,\"cores\":[",
-           modes[d->cfg.mode], d->cfg.sampling == TH_SAMPLING_OVERFLOW ? "overflow" : "periodic", d->src.ops->name, mechs[d->cfg.mech], d->why, (unsigned long long)d->rounds,
-           (unsigned long long)wall, (unsigned long long)cpu, (unsigned long long)mech_cpu, d->thr_r, d->thr_w, d->trace.n,
-           (unsigned long long)d->trace.dropped);
+    static const char *modes[] = { "duty-cycle", "budget" }, *mechs[] = { "none", "fifo-hold", "sigstop", "freeze" };
+    printf(
+        "{\"mode\":\"%s\",\"sampling\":\"%s\",\"source\":\"%s\",\"mechanism\":\"%s\",\"exit\":\"%s\",\"rounds\":%llu,"
+        "\"wall_ns\":%llu,\"sampler_cpu_ns\":%llu,\"mechanism_cpu_ns\":%llu,\"threshold_read_bps\":%.0f,\"threshold_"
+        "write_bps\":%.0f,"
+        "\"trace_samples\":%zu,\"trace_dropped\":%llu,\"cores\":[",
+        modes[d->cfg.mode], d->cfg.sampling == TH_SAMPLING_OVERFLOW ? "overflow" : "periodic", d->src.ops->name,
+        mechs[d->cfg.mech], d->why, (unsigned long long)d->rounds, (unsigned long long)wall, (unsigned long long)cpu,
+        (unsigned long long)mech_cpu, d->thr_r, d->thr_w, d->trace.n, (unsigned long long)d->trace.dropped);
     for (int i = 0; i < d->cfg.ncores; i++) {
         printf("%s{\"core\":%d,\"suspended_ns\":%llu,\"suspensions\":%llu", i ? "," : "", d->cfg.cores[i],
                (unsigned long long)d->eng.core[i].total_ns, (unsigned long long)d->eng.core[i].count);
@@ -207,7 +241,10 @@ static int setup_thresholds(struct daemon *d, char *err, size_t n)
     struct th_config *c = &d->cfg;
     if ((c->read_pct && c->read_thr > 0 && !c->calib_read) || (c->write_pct && c->write_thr > 0 && !c->calib_write)) {
         double r, w;
-        if (th_calibrate(128u << 20, 100, &r, &w)) { snprintf(err, n, "calibration failed"); return -1; }
+        if (th_calibrate(128u << 20, 100, &r, &w)) {
+            snprintf(err, n, "calibration failed");
+            return -1;
+        }
         if (!c->calib_read) c->calib_read = r;
         if (!c->calib_write) c->calib_write = w;
     }
@@ -220,7 +257,10 @@ int main(int argc, char **argv)
 {
     static struct daemon d; /* large (trace, config): kept off the stack; the only instance */
     char err[1024];
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(usage, stdout); return 0; }
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
     if (argc > 1 && !strcmp(argv[1], "--calibrate")) {
         double r, w;
         if (th_calibrate(128u << 20, 200, &r, &w)) return 1;
@@ -240,7 +280,10 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    if (th_trace_init(&d.trace, d.cfg.trace_cap)) { fprintf(stderr, "chainlab-throttle: out of memory\n"); return 1; }
+    if (th_trace_init(&d.trace, d.cfg.trace_cap)) {
+        fprintf(stderr, "chainlab-throttle: out of memory\n");
+        return 1;
+    }
     if (d.cfg.command && spawn_workload(&d)) {
         fprintf(stderr, "chainlab-throttle: fork: %s\n", strerror(errno));
         return 1;
@@ -257,7 +300,10 @@ int main(int argc, char **argv)
     }
     if (rc) {
         fprintf(stderr, "chainlab-throttle: %s\n", err);
-        if (d.child > 0) { kill(d.child, SIGTERM); waitpid(d.child, NULL, 0); }
+        if (d.child > 0) {
+            kill(d.child, SIGTERM);
+            waitpid(d.child, NULL, 0);
+        }
         return rc;
     }
     if (d.cfg.sampler_cpu >= 0) {
@@ -267,7 +313,7 @@ int main(int argc, char **argv)
         sched_setaffinity(0, sizeof set, &set);
     }
     if (!d.src.ops->timed) {
-        struct sched_param sp = {.sched_priority = d.cfg.fifo_prio};
+        struct sched_param sp = { .sched_priority = d.cfg.fifo_prio };
         sched_setscheduler(0, SCHED_FIFO, &sp); /* best effort: sampling is precise only with RT priority */
     }
     uint64_t t0 = th_now_ns(), c0 = thread_cpu_ns();
@@ -277,7 +323,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "chainlab-throttle: %s\n", err);
             th_susp_fini(&d.susp);
             d.src.ops->close(&d.src);
-            if (d.child > 0) { kill(d.child, SIGTERM); waitpid(d.child, NULL, 0); }
+            if (d.child > 0) {
+                kill(d.child, SIGTERM);
+                waitpid(d.child, NULL, 0);
+            }
             return 1;
         }
         overflow_loop(&d);
@@ -297,10 +346,14 @@ int main(int argc, char **argv)
     th_engine_finish(&d.eng, d.src.ops->timed ? d.eng.last_t : th_now_ns());
     th_susp_fini(&d.susp);
     d.src.ops->close(&d.src);
-    if (d.child > 0) { kill(d.child, SIGTERM); waitpid(d.child, NULL, 0); }
+    if (d.child > 0) {
+        kill(d.child, SIGTERM);
+        waitpid(d.child, NULL, 0);
+    }
     if (d.cfg.trace[0]) {
         FILE *f = fopen(d.cfg.trace, "w");
-        if (!f || th_trace_write(&d.trace, f)) fprintf(stderr, "chainlab-throttle: cannot write trace %s\n", d.cfg.trace);
+        if (!f || th_trace_write(&d.trace, f))
+            fprintf(stderr, "chainlab-throttle: cannot write trace %s\n", d.cfg.trace);
         if (f) fclose(f);
     }
     report(&d, wall, cpu, mech_cpu);

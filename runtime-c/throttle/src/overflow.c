@@ -15,10 +15,7 @@
 #define TH_OVF_EVENTS 65536
 #define TH_OVF_POLL_NS 50000000ULL /* a handler re-checks `quit` at least this often */
 
-static int quitting(const struct th_ovf *o)
-{
-    return __atomic_load_n(&o->quit, __ATOMIC_ACQUIRE);
-}
+static int quitting(const struct th_ovf *o) { return __atomic_load_n(&o->quit, __ATOMIC_ACQUIRE); }
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -42,7 +39,7 @@ static uint32_t arm(struct th_ovf_core *c, struct th_window *w, uint64_t lim_r, 
 
 static void wait_notification(struct th_ovf_core *c, uint32_t seq)
 {
-    struct timespec timeout = {0, (long)TH_OVF_POLL_NS};
+    struct timespec timeout = { 0, (long)TH_OVF_POLL_NS };
     syscall(SYS_futex, &c->m->futex, FUTEX_WAIT, seq, &timeout, NULL, 0);
 }
 
@@ -56,7 +53,7 @@ static void sleep_until(const struct th_ovf *o, uint64_t until)
 {
     for (uint64_t now; (now = th_now_ns()) < until && !quitting(o);) {
         uint64_t left = until - now;
-        struct timespec ts = {(time_t)(left / 1000000000ULL), (long)(left % 1000000000ULL)};
+        struct timespec ts = { (time_t)(left / 1000000000ULL), (long)(left % 1000000000ULL) };
         nanosleep(&ts, NULL);
     }
 }
@@ -82,12 +79,16 @@ static void *handler_main(void *arg)
         if (quitting(o)) break;
         if (__atomic_load_n(&c->m->futex, __ATOMIC_ACQUIRE) == seq) continue; /* time-out or spurious */
         uint64_t t_cross = __atomic_load_n(&c->m->crossed_ns, __ATOMIC_ACQUIRE);
-        uint64_t r = __atomic_load_n(&c->m->read_bytes, __ATOMIC_RELAXED), wr = __atomic_load_n(&c->m->write_bytes, __ATOMIC_RELAXED);
-        struct th_ovf_event ev = {w.t_ns, t_cross, 0, 0, r - w.read, wr - w.write, th_overflow_crossing(&w, t_cross, cfg->sample_ns)};
+        uint64_t r = __atomic_load_n(&c->m->read_bytes, __ATOMIC_RELAXED),
+                 wr = __atomic_load_n(&c->m->write_bytes, __ATOMIC_RELAXED);
+        struct th_ovf_event ev = {
+            w.t_ns, t_cross, 0, 0, r - w.read, wr - w.write, th_overflow_crossing(&w, t_cross, cfg->sample_ns)
+        };
         if (ev.crossing) {
             double dt = (double)(t_cross > w.t_ns ? t_cross - w.t_ns : 1) / 1e9, ratio = 0;
             if (o->eng->thr_r > 0) ratio = (double)ev.dr / dt / o->eng->thr_r;
-            if (o->eng->thr_w > 0 && (double)ev.dw / dt / o->eng->thr_w > ratio) ratio = (double)ev.dw / dt / o->eng->thr_w;
+            if (o->eng->thr_w > 0 && (double)ev.dw / dt / o->eng->thr_w > ratio)
+                ratio = (double)ev.dw / dt / o->eng->thr_w;
             uint64_t len = th_suspension_ns(cfg, ratio);
             /* the suspension's CPU (spinning, signals, freezing, the timed wake to resume) is the
              * mechanism's, counted apart from the detection's */
@@ -132,7 +133,10 @@ int th_ovf_start(struct th_ovf *o, const struct th_config *cfg, struct th_source
         c->m = th_source_coop_shm(src, i);
         c->cap = TH_OVF_EVENTS;
         c->ev = calloc(c->cap, sizeof *c->ev); /* preallocated: no allocation while throttling */
-        if (!c->m || !c->ev) { snprintf(err, n, "overflow sampling: %s", c->m ? "out of memory" : "needs source=coop"); goto fail; }
+        if (!c->m || !c->ev) {
+            snprintf(err, n, "overflow sampling: %s", c->m ? "out of memory" : "needs source=coop");
+            goto fail;
+        }
         pthread_attr_t a;
         pthread_attr_init(&a);
         /* on the monitored core, above its best-effort work (MemGuard's per-core overflow handler): the
@@ -144,7 +148,7 @@ int th_ovf_start(struct th_ovf *o, const struct th_config *cfg, struct th_source
             CPU_SET(cpu, &set);
             pthread_attr_setaffinity_np(&a, sizeof set, &set);
         }
-        struct sched_param sp = {.sched_priority = cfg->fifo_prio};
+        struct sched_param sp = { .sched_priority = cfg->fifo_prio };
         pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
         pthread_attr_setschedpolicy(&a, SCHED_FIFO);
         pthread_attr_setschedparam(&a, &sp);
@@ -156,8 +160,8 @@ int th_ovf_start(struct th_ovf *o, const struct th_config *cfg, struct th_source
         }
         pthread_attr_destroy(&a);
         if (rc) {
-            snprintf(err, n, "overflow sampling: cannot start the handler of core %d: %s%s", cfg->cores[i], strerror(rc),
-                     rc == EPERM ? " (fifo-hold needs root or CAP_SYS_NICE)" : "");
+            snprintf(err, n, "overflow sampling: cannot start the handler of core %d: %s%s", cfg->cores[i],
+                     strerror(rc), rc == EPERM ? " (fifo-hold needs root or CAP_SYS_NICE)" : "");
             goto fail;
         }
         c->started = 1;
@@ -197,10 +201,17 @@ void th_ovf_to_trace(const struct th_ovf *o, struct th_trace *t)
             double dt = (double)(e->t_cross > e->t_window ? e->t_cross - e->t_window : 1) / 1e9;
             struct th_sample *s = th_trace_next(t);
             uint64_t act = e->crossing && e->t_susp > e->t_cross ? e->t_susp - e->t_cross : 0;
-            *s = (struct th_sample){e->t_cross, e->dr, e->dw, (double)e->dr / dt, (double)e->dw / dt,
-                                    act > UINT32_MAX ? UINT32_MAX : (uint32_t)act, (int16_t)o->cfg->cores[i],
-                                    (uint8_t)e->crossing, (uint8_t)e->crossing};
-            if (e->crossing) *th_trace_next(t) = (struct th_sample){e->t_resume, 0, 0, 0, 0, 0, (int16_t)o->cfg->cores[i], 0, 2};
+            *s = (struct th_sample){ e->t_cross,
+                                     e->dr,
+                                     e->dw,
+                                     (double)e->dr / dt,
+                                     (double)e->dw / dt,
+                                     act > UINT32_MAX ? UINT32_MAX : (uint32_t)act,
+                                     (int16_t)o->cfg->cores[i],
+                                     (uint8_t)e->crossing,
+                                     (uint8_t)e->crossing };
+            if (e->crossing)
+                *th_trace_next(t) = (struct th_sample){ e->t_resume, 0, 0, 0, 0, 0, (int16_t)o->cfg->cores[i], 0, 2 };
         }
     }
     if (t->n == t->cap || t->head < t->n) return; /* wrapped: keep ring order */
@@ -238,7 +249,8 @@ int th_ovf_delays(const struct th_ovf *o, int idx, uint32_t *p50, uint32_t *p99,
 uint64_t th_ovf_detect_ns(const struct th_ovf *o)
 {
     uint64_t ns = 0;
-    for (int i = 0; i < o->cfg->ncores; i++) ns += o->c[i].cpu_ns > o->c[i].mech_ns ? o->c[i].cpu_ns - o->c[i].mech_ns : 0;
+    for (int i = 0; i < o->cfg->ncores; i++)
+        ns += o->c[i].cpu_ns > o->c[i].mech_ns ? o->c[i].cpu_ns - o->c[i].mech_ns : 0;
     return ns;
 }
 

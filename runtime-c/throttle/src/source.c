@@ -15,20 +15,20 @@
 /* ---- event table ---- */
 #define HWC(cache, op, res) ((cache) | ((op) << 8) | ((res) << 16))
 static const struct th_event events[] = {
-    {"llc-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, 0, 0, "generic last-level cache misses"},
-    {"llc-read-write-misses", PERF_TYPE_HW_CACHE,
-     HWC(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS),
-     HWC(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_WRITE, PERF_COUNT_HW_CACHE_RESULT_MISS), 1,
-     "LL read misses and LL write misses"},
+    { "llc-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, 0, 0, "generic last-level cache misses" },
+    { "llc-read-write-misses", PERF_TYPE_HW_CACHE,
+      HWC(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS),
+      HWC(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_WRITE, PERF_COUNT_HW_CACHE_RESULT_MISS), 1,
+      "LL read misses and LL write misses" },
     /* Intel Nehalem (thesis 4.6.1): L2_TRANSACTIONS.LOAD (0xF0/0x01), L2_LINES_OUT.ANY (0xF2/0x0F) */
-    {"nehalem:l2", PERF_TYPE_RAW, 0x01F0, 0x0FF2, 1, "L2_TRANSACTIONS.LOAD and L2_LINES_OUT.ANY"},
+    { "nehalem:l2", PERF_TYPE_RAW, 0x01F0, 0x0FF2, 1, "L2_TRANSACTIONS.LOAD and L2_LINES_OUT.ANY" },
     /* Intel Skylake+: L2_LINES_IN.ALL (0xF1/0x1F), L2_LINES_OUT.NON_SILENT (0xF2/0x02) */
-    {"skylake:l2", PERF_TYPE_RAW, 0x1FF1, 0x02F2, 1, "L2_LINES_IN.ALL and L2_LINES_OUT.NON_SILENT"},
+    { "skylake:l2", PERF_TYPE_RAW, 0x1FF1, 0x02F2, 1, "L2_LINES_IN.ALL and L2_LINES_OUT.NON_SILENT" },
 };
 
 const struct th_event *th_event_lookup(const char *name)
 {
-    static const struct th_event raw = {"raw", PERF_TYPE_RAW, 0, 0, 0, "raw event codes from the configuration"};
+    static const struct th_event raw = { "raw", PERF_TYPE_RAW, 0, 0, 0, "raw event codes from the configuration" };
     if (!strcmp(name, "raw")) return &raw;
     for (size_t i = 0; i < sizeof events / sizeof *events; i++)
         if (!strcmp(events[i].name, name)) return &events[i];
@@ -38,7 +38,10 @@ const struct th_event *th_event_lookup(const char *name)
 const char *th_event_names(void) { return "llc-misses, llc-read-write-misses, nehalem:l2, skylake:l2, raw:HEX[,HEX]"; }
 
 /* ---- perf_event_open ---- */
-struct perf_priv { int fd[TH_MAX_CORES][2]; uint64_t last[TH_MAX_CORES][2]; };
+struct perf_priv {
+    int fd[TH_MAX_CORES][2];
+    uint64_t last[TH_MAX_CORES][2];
+};
 
 static int perf_fd(uint32_t type, uint64_t config, int cpu)
 {
@@ -65,7 +68,11 @@ static int perf_open(struct th_source *s, char *err, size_t n)
 {
     const struct th_event *ev = th_event_lookup(s->cfg->event);
     struct perf_priv *p = calloc(1, sizeof *p);
-    if (!p || !ev) { free(p); snprintf(err, n, "perf: unknown event or out of memory"); return -1; }
+    if (!p || !ev) {
+        free(p);
+        snprintf(err, n, "perf: unknown event or out of memory");
+        return -1;
+    }
     memset(p->fd, -1, sizeof p->fd);
     s->priv = p;
     int raw = !strcmp(ev->name, "raw");
@@ -77,14 +84,17 @@ static int perf_open(struct th_source *s, char *err, size_t n)
             if (fd < 0) {
                 int e = errno;
                 if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
-                    snprintf(err, n, "perf: event '%s' (%s) is not available on cpu %d: %s; this machine has no "
+                    snprintf(err, n,
+                             "perf: event '%s' (%s) is not available on cpu %d: %s; this machine has no "
                              "hardware PMU for it (common in VMs). Use source=coop with the built-in hog "
-                             "or source=replay", ev->name, ev->note, s->cfg->cores[i], strerror(e));
+                             "or source=replay",
+                             ev->name, ev->note, s->cfg->cores[i], strerror(e));
                 else if (e == EACCES || e == EPERM)
-                    snprintf(err, n, "perf: no permission to count cpu %d (%s); run as root or lower "
-                             "/proc/sys/kernel/perf_event_paranoid", s->cfg->cores[i], strerror(e));
-                else
-                    snprintf(err, n, "perf: perf_event_open on cpu %d failed: %s", s->cfg->cores[i], strerror(e));
+                    snprintf(err, n,
+                             "perf: no permission to count cpu %d (%s); run as root or lower "
+                             "/proc/sys/kernel/perf_event_paranoid",
+                             s->cfg->cores[i], strerror(e));
+                else snprintf(err, n, "perf: perf_event_open on cpu %d failed: %s", s->cfg->cores[i], strerror(e));
                 perf_close(s);
                 return -1;
             }
@@ -104,16 +114,20 @@ static int perf_read(struct th_source *s, uint64_t now, struct th_round *r)
             if (p->fd[i][k] >= 0 && read(p->fd[i][k], &v, sizeof v) != (ssize_t)sizeof v) return -1;
             uint64_t d = (v - p->last[i][k]) * LINE;
             p->last[i][k] = v;
-            if (k) r->dw[i] = d; else r->dr[i] = d;
+            if (k) r->dw[i] = d;
+            else r->dr[i] = d;
         }
     }
     return 1;
 }
 
-const struct th_source_ops th_source_perf = {"perf", perf_open, perf_read, perf_close, 0};
+const struct th_source_ops th_source_perf = { "perf", perf_open, perf_read, perf_close, 0 };
 
 /* ---- cooperative: the hog publishes bytes moved in shared memory ---- */
-struct coop_priv { struct th_hog_shm *m[TH_MAX_CORES]; uint64_t lr[TH_MAX_CORES], lw[TH_MAX_CORES]; };
+struct coop_priv {
+    struct th_hog_shm *m[TH_MAX_CORES];
+    uint64_t lr[TH_MAX_CORES], lw[TH_MAX_CORES];
+};
 
 static void coop_close(struct th_source *s)
 {
@@ -128,7 +142,10 @@ static void coop_close(struct th_source *s)
 static int coop_open(struct th_source *s, char *err, size_t n)
 {
     struct coop_priv *p = calloc(1, sizeof *p);
-    if (!p) { snprintf(err, n, "out of memory"); return -1; }
+    if (!p) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
     s->priv = p;
     for (int i = 0; i < s->cfg->ncores; i++) {
         /* overflow sampling writes the armed counts into the hog's block */
@@ -171,7 +188,7 @@ static int coop_read(struct th_source *s, uint64_t now, struct th_round *r)
     return 1;
 }
 
-const struct th_source_ops th_source_coop = {"coop", coop_open, coop_read, coop_close, 0};
+const struct th_source_ops th_source_coop = { "coop", coop_open, coop_read, coop_close, 0 };
 
 struct th_hog_shm *th_source_coop_shm(struct th_source *s, int idx)
 {
@@ -179,7 +196,14 @@ struct th_hog_shm *th_source_coop_shm(struct th_source *s, int idx)
 }
 
 /* ---- replay: lines "t_ns core read_bytes write_bytes" (deltas), sorted by time ---- */
-struct replay_priv { FILE *f; int have; uint64_t t; int core; uint64_t r, w; int line; };
+struct replay_priv {
+    FILE *f;
+    int have;
+    uint64_t t;
+    int core;
+    uint64_t r, w;
+    int line;
+};
 
 static int replay_next(struct replay_priv *p)
 {
@@ -191,7 +215,10 @@ static int replay_next(struct replay_priv *p)
         unsigned long long t, r, w;
         int core, used = 0;
         if (sscanf(buf, " %llu %d %llu %llu %n", &t, &core, &r, &w, &used) == 4) {
-            p->t = t; p->core = core; p->r = r; p->w = w;
+            p->t = t;
+            p->core = core;
+            p->r = r;
+            p->w = w;
             return p->have = 1;
         }
         if (sscanf(buf, " %n", &used) >= 0 && buf[used] == 0) continue;
@@ -204,7 +231,10 @@ static int replay_next(struct replay_priv *p)
 static int replay_open(struct th_source *s, char *err, size_t n)
 {
     struct replay_priv *p = calloc(1, sizeof *p);
-    if (!p) { snprintf(err, n, "out of memory"); return -1; }
+    if (!p) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
     p->f = fopen(s->cfg->replay, "r");
     if (!p->f) {
         snprintf(err, n, "replay: cannot read %s: %s", s->cfg->replay, strerror(errno));
@@ -212,7 +242,10 @@ static int replay_open(struct th_source *s, char *err, size_t n)
         return -1;
     }
     s->priv = p;
-    if (replay_next(p) < 0) { snprintf(err, n, "replay: %s: bad first line", s->cfg->replay); return -1; }
+    if (replay_next(p) < 0) {
+        snprintf(err, n, "replay: %s: bad first line", s->cfg->replay);
+        return -1;
+    }
     return 0;
 }
 
@@ -227,7 +260,10 @@ static int replay_read(struct th_source *s, uint64_t now, struct th_round *r)
     uint64_t t = p->t;
     while (p->have == 1 && p->t == t) {
         for (int i = 0; i < s->cfg->ncores; i++)
-            if (s->cfg->cores[i] == p->core) { r->dr[i] += p->r; r->dw[i] += p->w; }
+            if (s->cfg->cores[i] == p->core) {
+                r->dr[i] += p->r;
+                r->dw[i] += p->w;
+            }
         if (replay_next(p) < 0) return -1;
     }
     if (p->have == 1 && p->t < t) {
@@ -246,13 +282,14 @@ static void replay_close(struct th_source *s)
     s->priv = NULL;
 }
 
-const struct th_source_ops th_source_replay = {"replay", replay_open, replay_read, replay_close, 1};
+const struct th_source_ops th_source_replay = { "replay", replay_open, replay_read, replay_close, 1 };
 
 int th_source_open(struct th_source *s, const struct th_config *cfg, char *err, size_t n)
 {
     s->cfg = cfg;
     s->priv = NULL;
-    s->ops = cfg->source == TH_SRC_PERF ? &th_source_perf : cfg->source == TH_SRC_COOP ? &th_source_coop
-                                                                                      : &th_source_replay;
+    s->ops = cfg->source == TH_SRC_PERF   ? &th_source_perf
+             : cfg->source == TH_SRC_COOP ? &th_source_coop
+                                          : &th_source_replay;
     return s->ops->open(s, err, n);
 }

@@ -19,14 +19,17 @@
 struct th_hold_core {
     pthread_t thread;
     int cpu, prio, started;
-    int hold, quit;                /* accessed with __atomic; cond wakes an idle thread */
-    uint64_t req_ns;               /* when the sampler asked for a hold (__atomic) */
+    int hold, quit;                    /* accessed with __atomic; cond wakes an idle thread */
+    uint64_t req_ns;                   /* when the sampler asked for a hold (__atomic) */
     uint32_t delay_ns[TH_HOLD_DELAYS]; /* request -> spinning, preallocated ring */
     uint64_t ndelay;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
-struct th_hold { int n; struct th_hold_core c[TH_MAX_CORES]; };
+struct th_hold {
+    int n;
+    struct th_hold_core c[TH_MAX_CORES];
+};
 
 static void *hold_main(void *arg)
 {
@@ -55,7 +58,7 @@ static int hold_start(struct th_hold_core *h, char *err, size_t n)
     pthread_attr_setaffinity_np(&a, sizeof set, &set);
     pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
     pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-    struct sched_param sp = {.sched_priority = h->prio};
+    struct sched_param sp = { .sched_priority = h->prio };
     pthread_attr_setschedparam(&a, &sp);
     pthread_mutex_init(&h->mu, NULL);
     pthread_cond_init(&h->cv, NULL);
@@ -173,9 +176,15 @@ void th_resume_all(const pid_t *pids, int npids, const char *cgroup)
 static int guardian_start(struct th_susp *s, char *err, size_t n)
 {
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC)) { snprintf(err, n, "guardian: pipe: %s", strerror(errno)); return -1; }
+    if (pipe2(fds, O_CLOEXEC)) {
+        snprintf(err, n, "guardian: pipe: %s", strerror(errno));
+        return -1;
+    }
     pid_t g = fork();
-    if (g < 0) { snprintf(err, n, "guardian: fork: %s", strerror(errno)); return -1; }
+    if (g < 0) {
+        snprintf(err, n, "guardian: fork: %s", strerror(errno));
+        return -1;
+    }
     if (g == 0) {
         close(fds[1]);
         setsid(); /* outside the daemon's process group: a group kill must not take the guardian too */
@@ -186,9 +195,12 @@ static int guardian_start(struct th_susp *s, char *err, size_t n)
          * (the safe direction), keep watching. EOF means the daemon is gone: resume all and exit. */
         char buf[64];
         for (;;) {
-            struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+            struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
             int n = poll(&pfd, 1, TH_HANG_MS);
-            if (n == 0) { th_resume_all(s->pids, s->npids, s->cfg->mech == TH_MECH_FREEZE ? s->cfg->cgroup : NULL); continue; }
+            if (n == 0) {
+                th_resume_all(s->pids, s->npids, s->cfg->mech == TH_MECH_FREEZE ? s->cfg->cgroup : NULL);
+                continue;
+            }
             if (n < 0 && errno == EINTR) continue;
             ssize_t r = read(fds[0], buf, sizeof buf);
             if (r > 0 || (r < 0 && errno == EINTR)) continue;
@@ -221,12 +233,18 @@ int th_susp_init(struct th_susp *s, const struct th_config *cfg, pid_t child, ch
     if (cfg->mech == TH_MECH_FIFO && cfg->sampling == TH_SAMPLING_OVERFLOW) return 0;
     if (cfg->mech == TH_MECH_FIFO) {
         s->hold = calloc(1, sizeof *s->hold);
-        if (!s->hold) { snprintf(err, n, "out of memory"); return -1; }
+        if (!s->hold) {
+            snprintf(err, n, "out of memory");
+            return -1;
+        }
         for (int i = 0; i < cfg->ncores; i++) {
             s->hold->c[i].cpu = cfg->cores[i];
             s->hold->c[i].prio = cfg->fifo_prio;
             s->hold->n = i + 1;
-            if (hold_start(&s->hold->c[i], err, n)) { hold_stop(s->hold); return -1; }
+            if (hold_start(&s->hold->c[i], err, n)) {
+                hold_stop(s->hold);
+                return -1;
+            }
         }
         return 0;
     }
@@ -242,7 +260,8 @@ int th_susp_init(struct th_susp *s, const struct th_config *cfg, pid_t child, ch
         char probe[TH_PATH + 32];
         snprintf(probe, sizeof probe, "%s/cgroup.freeze", cfg->cgroup);
         if (stat(probe, &st)) {
-            snprintf(err, n, "freeze: %s has no cgroup.freeze (not a cgroup v2 directory, or kernel < 5.2)", cfg->cgroup);
+            snprintf(err, n, "freeze: %s has no cgroup.freeze (not a cgroup v2 directory, or kernel < 5.2)",
+                     cfg->cgroup);
             if (s->created_cgroup) rmdir(cfg->cgroup);
             return -1;
         }
@@ -250,7 +269,8 @@ int th_susp_init(struct th_susp *s, const struct th_config *cfg, pid_t child, ch
             char buf[32];
             snprintf(buf, sizeof buf, "%d", (int)s->pids[i]);
             if (write_file(cfg->cgroup, "cgroup.procs", buf)) {
-                snprintf(err, n, "freeze: cannot move pid %d into %s: %s", (int)s->pids[i], cfg->cgroup, strerror(errno));
+                snprintf(err, n, "freeze: cannot move pid %d into %s: %s", (int)s->pids[i], cfg->cgroup,
+                         strerror(errno));
                 if (s->created_cgroup) cgroup_remove(cfg->cgroup);
                 return -1;
             }
@@ -296,9 +316,12 @@ void th_susp_fini(struct th_susp *s)
         th_resume_all(s->pids, s->npids, s->cfg->mech == TH_MECH_FREEZE ? s->cfg->cgroup : NULL);
     memset(s->core_on, 0, sizeof s->core_on);
     s->refs = 0;
-    if (s->created_cgroup) { cgroup_remove(s->cfg->cgroup); s->created_cgroup = 0; }
+    if (s->created_cgroup) {
+        cgroup_remove(s->cfg->cgroup);
+        s->created_cgroup = 0;
+    }
     if (s->guard_fd >= 0) {
-        close(s->guard_fd);  /* guardian sees EOF, resumes (again, idempotent) and exits */
+        close(s->guard_fd); /* guardian sees EOF, resumes (again, idempotent) and exits */
         s->guard_fd = -1;
         waitpid(s->guard_pid, NULL, 0);
     }

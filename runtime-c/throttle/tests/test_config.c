@@ -5,7 +5,13 @@
 #include "th_config.h"
 
 static int failures;
-#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+#define CHECK(cond) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++; \
+        } \
+    } while (0)
 
 static int parse(const char *text, char *err, size_t n)
 {
@@ -20,7 +26,10 @@ static void expect_error(const char *text, const char *needle)
     char err[1024] = "";
     int rc = parse(text, err, sizeof err);
     CHECK(rc == -1);
-    if (!strstr(err, needle)) { fprintf(stderr, "for %s\n  got '%s'\n  want '%s'\n", text, err, needle); failures++; }
+    if (!strstr(err, needle)) {
+        fprintf(stderr, "for %s\n  got '%s'\n  want '%s'\n", text, err, needle);
+        failures++;
+    }
 }
 
 static void test_good(void)
@@ -35,8 +44,10 @@ static void test_good(void)
     CHECK(c.sample_ns == 100000 && c.suspend_ns == 900000 && c.read_pct && c.read_thr == 25);
     CHECK(!c.write_pct && c.write_thr == 1.5e9 && c.npids == 2 && c.pids[1] == 1235);
     th_config_defaults(&c);
-    CHECK(th_config_parse_text(&c, "mode=budget\ncores=0-1\nperiod=10ms\nbudget=15000\ndistribution=dynamic\n"
-                               "mechanism=freeze\ncgroup=/sys/fs/cgroup/unified/x\n", "cfg", err, sizeof err) == 0);
+    CHECK(th_config_parse_text(&c,
+                               "mode=budget\ncores=0-1\nperiod=10ms\nbudget=15000\ndistribution=dynamic\n"
+                               "mechanism=freeze\ncgroup=/sys/fs/cgroup/unified/x\n",
+                               "cfg", err, sizeof err) == 0);
     CHECK(th_config_validate(&c, 2, err, sizeof err) == 0);
     CHECK(c.ncores == 2 && c.period_ns == 10000000 && c.budget == 15000 && c.dynamic);
     th_config_defaults(&c); /* Nehalem's L2_TRANSACTIONS.LOAD and L2_LINES_OUT.ANY as raw codes */
@@ -47,7 +58,8 @@ static void test_good(void)
 
 static void test_bad(void)
 {
-    expect_error("mode=budget\ncores=1\nperiod=1ms\nsample=1ms\nbudget=5\nmechanism=none\n", "must be shorter than period");
+    expect_error("mode=budget\ncores=1\nperiod=1ms\nsample=1ms\nbudget=5\nmechanism=none\n",
+                 "must be shorter than period");
     expect_error("cores=7\nthreshold=10%\nmechanism=none\n", "core 7 is out of range (this machine has cores 0-1)");
     expect_error("event=l2_nonsense\n", "unknown event 'l2_nonsense'");
     expect_error("cores=1\nmechanism=none\n", "set read_threshold and/or write_threshold");
@@ -72,8 +84,9 @@ static void test_bad(void)
 /* Random and mutated inputs: the parser must return 0 or -1 with a message, never crash or overrun. */
 static void test_fuzz(void)
 {
-    static const char *seeds[] = {"mode=budget\n", "cores=0-1,3\n", "sample=100us\n", "threshold=25%\n",
-                                  "budget=15000\n", "pids=12,13\n", "shm=/a,/b\n", "cgroup=/x/y\n", "# c\n"};
+    static const char *seeds[] = { "mode=budget\n",   "cores=0-1,3\n",  "sample=100us\n",
+                                   "threshold=25%\n", "budget=15000\n", "pids=12,13\n",
+                                   "shm=/a,/b\n",     "cgroup=/x/y\n",  "# c\n" };
     static const char alphabet[] = "=\n#-,%/.0123456789abcdefgmsuBKMG \t";
     unsigned seed = 12345;
     char text[512], err[1024];
@@ -88,7 +101,8 @@ static void test_fuzz(void)
             len += l;
         }
         int muts = (int)(rand_r(&seed) % 4);
-        for (int m = 0; m < muts && len; m++) text[rand_r(&seed) % len] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+        for (int m = 0; m < muts && len; m++)
+            text[rand_r(&seed) % len] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
         if (rand_r(&seed) % 8 == 0) { /* pure random bytes */
             len = rand_r(&seed) % (sizeof text - 1);
             for (size_t i = 0; i < len; i++) text[i] = (char)(1 + rand_r(&seed) % 255);
@@ -97,15 +111,31 @@ static void test_fuzz(void)
         memset(err, 0, sizeof err);
         int rc = parse(text, err, sizeof err);
         CHECK(rc == 0 || rc == -1);
-        if (rc == -1 && !err[0]) { fprintf(stderr, "no message for input %d\n", it); failures++; break; }
+        if (rc == -1 && !err[0]) {
+            fprintf(stderr, "no message for input %d\n", it);
+            failures++;
+            break;
+        }
     }
 }
 
 /* The argv path: random key=value words, "--config" without a file, "--" without a command. */
 static void test_fuzz_args(void)
 {
-    static const char *words[] = {"--mode=budget", "cores=1", "--sample=100us", "--", "--config", "threshold=5%",
-                                  "--read-threshold=1GB/s", "x", "=", "--=", "--budget=", "pids=2-3", "hog", "--bogus=1"};
+    static const char *words[] = { "--mode=budget",
+                                   "cores=1",
+                                   "--sample=100us",
+                                   "--",
+                                   "--config",
+                                   "threshold=5%",
+                                   "--read-threshold=1GB/s",
+                                   "x",
+                                   "=",
+                                   "--=",
+                                   "--budget=",
+                                   "pids=2-3",
+                                   "hog",
+                                   "--bogus=1" };
     unsigned seed = 777;
     char err[1024];
     for (int it = 0; it < 50000; it++) {
@@ -128,7 +158,10 @@ int main(void)
     test_bad();
     test_fuzz();
     test_fuzz_args();
-    if (failures) { fprintf(stderr, "%d failure(s)\n", failures); return 1; }
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
     printf("test_config: ok\n");
     return 0;
 }

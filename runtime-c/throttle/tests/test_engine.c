@@ -5,7 +5,13 @@
 #include "th_engine.h"
 
 static int failures;
-#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+#define CHECK(cond) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++; \
+        } \
+    } while (0)
 
 static void cfg_duty(struct th_config *c)
 {
@@ -36,7 +42,7 @@ static void test_duty_crossing(void)
         if (ch[0] == 1 && !suspended_at) suspended_at = r.t_ns;
         if (ch[0] == -1 && !resumed_at) resumed_at = r.t_ns;
     }
-    CHECK(suspended_at == 500000);              /* crossing seen in the sample that contains it */
+    CHECK(suspended_at == 500000); /* crossing seen in the sample that contains it */
     CHECK(resumed_at >= suspended_at + 900000 - 100000 && resumed_at <= suspended_at + 900000 + 100000);
     CHECK(e.core[0].count >= 2);
 }
@@ -47,7 +53,7 @@ static void test_duty_write_threshold(void)
     cfg_duty(&c);
     struct th_engine e;
     th_engine_init(&e, &c, 0, 5e8, 0);
-    struct th_round r = {.t_ns = 100000};
+    struct th_round r = { .t_ns = 100000 };
     int ch[TH_MAX_CORES];
     r.dr[0] = 10000000; /* read is not limited */
     th_engine_round(&e, &r, ch);
@@ -65,7 +71,7 @@ static void test_proportional(void)
     c.proportional = 1;
     struct th_engine e;
     th_engine_init(&e, &c, 1e9, 0, 0);
-    struct th_round r = {.t_ns = 100000};
+    struct th_round r = { .t_ns = 100000 };
     int ch[TH_MAX_CORES];
     r.dr[0] = 150000; /* 1.5 GB/s: ratio 1.5 -> T/2 */
     th_engine_round(&e, &r, ch);
@@ -103,8 +109,15 @@ static void test_budget_replenish(void)
         r.t_ns = (uint64_t)k * 100000;
         if (!e.core[0].suspended) r.dr[0] = 300 * 64; /* 300 lines per sample: budget gone after 4 samples */
         th_engine_round(&e, &r, ch);
-        if (ch[0] == 1) { suspends++; CHECK(e.core[0].used >= 1000); CHECK(e.core[0].until_ns % 1000000 == 0); }
-        if (ch[0] == -1) { resumes++; CHECK(r.t_ns % 1000000 == 0); } /* exactly at a period boundary */
+        if (ch[0] == 1) {
+            suspends++;
+            CHECK(e.core[0].used >= 1000);
+            CHECK(e.core[0].until_ns % 1000000 == 0);
+        }
+        if (ch[0] == -1) {
+            resumes++;
+            CHECK(r.t_ns % 1000000 == 0);
+        } /* exactly at a period boundary */
     }
     CHECK(suspends == 5);
     CHECK(resumes == 5); /* at 1, 2, 3, 4 and 5 ms */
@@ -127,11 +140,11 @@ static void test_budget_static_vs_dynamic(void)
         r.dr[0] = 600 * 64; /* core 1 uses 600 lines, core 2 uses 500: together over 1000 */
         r.dr[1] = 500 * 64;
         th_engine_round(&e, &r, ch);
-        if (dyn) CHECK(ch[0] == 1 && ch[1] == 1);      /* the shared budget is exhausted: all cores stop */
-        else CHECK(ch[0] == 0 && ch[1] == 0);          /* each core still has its own budget */
+        if (dyn) CHECK(ch[0] == 1 && ch[1] == 1); /* the shared budget is exhausted: all cores stop */
+        else CHECK(ch[0] == 0 && ch[1] == 0);     /* each core still has its own budget */
         r.t_ns = 200000;
         r.dr[0] = 0;
-        r.dr[1] = 200 * 64;                            /* core 2 uses its dynamic share freely */
+        r.dr[1] = 200 * 64; /* core 2 uses its dynamic share freely */
         th_engine_round(&e, &r, ch);
         if (!dyn) CHECK(ch[1] == 0 && e.core[1].used == 700);
     }
@@ -141,21 +154,21 @@ static void test_budget_static_vs_dynamic(void)
 static void test_overflow_law(void)
 {
     uint64_t lr, lw;
-    th_overflow_limits(1e9, 0, 100000, &lr, &lw);   /* 1 GB/s over 100 us = 100000 bytes */
-    CHECK(lr == 100001 && lw == 0);                  /* more than the threshold's bytes; write off */
+    th_overflow_limits(1e9, 0, 100000, &lr, &lw); /* 1 GB/s over 100 us = 100000 bytes */
+    CHECK(lr == 100001 && lw == 0);               /* more than the threshold's bytes; write off */
     th_overflow_limits(0, 2.5e9, 1000000, &lr, &lw);
     CHECK(lr == 0 && lw == 2500001);
-    struct th_window w = {1000000, 0, 0};
+    struct th_window w = { 1000000, 0, 0 };
     CHECK(th_overflow_crossing(&w, 1000000 + 40000, 100000));   /* 100 kB in 40 us: 2.5 GB/s */
     CHECK(th_overflow_crossing(&w, 1000000 + 100000, 100000));  /* exactly S: still at the threshold */
     CHECK(!th_overflow_crossing(&w, 1000000 + 100001, 100000)); /* slower than the threshold: slide */
     CHECK(!th_overflow_crossing(&w, 999999, 100000));           /* a stale notification from before the window */
     struct th_config c;
     th_config_defaults(&c);
-    CHECK(th_suspension_ns(&c, 3.0) == 900000);      /* fixed T */
+    CHECK(th_suspension_ns(&c, 3.0) == 900000); /* fixed T */
     c.proportional = 1;
-    CHECK(th_suspension_ns(&c, 1.5) == 450000);      /* T * (ratio - 1) */
-    CHECK(th_suspension_ns(&c, 1.01) == 112500);     /* at least T/8 */
+    CHECK(th_suspension_ns(&c, 1.5) == 450000);  /* T * (ratio - 1) */
+    CHECK(th_suspension_ns(&c, 1.01) == 112500); /* at least T/8 */
 }
 
 int main(void)
@@ -166,7 +179,10 @@ int main(void)
     test_proportional();
     test_budget_replenish();
     test_budget_static_vs_dynamic();
-    if (failures) { fprintf(stderr, "%d failure(s)\n", failures); return 1; }
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
     printf("test_engine: ok\n");
     return 0;
 }

@@ -5,7 +5,7 @@
 import { AstUtils, CstUtils, type LangiumDocument, type MaybePromise } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Command, type Diagnostic, type TextEdit } from 'vscode-languageserver';
-import { isPmfEtp, isPtts, type PmfEtp, type Ptts } from '../../generated/ast.js';
+import { isPmfEtp, isPtts, type PmfEtp } from '../../generated/ast.js';
 import { componentPeriod, pttsComponents } from '../model-util.js';
 import { pttsTiming, proposePeriods } from '../ptts-cost.js';
 import { formatNs, sumDecimals } from '../units.js';
@@ -27,7 +27,7 @@ function nodeAt<T>(document: LangiumDocument, diagnostic: Diagnostic, guard: (n:
     const root = document.parseResult.value.$cstNode;
     if (!root) return undefined;
     const leaf = CstUtils.findLeafNodeAtOffset(root, document.textDocument.offsetAt(diagnostic.range.start));
-    return leaf ? AstUtils.getContainerOfType(leaf.astNode, guard as (n: unknown) => n is never) as T | undefined : undefined;
+    return leaf ? AstUtils.getContainerOfType(leaf.astNode, guard as (n: unknown) => n is never) : undefined;
 }
 
 /** A probability printed with up to 12 significant digits, without float noise. */
@@ -57,7 +57,7 @@ function normalisePmf(document: LangiumDocument, diagnostic: Diagnostic): CodeAc
 }
 
 function nearbyPeriods(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
-    const ptts = nodeAt(document, diagnostic, isPtts) as Ptts | undefined;
+    const ptts = nodeAt(document, diagnostic, isPtts);
     const timing = ptts ? pttsTiming(ptts) : undefined;
     if (!ptts || !timing) return [];
     return proposePeriods(timing).map(proposal => {

@@ -29,7 +29,10 @@ function nsText(ns: bigint): string {
     return formatted === `${ns} ns` ? formatted : `${formatted} (${ns} ns)`;
 }
 
-/** A whole number as a BigInt; 0n for what a half-typed or absurd model holds (undefined, Infinity from a 400-digit literal). */
+/**
+ * A whole number as a BigInt; 0n for what a half-typed or absurd model holds (undefined, Infinity from a 400-digit
+ * literal).
+ */
 const big = (n: number | undefined): bigint => (Number.isInteger(n) ? BigInt(n!) : 0n);
 
 export function imageBytes(image: ImageType): bigint {
@@ -109,7 +112,7 @@ function chainThreads(chain: Chain): number {
 }
 
 function describeInstance(instance: Instance): string {
-    const chain = instance.$container as Chain;
+    const chain = instance.$container;
     const box = instance.box?.ref;
     if (!box) return `**${instance.name}**: unknown box`;
     const lines = [`**${instance.name}**: box ${box.name}${boxKernelName(box) ? `, kernel ${boxKernelName(box)}` : ''}`];

@@ -47,7 +47,7 @@ export class ChainRenameProvider extends DefaultRenameProvider {
         const container = target.$container as unknown as Record<string, unknown> | undefined;
         const siblings = container && target.$containerProperty ? container[target.$containerProperty] : undefined;
         if (Array.isArray(siblings)) {
-            const clash = siblings.find(s => s !== target && (s as { name?: unknown }).name === newName && !isKernel(s));
+            const clash: unknown = siblings.find(s => s !== target && (s as { name?: unknown }).name === newName && !isKernel(s));
             if (clash) return `'${newName}' is already the name of another ${describeType(clash as AstNode)} here.`;
         }
         return undefined;

@@ -57,7 +57,9 @@ function checkKernelPorts(box: Box, spec: KernelSpec, accept: ValidationAcceptor
     }
 }
 
-/** Kernels that map each input pixel to the output pixel at the same place: every port has the image size of the first. */
+/**
+ * Kernels that map each input pixel to the output pixel at the same place: every port has the image size of the first.
+ */
 function checkImageSizes(box: Box, spec: KernelSpec, accept: ValidationAcceptor): void {
     if (spec.name === 'source' || spec.name === 'sink') return;
     const ports = boxPorts(box).filter(p => p.type?.ref);

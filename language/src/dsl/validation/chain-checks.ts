@@ -108,7 +108,7 @@ function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
             const frame = frames[frames.length - 1];
             if (frame.next < frame.edges.length) {
                 const connection = frame.edges[frame.next++];
-                const next = connection.to.instance!.ref!;
+                const next = connection.to.instance.ref!;
                 if (state.get(next) === 'active') {
                     const cycle = [...path.slice(path.indexOf(next)), next].map(i => i.name).join(' -> ');
                     accept('error', `Cycle without delay: ${cycle}.`, { node: connection, data: { code: Codes.cycle } });

@@ -31,5 +31,5 @@ function mergeChecks(groups: ValidationChecks<ChainAstType>[]): ValidationChecks
             (merged[type] ??= []).push(...list);
         }
     }
-    return merged as ValidationChecks<ChainAstType>;
+    return merged;
 }

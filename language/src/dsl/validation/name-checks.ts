@@ -4,7 +4,9 @@ import type { ChainAstType, Model } from '../../generated/ast.js';
 import { boxPorts, chainInstances, platformCaches, pttsComponents, repeated } from '../model-util.js';
 import { Codes } from './diagnostic-codes.js';
 
-/** Reports every node whose key repeats an earlier one, at the later node's `property`, naming the line of the first. */
+/**
+ * Reports every node whose key repeats an earlier one, at the later node's `property`, naming the line of the first.
+ */
 function reportDuplicates<N extends AstNode>(
     nodes: readonly N[], what: string, owner: string | undefined, accept: ValidationAcceptor,
     key: (node: N) => string | undefined = node => (node as { name?: string }).name,

@@ -136,7 +136,9 @@ const HISTOGRAM_CHECK_LIMIT = 16 * 1024 * 1024;
 
 interface HistogramFileCheck { readonly problem?: string; readonly columns?: string[] }
 
-/** Parsed files by path, kept while their size and modification time stay the same (validation runs on every keystroke). */
+/**
+ * Parsed files by path, kept while their size and modification time stay the same (validation runs on every keystroke).
+ */
 const histogramCache = new Map<string, { stamp: string; column: string | undefined; result: HistogramFileCheck }>();
 
 /** What the export will find in a measurement file: a problem, or nothing. Mirrors exportHistogram in ir-export.ts. */

@@ -12,7 +12,7 @@ const SSH_ADDRESS = /^(?:[A-Za-z_][A-Za-z0-9_.-]*@)?(?:[A-Za-z0-9](?:[A-Za-z0-9.
 function positiveDuration(node: { kind?: string } & Record<string, unknown>, property: string, accept: ValidationAcceptor, what: string): bigint | undefined {
     const ns = durationNs(node[property] as never);
     if (!ns.ok) return undefined;
-    if (ns.value <= 0n) accept('error', `The ${what} must be positive.`, { node: node as never, property: property as never, data: { code: Codes.throttleParameter } });
+    if (ns.value <= 0n) accept('error', `The ${what} must be positive.`, { node: node as never, property, data: { code: Codes.throttleParameter } });
     return ns.value;
 }
 

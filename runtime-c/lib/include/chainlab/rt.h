@@ -9,31 +9,48 @@
 typedef struct cl_ctx cl_ctx;
 
 typedef enum { CL_WAIT, CL_EXEC, CL_SIGNAL, CL_BARRIER } cl_op;
-typedef struct { cl_op op; int ref; } cl_step;   /* ref: signal index (wait/signal) or sub-box index (exec) */
+typedef struct {
+    cl_op op;
+    int ref;
+} cl_step; /* ref: signal index (wait/signal) or sub-box index (exec) */
 
-typedef struct { const char *name; int core; const cl_step *steps; int nsteps; } cl_thread_spec; /* core -1: OS-scheduled */
-typedef struct { const char *name; int initial_tokens; } cl_signal_spec;
+typedef struct {
+    const char *name;
+    int core;
+    const cl_step *steps;
+    int nsteps;
+} cl_thread_spec; /* core -1: OS-scheduled */
+typedef struct {
+    const char *name;
+    int initial_tokens;
+} cl_signal_spec;
 typedef void (*cl_subbox_fn)(void *user, uint64_t iteration);
-typedef struct { const char *name; cl_subbox_fn fn; } cl_subbox_spec;
+typedef struct {
+    const char *name;
+    cl_subbox_fn fn;
+} cl_subbox_spec;
 
 typedef struct {
     const char *chain;
-    int nthreads; const cl_thread_spec *threads;
-    int nsignals; const cl_signal_spec *signals;
-    int nsubs; const cl_subbox_spec *subs;
+    int nthreads;
+    const cl_thread_spec *threads;
+    int nsignals;
+    const cl_signal_spec *signals;
+    int nsubs;
+    const cl_subbox_spec *subs;
     size_t arena_bytes, alignment;
 } cl_program;
 
 typedef struct {
     uint64_t iterations;
-    int64_t period_ns;      /* 0: sources run free; else iteration i is released at t0 + i * period (absolute) */
-    int fifo_priority;      /* 0: normal scheduling; 1..99: SCHED_FIFO (warning if refused) */
-    int lock_memory;        /* mlockall */
-    int huge_pages;         /* madvise the arena for transparent huge pages */
-    int spin;               /* bounded spin before blocking in a wait; -1: automatic */
-    double watchdog_s;      /* a wait longer than this aborts the run with a message; 0: never */
-    int timers;             /* per-sub-box timers */
-    int progress;           /* progress bar on stderr */
+    int64_t period_ns; /* 0: sources run free; else iteration i is released at t0 + i * period (absolute) */
+    int fifo_priority; /* 0: normal scheduling; 1..99: SCHED_FIFO (warning if refused) */
+    int lock_memory;   /* mlockall */
+    int huge_pages;    /* madvise the arena for transparent huge pages */
+    int spin;          /* bounded spin before blocking in a wait; -1: automatic */
+    double watchdog_s; /* a wait longer than this aborts the run with a message; 0: never */
+    int timers;        /* per-sub-box timers */
+    int progress;      /* progress bar on stderr */
 } cl_options;
 
 void cl_default_options(cl_options *o);
@@ -59,7 +76,10 @@ void cl_destroy(cl_ctx *c);
 int64_t cl_now_ns(void);
 
 /* Signals: counting semaphores (bounded spin, then futex). Exposed for tests and benchmarks. */
-typedef struct { _Alignas(64) int tokens; int waiters; } cl_sem;
+typedef struct {
+    _Alignas(64) int tokens;
+    int waiters;
+} cl_sem;
 void cl_sem_init(cl_sem *s, int tokens);
 void cl_sem_post(cl_sem *s);
 /* 0 when a token was taken; -1 when *stop became non-zero or the watchdog (timeout_ns > 0) fired. */

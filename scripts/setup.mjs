@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * Installs and builds whatever is missing, idempotently, so that `npm start`
- * and `npm test` work on a fresh machine: Debian packages (when root), npm
- * dependencies, the language build, the Python venv with the backend, and the
- * C build. Each step keeps a content-hash stamp and is skipped when its inputs
- * did not change, so a second run takes a few seconds.
+ * The project's installer (`npm run setup`; `npm start`, `npm test` and
+ * `npm run package` run it first). Installs and builds whatever is missing,
+ * idempotently, so that they work on a fresh machine: Debian packages (when
+ * root), npm dependencies (with the lint tools: ESLint, typescript-eslint,
+ * Prettier, dependency-cruiser), the language build, the Python venv with the
+ * backend, and the C build. Each step keeps a content-hash stamp and is skipped
+ * when its inputs did not change, so a second run takes a few seconds.
  *
  * Plain Node with no dependencies: it runs before anything is installed.
  */
@@ -19,7 +21,10 @@ const stampDir = join(root, '.setup-stamps');
 const quiet = process.argv.includes('--quiet');
 const started = Date.now();
 
-/** Debian packages and the command that proves each is there. */
+/**
+ * Debian packages and the command that proves each is there. An `optional` one (the reason says what needs it) is
+ * only reported when it is missing and this is not root: setup goes on without it.
+ */
 const DEBIAN_PACKAGES = [
     { pkg: 'cmake', command: 'cmake' },
     { pkg: 'gcc', command: 'gcc' },
@@ -27,7 +32,8 @@ const DEBIAN_PACKAGES = [
     { pkg: 'openssh-server', check: () => existsSync('/usr/sbin/sshd') }, // the SSH lab host of the deploy tests
     { pkg: 'openssh-client', command: 'ssh-keygen' },
     { pkg: 'iproute2', command: 'ip' },
-    { pkg: 'chromium', check: () => existsSync('/usr/bin/chromium') }, // the browser of the diagram and IDE tests (playwright-core)
+    // the browser of the diagram and IDE tests (playwright-core)
+    { pkg: 'chromium', check: () => existsSync('/usr/bin/chromium') },
     // code-server (the real VS Code of the extension's end-to-end tests) compiles native modules against these
     { pkg: 'g++', command: 'g++' },
     { pkg: 'pkg-config', command: 'pkg-config' },
@@ -36,6 +42,8 @@ const DEBIAN_PACKAGES = [
     { pkg: 'libsecret-1-dev', check: () => existsSync('/usr/include/libsecret-1') },
     { pkg: 'ripgrep', command: 'rg' }, // seeds @vscode/ripgrep's download cache (github.com is not reachable)
     { pkg: 'python3-venv', check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0 },
+    // clang-format 14 exactly (Debian 12's): the C format check of tests/lint.test.ts (runtime-c/, bench/)
+    { pkg: 'clang-format-14', command: 'clang-format-14', optional: 'the C format check of tests/lint.test.ts' },
 ];
 
 function log(message) {
@@ -99,13 +107,19 @@ function pythonCommand() {
 }
 
 function debianPackages() {
-    const missing = DEBIAN_PACKAGES.filter(p => (p.command ? !hasCommand(p.command) : !p.check()));
+    let missing = DEBIAN_PACKAGES.filter(p => (p.command ? !hasCommand(p.command) : !p.check()));
     if (missing.length === 0) return;
-    const names = missing.map(p => p.pkg);
     if (process.getuid?.() !== 0 || !hasCommand('apt-get')) {
-        process.stderr.write(`setup: missing system packages: ${names.join(' ')} (install them, e.g. 'sudo apt-get install ${names.join(' ')}')\n`);
+        for (const p of missing.filter(p => p.optional)) {
+            process.stderr.write(`setup: ${p.pkg} is missing, skipped (not root): ${p.optional} needs it; install it with 'sudo apt-get install ${p.pkg}'\n`);
+        }
+        missing = missing.filter(p => !p.optional);
+        if (missing.length === 0) return;
+        const required = missing.map(p => p.pkg);
+        process.stderr.write(`setup: missing system packages: ${required.join(' ')} (install them, e.g. 'sudo apt-get install ${required.join(' ')}')\n`);
         process.exit(1);
     }
+    const names = missing.map(p => p.pkg);
     log(`installing Debian packages: ${names.join(' ')}`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     run('apt-get', ['update', '-q'], { env });
