@@ -30,6 +30,11 @@ export class ContractMismatchError extends BackendUnavailableError {
     constructor(readonly backendVersion: string | undefined) {
         super(`chainlab backend speaks contract ${backendVersion ?? 'none (it predates the contract)'}, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
     }
+
+    /** The error data of CONTRACT_MISMATCH (none for a backend that names no version). */
+    get data(): ContractMismatchData | undefined {
+        return this.backendVersion === undefined ? undefined : { backend: this.backendVersion, client: CONTRACT_VERSION };
+    }
 }
 
 export class RequestCancelledError extends Error {}

@@ -75,7 +75,7 @@ export function registerAnalysisRequests(connection: Connection, shared: Langium
             } catch (error) {
                 if (run && token.isCancellationRequested) throw new ResponseError(ERROR_CODES.REQUEST_CANCELLED, `${request} stopped: ${(error as Error).message}`);
                 if (error instanceof BackendModelError) throw new ResponseError(ERROR_CODES.MODEL_ERROR, error.message, error.data);
-                if (error instanceof ContractMismatchError) throw new ResponseError(ERROR_CODES.CONTRACT_MISMATCH, error.message);
+                if (error instanceof ContractMismatchError) throw new ResponseError(ERROR_CODES.CONTRACT_MISMATCH, error.message, error.data);
                 if (error instanceof BackendUnavailableError) throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, error.message);
                 if (error instanceof RequestCancelledError || token.isCancellationRequested) throw new ResponseError(ERROR_CODES.REQUEST_CANCELLED, `${request} cancelled`);
                 throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, (error as Error).message);
