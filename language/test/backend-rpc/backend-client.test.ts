@@ -15,7 +15,7 @@ describe('BackendClient', () => {
     test('a backend that exits during a request rejects it with a clear error', async () => {
         // `sh -m chainlab.rpc` is refused by sh at once: a stand-in for a backend that crashes on start-up
         const client = BackendClient.start('/bin/sh');
-        const error = await client.request('ptts/analyze', {}).then(() => undefined, (e: unknown) => e);
+        const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
         expect(error).toBeInstanceOf(BackendUnavailableError);
         expect(String((error as Error).message)).toMatch(/the backend (exited|is not running)/);
         expect(String((error as Error).message)).toContain('chainlab.rpc'); // its stderr, quoted
@@ -30,9 +30,9 @@ describe('BackendClient', () => {
         const client = BackendClient.start(silent);
         try {
             const started = Date.now();
-            const error = await client.request('ptts/analyze', {}, { timeoutMs: 500 }).then(() => undefined, (e: unknown) => e);
+            const error = await client.request('plan/synth', { boxes: 3 }, { timeoutMs: 500 }).then(() => undefined, (e: unknown) => e);
             expect(error).toBeInstanceOf(BackendUnavailableError);
-            expect(String((error as Error).message)).toMatch(/ptts\/analyze took longer than 0.5 s; the backend was stopped/);
+            expect(String((error as Error).message)).toMatch(/plan\/synth took longer than 0.5 s; the backend was stopped/);
             expect(Date.now() - started).toBeLessThan(5_000);
             expect(client.running).toBe(false);
         } finally {
