@@ -57,9 +57,7 @@ export function registerAnalysisRequests(connection: Connection, shared: Langium
             const { uri: _uri, progressToken, ...rest } = params;
             const uri = URI.parse(params.uri);
             const onProgress = typeof progressToken === 'string'
-                ? (p: { fraction: number; message: string }) => {
-                    void connection.sendNotification('chainlab/progress', { token: progressToken, ...p } satisfies LanguageServerNotifications['chainlab/progress']);
-                }
+                ? (p: { fraction: number; message: string }) => { void connection.sendNotification('chainlab/progress', { token: progressToken, ...p } satisfies LanguageServerNotifications['chainlab/progress']); }
                 : undefined;
             const client = backend.client();
             // a run is stopped by interrupting the backend, which returns what was measured so far
