@@ -4,9 +4,10 @@
  * `npm run package` run it first). Installs and builds whatever is missing,
  * idempotently, so that they work on a fresh machine: Debian packages (when
  * root), npm dependencies (with the lint tools: ESLint, typescript-eslint,
- * Prettier, dependency-cruiser), the language build, the Python venv with the
- * backend, and the C build. Each step keeps a content-hash stamp and is skipped
- * when its inputs did not change, so a second run takes a few seconds.
+ * Prettier, dependency-cruiser), the contract (TypeScript generated from
+ * contract/schemas), the language build, the Python venv with the backend, and
+ * the C build. Each step keeps a content-hash stamp and is skipped when its
+ * inputs did not change, so a second run takes a few seconds.
  *
  * Plain Node with no dependencies: it runs before anything is installed.
  */
@@ -127,15 +128,28 @@ function debianPackages() {
 }
 
 function npmDependencies() {
-    const hash = hashOf(['package.json', 'package-lock.json', 'language/package.json', 'diagram/package.json', 'extension/package.json']);
+    const hash = hashOf(['package.json', 'package-lock.json', 'contract/package.json', 'language/package.json', 'diagram/package.json', 'extension/package.json']);
     if (upToDate('npm', hash, 'node_modules/.package-lock.json')) return;
     log('installing npm dependencies (npm ci)');
     run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
     stamp('npm', hash);
 }
 
+/** What the contract's generated TypeScript and its build depend on (the language, diagram and extension embed it) */
+const CONTRACT_INPUTS = ['contract/schemas', 'contract/generate.mjs', 'contract/src', 'contract/tsconfig.json', 'contract/package.json'];
+
+/** The contract: TypeScript generated from its JSON Schemas (like Langium's AST), compiled to contract/out. */
+function contractBuild() {
+    const hash = hashOf(CONTRACT_INPUTS);
+    if (upToDate('contract', hash, 'contract/out/index.js')) return;
+    log('generating and building the contract (contract/schemas → TypeScript)');
+    run('node', ['generate.mjs'], { cwd: join(root, 'contract') });
+    run(join(root, 'node_modules', '.bin', 'tsc'), ['-b', 'tsconfig.json'], { cwd: join(root, 'contract') });
+    stamp('contract', hash);
+}
+
 function languageBuild() {
-    const hash = hashOf(['language/src', 'language/tsconfig.json', 'language/langium-config.json', 'backend/chainlab/ir/chainlab-ir.schema.json', 'language/esbuild.mjs']);
+    const hash = hashOf(['language/src', 'language/tsconfig.json', 'language/langium-config.json', ...CONTRACT_INPUTS, 'language/esbuild.mjs']);
     if (upToDate('language', hash, 'language/out/cli/main.js')) return;
     log('building the language (langium generate, tsc)');
     const bin = join(root, 'node_modules', '.bin');
@@ -146,7 +160,7 @@ function languageBuild() {
 }
 
 function diagramBuild() {
-    const hash = hashOf(['diagram/src', 'diagram/css', 'diagram/esbuild.mjs']);
+    const hash = hashOf(['diagram/src', 'diagram/css', 'diagram/esbuild.mjs', ...CONTRACT_INPUTS]);
     if (upToDate('diagram', hash, 'diagram/dist/webview.js')) return;
     log('bundling the diagram webview (esbuild)');
     run('node', ['esbuild.mjs'], { cwd: join(root, 'diagram') });
@@ -155,7 +169,7 @@ function diagramBuild() {
 
 function extensionBuild() {
     const hash = hashOf(['extension/src', 'extension/webview', 'extension/package.json', 'extension/esbuild.mjs', 'extension/.vscodeignore',
-        'extension/language-configuration.json', 'extension/walkthrough', 'language/src', 'diagram/src', 'diagram/css']);
+        'extension/language-configuration.json', 'extension/walkthrough', 'language/src', 'diagram/src', 'diagram/css', ...CONTRACT_INPUTS]);
     if (upToDate('extension', hash, 'extension/chainlab.vsix')) return;
     log('building and packaging the VS Code extension (extension/chainlab.vsix)');
     run('npm', ['run', 'package', '--silent'], { cwd: join(root, 'extension') });
@@ -209,6 +223,7 @@ function cBuild() {
 
 debianPackages();
 npmDependencies();
+contractBuild();
 languageBuild();
 diagramBuild();
 extensionBuild();

@@ -35,14 +35,15 @@ describe('dependency hygiene', () => {
 
     test('the diagram stack is pinned exactly on the Langium 3.5 line', () => {
         const read = (dir: string) => JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf-8'));
-        const language = read('language'), diagram = read('diagram'), extension = read('extension');
+        const language = read('language'), diagram = read('diagram'), extension = read('extension'), contract = read('contract');
         expect(language.dependencies['langium-sprotty']).toBe('3.5.0');
         expect(language.dependencies.elkjs).toBe('0.8.2');
         expect(diagram.dependencies.sprotty).toBe('1.4.0');
         expect(diagram.dependencies.inversify).toMatch(/^6\.2\.\d+$/);
         expect(extension.dependencies['vscode-languageclient']).toBe('9.0.1');
         expect(extension.dependencies['sprotty-vscode']).toBe('1.0.0');
-        for (const pkg of [read('.'), language, diagram, extension]) {
+        expect(contract.devDependencies['json-schema-to-typescript']).toBe('15.0.4');
+        for (const pkg of [read('.'), language, diagram, extension, contract]) {
             for (const version of Object.values<string>({ ...pkg.dependencies, ...pkg.devDependencies })) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
         }
     });

@@ -1,5 +1,6 @@
-"""Deploy overhead against a warm SSH target (`chainlab deploy`): upload, cached build, start, collect, for samples/xray.chain
-over the network-namespace link of the test lab host, excluding the measured run itself. Target: < 3 s.
+"""Deploy overhead against a warm SSH target (`chainlab deploy`): upload, cached build, start, collect, for
+samples/xray.chain over the network-namespace link of the test lab host, excluding the measured run itself.
+Target: < 3 s.
 
     backend/.venv/bin/python bench/deploy/bench_deploy.py [--repeat 5]      (root: it creates the netns lab)
 

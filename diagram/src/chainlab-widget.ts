@@ -6,17 +6,16 @@
 import { inject, injectable } from 'inversify';
 import { FitToScreenAction, RequestExportSvgAction, RequestModelAction } from 'sprotty-protocol';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
+import { HEURISTICS, type DiagramOptions, type DiagramView, type Heuristic } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 
 /** The identifier sprotty-vscode hands over, plus what chainlab's extension adds to it. */
-interface ChainlabIdentifier { clientId: string; diagramType: string; uri: string; view?: string; element?: string }
-
-const HEURISTICS = ['', 'simple', 'barrier', 'fixed', 'predictable', 'reduced'];
+interface ChainlabIdentifier { clientId: string; diagramType: string; uri: string; view?: DiagramView; element?: string }
 
 @injectable()
 export class ChainlabDiagramWidget extends VscodeDiagramWidget {
     @inject(EditingState) protected readonly editing!: EditingState;
-    private readonly options = { showPorts: true, showCosts: true, heuristic: '' };
+    private readonly options: { showPorts: boolean; showCosts: boolean; heuristic: Heuristic | '' } = { showPorts: true, showCosts: true, heuristic: '' };
 
     override initializeHtml(): void {
         super.initializeHtml();
@@ -31,7 +30,7 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
             const response = await this.actionDispatcher.request(RequestModelAction.create({
                 sourceUri: id.uri, diagramType: id.diagramType, view: id.view ?? '', element: id.element ?? '',
                 showPorts: this.options.showPorts, showCosts: this.options.showCosts, heuristic: this.options.heuristic,
-            }));
+            } satisfies DiagramOptions & { sourceUri: string; diagramType: string }));
             this.statusMessageDiv.textContent = 'drawing…';
             await this.actionDispatcher.dispatch(response);
             this.statusMessageDiv.textContent = '';
@@ -54,8 +53,8 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
         };
         const heuristic = document.createElement('select');
         heuristic.title = 'plan heuristic (plan views)';
-        for (const h of HEURISTICS) heuristic.append(Object.assign(document.createElement('option'), { value: h, textContent: h || "chain's heuristic" }));
-        heuristic.addEventListener('change', () => { this.options.heuristic = heuristic.value; void this.requestModel(); });
+        for (const h of ['', ...HEURISTICS]) heuristic.append(Object.assign(document.createElement('option'), { value: h, textContent: h || "chain's heuristic" }));
+        heuristic.addEventListener('change', () => { this.options.heuristic = heuristic.value as Heuristic | ''; void this.requestModel(); });
         const exportSvg = Object.assign(document.createElement('button'), { textContent: 'Export SVG' });
         exportSvg.addEventListener('click', () => { void this.actionDispatcher.dispatch(RequestExportSvgAction.create()); });
         bar.append(paletteSelect(this.editing, () => this.actionDispatcher), toggle('showPorts', 'ports'), toggle('showCosts', 'costs'), heuristic, exportSvg);

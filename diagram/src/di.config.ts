@@ -1,10 +1,11 @@
 /**
  * The Sprotty container of chainlab's diagrams: one view per element type the language server sends
- * (the type strings of language/src/diagram-server/diagram-elements.ts). Layout is done by the server (ELK),
+ * (the contract's DIAGRAM_ELEMENT_TYPES, contract/schemas/diagram.schema.json). Layout is done by the server (ELK),
  * so the client never measures.
  */
 import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
+import { DIAGRAM_ELEMENT_TYPES as T } from '@chainlab/contract';
 import {
     configureModelElement, configureViewerOptions, editLabelFeature, loadDefaultModules, PolylineEdgeView, SEdgeImpl,
     SLabelImpl, SNodeImpl, SPortImpl, TYPES,
@@ -15,17 +16,17 @@ import { BoxNodeView, ChainlabGraphImpl, ChainlabGraphView, ChainlabLabelView, P
 export function chainlabDiagramModule(baseDiv: string): ContainerModule {
     return new ContainerModule((bind, unbind, isBound, rebind) => {
         const context = { bind, unbind, isBound, rebind };
-        configureModelElement(context, 'graph', ChainlabGraphImpl, ChainlabGraphView);
-        for (const type of ['node:box', 'node:subbox', 'node:component', 'node:banner']) configureModelElement(context, type, SNodeImpl, BoxNodeView);
-        for (const type of ['node:lane', 'node:step', 'node:trigger', 'node:interval']) configureModelElement(context, type, TimelineNodeImpl, TimelineNodeView);
-        configureModelElement(context, 'port:in', SPortImpl, PortView);
-        configureModelElement(context, 'port:out', SPortImpl, PortView);
-        configureModelElement(context, 'edge', SEdgeImpl, PolylineEdgeView);
-        configureModelElement(context, 'edge:dependency', SEdgeImpl, PolylineEdgeView);
-        for (const type of ['label:heading', 'label:text', 'label:port', 'label:edge']) {
+        configureModelElement(context, T.graph, ChainlabGraphImpl, ChainlabGraphView);
+        for (const type of [T.box, T.subBox, T.component, T.banner]) configureModelElement(context, type, SNodeImpl, BoxNodeView);
+        for (const type of [T.lane, T.step, T.trigger, T.interval]) configureModelElement(context, type, TimelineNodeImpl, TimelineNodeView);
+        configureModelElement(context, T.inPort, SPortImpl, PortView);
+        configureModelElement(context, T.outPort, SPortImpl, PortView);
+        configureModelElement(context, T.edge, SEdgeImpl, PolylineEdgeView);
+        configureModelElement(context, T.dependency, SEdgeImpl, PolylineEdgeView);
+        for (const type of [T.heading, T.text, T.portLabel, T.edgeLabel]) {
             configureModelElement(context, type, SLabelImpl, ChainlabLabelView, { disable: [editLabelFeature] });
         }
-        configureModelElement(context, 'sparkline', SparklineImpl, SparklineView);
+        configureModelElement(context, T.sparkline, SparklineImpl, SparklineView);
         // issue markers ('marker') come with sprotty's default modules
         configureDiagramEditing(context);
         configureViewerOptions(context, { needsClientLayout: false, needsServerLayout: true, baseDiv, hiddenDiv: `${baseDiv}_hidden` });

@@ -16,27 +16,17 @@ import {
 } from 'sprotty';
 import { GetSelectionAction, SetModelAction, UpdateModelAction, type Action, type SelectionResult, type SModelElement, type SModelRoot } from 'sprotty-protocol';
 import { matchesKeystroke } from 'sprotty/lib/utils/keyboard';
+import {
+    DELETE_SELECTION_ACTION, DIAGRAM_EDIT_ACTION, DIAGRAM_ELEMENT_TYPES as T, type DiagramEdit, type DiagramEditAction, type GraphFields,
+} from '@chainlab/contract';
 
-/** The edits of language/src/diagram-server/diagram-edits.ts (the server checks them again). */
-export type DiagramEdit =
-    | { op: 'addInstance'; chain: string; name: string; box: string }
-    | { op: 'connect'; chain: string; from: string; to: string }
-    | { op: 'deleteInstance'; chain: string; name: string }
-    | { op: 'deleteConnection'; chain: string; from: string; to: string };
-
-export const DIAGRAM_EDIT_ACTION = 'chainlabEdit';
-
-export interface DiagramEditAction extends Action { kind: typeof DIAGRAM_EDIT_ACTION; edits: DiagramEdit[] }
-
+/** A gesture's edits as the contract's action (contract/schemas/diagram.schema.json); the server checks them again. */
 export function diagramEditAction(...edits: DiagramEdit[]): DiagramEditAction {
     return { kind: DIAGRAM_EDIT_ACTION, edits };
 }
 
-/** Sent by the extension's Delete keybinding: delete what is selected. */
-export const DELETE_SELECTION_ACTION = 'chainlabDeleteSelection';
-
-/** What the chain view's root and elements carry for editing (diagram-elements.ts on the server). */
-interface ChainRootSchema extends SModelRoot { view?: string; element?: string; palette?: string[] }
+/** What the chain view's root carries for editing (the contract's graph fields; a root of another kind has none). */
+interface ChainRootSchema extends SModelRoot, Partial<GraphFields> {}
 type Named = { name?: string };
 
 /** An unused instance name for a new instance of `box`: gain1, gain2, ... (a digit keeps it clear of keywords). */
@@ -53,7 +43,7 @@ export class EditingState implements IActionHandler {
 
     handle(action: Action): void {
         const root = (action as { newRoot?: ChainRootSchema }).newRoot;
-        if (!root || root.type !== 'graph') return;
+        if (!root || root.type !== T.graph) return;
         this.root = root;
         for (const listener of this.listeners) listener(root);
     }
@@ -79,7 +69,7 @@ export class EditingState implements IActionHandler {
         const nodes = new Map<string, SModelElement & Named>();
         const portEnds = new Map<string, string>(); // port id → instance.port
         for (const child of this.root.children ?? []) {
-            if (child.type !== 'node:box') continue;
+            if (child.type !== T.box) continue;
             const node = child as SModelElement & Named;
             nodes.set(node.id, node);
             for (const port of node.children ?? []) {
@@ -94,7 +84,7 @@ export class EditingState implements IActionHandler {
                 edits.push({ op: 'deleteInstance', chain, name: node.name });
                 continue;
             }
-            const edge = this.root.children?.find(c => c.id === id && c.type === 'edge') as (SModelElement & { sourceId: string; targetId: string }) | undefined;
+            const edge = this.root.children?.find(c => c.id === id && c.type === T.edge) as (SModelElement & { sourceId: string; targetId: string }) | undefined;
             const from = edge && portEnds.get(edge.sourceId);
             const to = edge && portEnds.get(edge.targetId);
             if (from && to) edits.push({ op: 'deleteConnection', chain, from, to });
@@ -168,7 +158,7 @@ export class ConnectMouseListener extends MouseListener {
             this.from = undefined;
             return [];
         }
-        if (port.type === 'port:out') {
+        if (port.type === T.outPort) {
             this.from = end;
             return [];
         }

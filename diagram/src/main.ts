@@ -8,7 +8,7 @@ import { configureActionHandler, TYPES } from 'sprotty';
 import { SprottyStarter, VscodeDiagramServer, VscodeDiagramWidget, type SprottyDiagramIdentifier } from 'sprotty-vscode-webview';
 import { ChainlabDiagramWidget } from './chainlab-widget.js';
 import { createChainlabDiagramContainer } from './di.config.js';
-import { DIAGRAM_EDIT_ACTION } from './diagram-editing.js';
+import { DIAGRAM_EDIT_ACTION } from '@chainlab/contract';
 import '../css/diagram.css';
 
 /**

@@ -9,7 +9,8 @@ import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher
 import { ExportSvgAction, FitToScreenAction, RequestExportSvgAction, SelectAction, type Action } from 'sprotty-protocol';
 import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
-import { DIAGRAM_EDIT_ACTION, EditingState, paletteSelect, type DiagramEditAction, type DiagramEdit } from './diagram-editing.js';
+import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction } from '@chainlab/contract';
+import { EditingState, paletteSelect } from './diagram-editing.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];

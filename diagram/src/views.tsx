@@ -8,6 +8,7 @@ import { injectable } from 'inversify';
 import type { VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import { IViewArgs, RenderingContext, SGraphImpl, SGraphView, SLabelImpl, SLabelView, SNodeImpl, SShapeElementImpl, ShapeView, SPortImpl } from 'sprotty';
+import type { DiagramView, GraphFields } from '@chainlab/contract';
 
 type Tooltip = { tooltip?: string };
 
@@ -20,11 +21,13 @@ export class TimelineNodeImpl extends SNodeImpl {
     splits?: number[];
 }
 
-export class ChainlabGraphImpl extends SGraphImpl {
-    view?: string;
+/** The root with the contract's graph fields (contract/schemas/diagram.schema.json). */
+export class ChainlabGraphImpl extends SGraphImpl implements Partial<GraphFields> {
+    view?: DiagramView;
     element?: string;
     stale?: boolean;
     staleReason?: string;
+    palette?: string[];
 }
 
 function title(text: string | undefined): VNode | string {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { DeleteSelectionAction, LanguageServerNotifications, LanguageServerRequest, RequestParamsOf, RequestResultOf } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
 import { chainEtpRanges, pmfText, readLatencies } from './measurement';
 import { analysisPlot, measuredPoints, summary, type PlotData } from './plot-data';
@@ -40,20 +41,20 @@ async function elementName(uri: vscode.Uri, kind: 'chain' | 'ptts' | 'target', g
     return vscode.window.showQuickPick(names, { placeHolder: `which ${kind}?` });
 }
 
-async function request<T>(ctx: CommandContext, title: string, method: string, params: Record<string, unknown>, cancellable = true): Promise<T | undefined> {
+async function request<R extends LanguageServerRequest>(ctx: CommandContext, title: string, method: R, params: Omit<RequestParamsOf<R>, 'progressToken'>, cancellable = true): Promise<RequestResultOf<R> | undefined> {
     const progressToken = `${method}-${Date.now()}`;
     ctx.output.appendLine(`[${new Date().toISOString()}] ${title}`);
     try {
         return await ctx.status.around(title, async () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable }, async (progress, token) => {
             let last = 0;
-            const sub = ctx.client.onNotification('chainlab/progress', (p: { token: string; fraction: number; message: string }) => {
+            const sub = ctx.client.onNotification('chainlab/progress', (p: LanguageServerNotifications['chainlab/progress']) => {
                 if (p.token !== progressToken) return;
                 ctx.output.appendLine(`  ${Math.round(p.fraction * 100)}% ${p.message}`);
                 progress.report({ message: p.message, increment: Math.max(0, (p.fraction - last) * 100) });
                 last = p.fraction;
             });
             try {
-                return await ctx.client.sendRequest<T>(method, { ...params, progressToken }, token);
+                return await ctx.client.sendRequest<RequestResultOf<R>>(method, { ...params, progressToken }, token);
             } finally {
                 sub.dispose();
             }
@@ -81,13 +82,13 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
 
     // Delete in the box-chain diagram: webviews get no key events of their own in VS Code, so the keybinding
     // asks the webview to delete its selection (as text edits, through the language server).
-    register('chainlab.diagram.deleteSelection', () => ctx.diagrams.findActiveWebview()?.sendAction({ kind: 'chainlabDeleteSelection' }));
+    register('chainlab.diagram.deleteSelection', () => ctx.diagrams.findActiveWebview()?.sendAction({ kind: 'chainlabDeleteSelection' } satisfies DeleteSelectionAction));
 
     register('chainlab.analyze', async (uriArg, name) => {
         const uri = documentUri(uriArg);
         const ptts = uri && await elementName(uri, 'ptts', name);
         if (!uri || !ptts) return void vscode.window.showWarningMessage('chainlab: no ptts to analyse in this file');
-        const result = await request<Parameters<typeof analysisPlot>[0] & { percentiles: Record<string, number> }>(ctx, `Analyze latency of ${ptts}`, 'chainlab/analyze', { uri: uri.toString(), ptts });
+        const result = await request(ctx, `Analyze latency of ${ptts}`, 'chainlab/analyze', { uri: uri.toString(), ptts });
         if (!result) return;
         ctx.output.appendLine(`  p50 ${result.percentiles['50']} ms, p99 ${result.percentiles['99']} ms, loss ${result.loss_probability}`);
         ctx.plots.show(analysisPlot(result));
@@ -97,7 +98,8 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         const uri = documentUri(uriArg);
         const ptts = uri && await elementName(uri, 'ptts', name);
         if (!uri || !ptts) return;
-        const result = await request<unknown>(ctx, `Explore offsets of ${ptts}`, 'chainlab/explore', { uri: uri.toString(), ptts });
+        // the contract requires `vary`: without it the backend refuses the sweep (a model error shown to the user)
+        const result = await request(ctx, `Explore offsets of ${ptts}`, 'chainlab/explore', { uri: uri.toString(), ptts } as RequestParamsOf<'chainlab/explore'>);
         if (!result) return;
         ctx.output.appendLine(JSON.stringify(result, null, 2));
         ctx.output.show(true);
@@ -109,7 +111,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         if (!uri || !chain) return;
         const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? join(uri.fsPath, '..');
         const out = join(folder, 'generated', chain);
-        const reply = await request<{ out: string; files: string[] }>(ctx, `Generate C project for ${chain}`, 'chainlab/generate', { uri: uri.toString(), chain, out }, false);
+        const reply = await request(ctx, `Generate C project for ${chain}`, 'chainlab/generate', { uri: uri.toString(), chain, out }, false);
         if (reply) void vscode.window.showInformationMessage(`chainlab: ${reply.files.length} files in ${reply.out} (build: cmake -S ${reply.out} -B build && cmake --build build)`);
     });
 
@@ -120,7 +122,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         const settings = vscode.workspace.getConfiguration('chainlab');
         const target = typeof targetArg === 'string' ? targetArg : settings.get<string>('target', 'here');
         const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? join(uri.fsPath, '..');
-        const reply = await request<{ status: string; summary: string; local_dir: string; results: { scenarios: Array<{ scenario: string; dir: string }>; predicted: { points: Array<[number, number]> } } }>(
+        const reply = await request(
             ctx, `Run ${chain} on ${target}`, 'chainlab/deploy',
             { uri: uri.toString(), chain, target, scenario: settings.get('scenarios', 'baseline'), iterations: settings.get('iterations', 200), runs: join(folder, 'runs') });
         if (!reply) return;

@@ -8,13 +8,14 @@ import type { SprottyDiagramIdentifier } from 'sprotty-vscode';
 import { WebviewEndpoint } from 'sprotty-vscode';
 import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/lsp';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { DiagramView } from '@chainlab/contract';
 
-export const VIEW_TITLES: Record<string, string> = {
+export const VIEW_TITLES: Record<DiagramView, string> = {
     chain: 'box chain', plan: 'plan', lanes: 'thread lanes', ptts: 'PTTS chain', timeline: 'trigger timeline',
 };
 
 /** What the webview gets besides sprotty-vscode's identifier: the view and the element to show. */
-type ChainlabIdentifier = SprottyDiagramIdentifier & { view?: string; element?: string };
+type ChainlabIdentifier = SprottyDiagramIdentifier & { view?: DiagramView; element?: string };
 
 export class ChainlabPanelManager extends LspWebviewPanelManager {
     private pending: { view: string; element?: string } = { view: 'chain' };

@@ -1,4 +1,6 @@
 /** The data of the latency plot view, built from analysis and run results (pure functions, no VS Code). */
+import type { AnalyzeResult } from '@chainlab/contract';
+
 export interface PlotSeries { name: string; kind: 'predicted' | 'measured'; points: Array<[number, number]> }
 export interface PlotData {
     title: string;
@@ -25,15 +27,8 @@ export function summary(name: string, points: Array<[number, number]>, loss?: nu
     return { name, mean, p50: percentile(points, 0.5), p99: percentile(points, 0.99), max: Math.max(...points.map(([v]) => v)), loss };
 }
 
-interface AnalyzeResult {
-    name: string;
-    distribution: Array<[number, number]>;
-    loss_probability: number;
-    requirements: Array<{ kind: string; bound_ms?: number; percentile?: number; op?: string }>;
-}
-
 /** An `Analyze latency` result: the exact end-to-end distribution and its requirement lines. */
-export function analysisPlot(result: AnalyzeResult): PlotData {
+export function analysisPlot(result: Pick<AnalyzeResult, 'name' | 'distribution' | 'loss_probability' | 'requirements'>): PlotData {
     return {
         title: `ptts ${result.name}: end-to-end latency (exact analysis)`,
         series: [{ name: 'predicted', kind: 'predicted', points: result.distribution }],

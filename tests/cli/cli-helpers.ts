@@ -10,8 +10,10 @@ export const cli = join(repo, 'language', 'bin', 'chainlab.js');
 
 export interface CliResult { status: number | null; stdout: string; stderr: string }
 
-export function chainlab(args: string[], options: { cwd?: string; input?: string } = {}): CliResult {
-    const result = spawnSync(process.execPath, [cli, ...args], { cwd: options.cwd ?? repo, encoding: 'utf-8', input: options.input, timeout: 300_000 });
+export function chainlab(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): CliResult {
+    const result = spawnSync(process.execPath, [cli, ...args], {
+        cwd: options.cwd ?? repo, encoding: 'utf-8', input: options.input, timeout: 300_000, env: { ...process.env, ...options.env },
+    });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

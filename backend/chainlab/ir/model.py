@@ -1,4 +1,4 @@
-"""Checking an IR document against chainlab-ir.schema.json and finding its elements by name."""
+"""Checking an IR document against the contract's ir.schema.json and finding its elements by name."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import jsonschema
 from chainlab.errors import ModelError
 
 IR_VERSION = "1.0"
-SCHEMA_FILE = "chainlab-ir.schema.json"
+SCHEMA_FILE = "ir.schema.json"  # in contract/schemas, reached through the package (chainlab/contract)
 
 
 @lru_cache(maxsize=1)
 def ir_schema() -> dict[str, Any]:
-    return json.loads(resources.files("chainlab.ir").joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+    return json.loads(resources.files("chainlab").joinpath("contract", SCHEMA_FILE).read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)

@@ -14,6 +14,7 @@ from typing import Any
 from chainlab import __version__
 from chainlab.ir import IR_VERSION, validate_ir
 from chainlab.rpc.context import RequestContext
+from chainlab.rpc.contract import CONTRACT_VERSION, check_client_version
 
 Handler = Callable[[dict[str, Any], RequestContext], Any]
 
@@ -29,8 +30,15 @@ def method(name: str) -> Callable[[Handler], Handler]:
 
 
 @method("backend/version")
-def backend_version(_params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
-    return {"version": __version__, "ir_version": IR_VERSION, "methods": sorted(METHODS)}
+def backend_version(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
+    """The client's first request: a client that speaks another contract version is refused (CONTRACT_MISMATCH)."""
+    check_client_version(params.get("contract_version"))
+    return {
+        "version": __version__,
+        "contract_version": CONTRACT_VERSION,
+        "ir_version": IR_VERSION,
+        "methods": sorted(METHODS),
+    }
 
 
 @method("ir/validate")

@@ -20,18 +20,24 @@ from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
 from chainlab.errors import ChainlabError
 from chainlab.progress import ProgressFn
 from chainlab.rpc.context import RequestContext
+from chainlab.rpc.contract import ERROR_CODES, ContractMismatch
 from chainlab.rpc.methods import METHODS, load_method_modules
 from chainlab.run import interrupt
 
 log = logging.getLogger("chainlab.rpc")
 
-#: JSON-RPC error code for errors in the user's model (server-defined range).
-MODEL_ERROR_CODE = -32001
+#: JSON-RPC error code for errors in the user's model (contract/schemas/errors.json).
+MODEL_ERROR_CODE = ERROR_CODES["MODEL_ERROR"]
 
 
 class ModelErrorResponse(JsonRpcException):
     CODE = MODEL_ERROR_CODE
     MESSAGE = "model error"
+
+
+class ContractMismatchResponse(JsonRpcException):
+    CODE = ERROR_CODES["CONTRACT_MISMATCH"]
+    MESSAGE = "contract mismatch"
 
 
 class Dispatcher:
@@ -59,6 +65,8 @@ class Dispatcher:
                     return handler(params, context)
                 except ChainlabError as error:
                     raise ModelErrorResponse(message=str(error), data=error.to_json()) from error
+                except ContractMismatch as error:
+                    raise ContractMismatchResponse(message=str(error), data=error.data) from error
 
             return work
 

@@ -1,7 +1,7 @@
 """A lab host for the deploy tests: a network namespace on 10.200.<x>.0/24 with a real sshd inside.
 
 The namespace isolates only the network (files, pids and cores are this machine's), so the lab's files live under
-their own root directory. Needs root (CI runs as root) and Debian's openssh-server and iproute2 (tests/setup.mjs).
+their own root directory. Needs root (CI runs as root) and Debian's openssh-server and iproute2 (scripts/setup.mjs).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def lab_host(path_dirs: list[str] | None = None) -> Iterator[Lab]:
         raise RuntimeError("the SSH lab host needs root (network namespaces, sshd); CI runs as root")
     if not Path("/usr/sbin/sshd").exists() or not shutil.which("ip"):
         raise RuntimeError(
-            "the SSH lab host needs Debian's openssh-server and iproute2: run node tests/setup.mjs as root"
+            "the SSH lab host needs Debian's openssh-server and iproute2: run node scripts/setup.mjs as root"
         )
     global _labs
     _labs += 1

@@ -13,28 +13,33 @@ import {
     type CancellationToken, type MessageConnection,
 } from 'vscode-jsonrpc/node.js';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
-
-/** JSON-RPC error code of errors in the user's model (backend/chainlab/rpc/server.py). */
-export const MODEL_ERROR_CODE = -32001;
-
-export interface BackendErrorData {
-    code: string;
-    message: string;
-    element?: string;
-    loc?: { file: string; line: number; column: number };
-    proposals?: unknown[];
-}
+import {
+    CONTRACT_VERSION, ERROR_CODES, type BackendMethod, type BackendProgressParams, type ContractMismatchData, type ErrorData,
+    type ParamsOf, type ResultOf,
+} from '@chainlab/contract';
 
 /** An error the backend reports about the model: print it, do not treat it as a crash. */
 export class BackendModelError extends Error {
-    constructor(message: string, readonly data: BackendErrorData | undefined) { super(message); }
+    constructor(message: string, readonly data: ErrorData | undefined) { super(message); }
 }
 
 export class BackendUnavailableError extends Error {}
 
+/** The backend speaks another contract version than this client (an old install on one side): trust nothing it says. */
+export class ContractMismatchError extends BackendUnavailableError {
+    constructor(readonly backendVersion: string | undefined) {
+        super(`chainlab backend speaks contract ${backendVersion ?? 'none (it predates the contract)'}, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+    }
+
+    /** The error data of CONTRACT_MISMATCH (none for a backend that names no version). */
+    get data(): ContractMismatchData | undefined {
+        return this.backendVersion === undefined ? undefined : { backend: this.backendVersion, client: CONTRACT_VERSION };
+    }
+}
+
 export class RequestCancelledError extends Error {}
 
-export interface Progress { fraction: number; message: string }
+export type Progress = Omit<BackendProgressParams, 'token'>;
 
 /** This module's folder, both as ESM (the CLI) and inside the CommonJS bundle of the language server. */
 function moduleDir(): string {
@@ -76,6 +81,8 @@ export class BackendClient {
     /** Requests in flight, rejected when the backend process dies (the stream alone would leave them pending):
      * each is told how it ended (" (killed by SIGKILL)") and its last stderr lines. */
     private readonly inFlight = new Set<(how: string, stderr: string) => void>();
+    /** The contract handshake, sent at start; every request waits for it. */
+    private readonly handshake: Promise<void>;
 
     private constructor(python: string) {
         this.child = spawn(python, ['-m', 'chainlab.rpc'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -88,10 +95,30 @@ export class BackendClient {
         const toBackend = new PassThrough();
         toBackend.pipe(this.child.stdin!);
         this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(toBackend));
-        this.connection.onNotification(new NotificationType<{ token: number; fraction: number; message: string }>('progress'), params => {
+        this.connection.onNotification(new NotificationType<BackendProgressParams>('progress'), params => {
             this.progressHandlers.get(params.token)?.({ fraction: params.fraction, message: params.message });
         });
         this.connection.listen();
+        this.handshake = this.agreeOnContract();
+        this.handshake.catch(() => undefined); // reported to the requests that wait for it, if any
+    }
+
+    /**
+     * The first request: both sides compare their contract version (the backend refuses another, the client checks
+     * its answer).
+     */
+    private async agreeOnContract(): Promise<void> {
+        const asked = this.connection.sendRequest<ResultOf<'backend/version'>>('backend/version', { contract_version: CONTRACT_VERSION } satisfies ParamsOf<'backend/version'>);
+        asked.catch(() => undefined); // a backend that dies first is reported by the request waiting on this
+        try {
+            const version = await asked;
+            if (version.contract_version !== CONTRACT_VERSION) throw new ContractMismatchError(version.contract_version);
+        } catch (error) {
+            if (error instanceof ResponseError && error.code === ERROR_CODES.CONTRACT_MISMATCH) {
+                throw new ContractMismatchError((error.data as ContractMismatchData | undefined)?.backend);
+            }
+            throw error;
+        }
     }
 
     private died(): void {
@@ -122,7 +149,7 @@ export class BackendClient {
      * A time-out or a cancellation rejects at once and kills the backend (work in flight cannot be
      * interrupted otherwise); the caller starts a new one for the next request.
      */
-    async request<T>(method: string, params: object, options: { onProgress?: (p: Progress) => void; timeoutMs?: number; cancellation?: CancellationToken } = {}): Promise<T> {
+    async request<M extends BackendMethod>(method: M, params: ParamsOf<M>, options: { onProgress?: (p: Progress) => void; timeoutMs?: number; cancellation?: CancellationToken } = {}): Promise<ResultOf<M>> {
         if (this.exited) throw new BackendUnavailableError(`the backend is not running${this.lastStderr()}`);
         const token = ++nextToken;
         const cancel = new CancellationTokenSource();
@@ -138,13 +165,14 @@ export class BackendClient {
             stop!(new BackendUnavailableError(`the backend exited during ${method}${how}; the next request starts a new one${stderr}`));
         this.inFlight.add(onDeath);
         try {
-            const reply = this.connection.sendRequest<T>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
+            await Promise.race([this.handshake, stopped]);
+            const reply = this.connection.sendRequest<ResultOf<M>>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
             reply.catch(() => undefined); // after an abort nobody waits for the reply any more
             return await Promise.race([reply, stopped]);
         } catch (error) {
             if (error instanceof RequestCancelledError || error instanceof BackendUnavailableError) throw error;
-            if (error instanceof ResponseError && error.code === MODEL_ERROR_CODE) {
-                throw new BackendModelError(error.message, error.data as BackendErrorData | undefined);
+            if (error instanceof ResponseError && error.code === ERROR_CODES.MODEL_ERROR) {
+                throw new BackendModelError(error.message, error.data as ErrorData | undefined);
             }
             if (this.exited || this.child.exitCode !== null || this.child.signalCode !== null) {
                 await new Promise(r => setTimeout(r, 50)); // its last stderr lines

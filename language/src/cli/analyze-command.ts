@@ -1,5 +1,6 @@
 /** `chainlab analyze FILE --ptts NAME`: the exact end-to-end latency distribution and loss of a PTTS chain. */
 import type { Command } from 'commander';
+import type { AnalyzeResult, LossPair, RequirementResult } from '@chainlab/contract';
 import { positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { withBackend } from './backend-session.js';
@@ -7,24 +8,11 @@ import { formatMs, formatProbability, table, textCdf } from './text-plot.js';
 
 export interface AnalyzeOptions { ptts?: string; json?: boolean; perRoot?: boolean; maxTrees?: number }
 
-interface RequirementResult {
-    kind: string; op: string; percentile?: number; bound_ms?: number; value_ms?: number; value?: number;
-    required_probability?: number; limit?: number; probability?: number; passed: boolean; loc?: { line: number; column: number };
-}
-
-export interface AnalysisResult {
-    source: string; name: string; hyperperiod_ms: number; roots: number; grid_ns: number;
-    distribution: Array<[number, number]>; mean_ms: number; std_ms: number; min_ms: number; max_ms: number;
-    percentiles: Record<string, number>; loss_probability: number;
-    loss_pairs: Array<Record<string, unknown>>; analysis_ms: number; requirements: RequirementResult[];
-    trees: { roots: number; eq_5_15: number; method: string }; warnings: string[];
-}
-
 export async function analyzeCommand(file: string, options: AnalyzeOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const result = await backend.request<AnalysisResult>('ptts/analyze', {
+        const result = await backend.request('ptts/analyze', {
             ir, ptts: options.ptts, per_root: options.perRoot ?? false, ...(options.maxTrees ? { max_trees: options.maxTrees } : {}),
         });
         if (options.json) {
@@ -39,11 +27,11 @@ export async function analyzeCommand(file: string, options: AnalyzeOptions, outp
 function describeRequirement(r: RequirementResult): [string, string, string] {
     const verdict = r.passed ? 'ok' : 'FAIL';
     if (r.kind === 'percentile') return [verdict, `latency p${r.percentile} ${r.op} ${formatMs(r.bound_ms!)}`, `p${r.percentile} = ${formatMs(r.value_ms!)}`];
-    if (r.kind === 'deadline') return [verdict, `latency ${r.op} ${formatMs(r.bound_ms!)} with probability >= ${formatProbability(r.required_probability!)}`, `P = ${formatProbability(r.value!)}`];
-    return [verdict, `loss ${r.op} ${formatProbability(r.limit!)}`, `loss = ${formatProbability(r.value!)}`];
+    if (r.kind === 'deadline') return [verdict, `latency ${r.op} ${formatMs(r.bound_ms!)} with probability >= ${formatProbability(r.required_probability!)}`, `P = ${formatProbability(r.value)}`];
+    return [verdict, `loss ${r.op} ${formatProbability(r.limit!)}`, `loss = ${formatProbability(r.value)}`];
 }
 
-export function describeAnalysis(r: AnalysisResult): string[] {
+export function describeAnalysis(r: AnalyzeResult): string[] {
     const p = r.percentiles;
     const lines = [
         `${r.source}: ptts ${r.name}: exact end-to-end latency (${r.trees.method} method, ${r.analysis_ms.toFixed(1)} ms)`,
@@ -64,8 +52,8 @@ export function describeAnalysis(r: AnalysisResult): string[] {
     return lines;
 }
 
-function describePair(pair: Record<string, unknown>): string {
-    return `root ${formatMs(Number(pair.root_ms))} overwritten by ${formatMs(Number(pair.overwritten_by_ms))} (p ${formatProbability(Number(pair.probability))})`;
+function describePair(pair: LossPair): string {
+    return `root ${formatMs(pair.root_ms)} overwritten by ${formatMs(pair.overwritten_by_ms)} (p ${formatProbability(pair.probability)})`;
 }
 
 export function registerAnalyze(program: Command): void {

@@ -1,4 +1,5 @@
 /** Runs one piece of backend work from the CLI: starts the backend, reports its errors readably, always stops it. */
+import type { ParamsOf, ResultOf } from '@chainlab/contract';
 import { BackendClient, BackendModelError, BackendUnavailableError } from '../backend-rpc/backend-client.js';
 import type { Output } from './commands.js';
 
@@ -43,11 +44,11 @@ export function interruptOnCtrlC(backend: BackendClient, output: Output): () => 
  * A long backend run from the CLI: a progress line on a terminal, Ctrl-C stops the run but keeps what was
  * measured, the summary (or the JSON reply) printed. Returns the reply; the caller maps its status to an exit code.
  */
-export async function measuredRun<T extends { summary: string; status: string }>(backend: BackendClient, output: Output, json: boolean | undefined, method: string, params: object): Promise<T> {
+export async function measuredRun<M extends 'run/local' | 'deploy/run'>(backend: BackendClient, output: Output, json: boolean | undefined, method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     const showProgress = !json && process.stderr.isTTY;
     const stopOnCtrlC = interruptOnCtrlC(backend, output);
     try {
-        const reply = await backend.request<T>(method, params,
+        const reply = await backend.request(method, params,
             showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `) } : {});
         if (showProgress) process.stderr.write('\n');
         output.out(json ? JSON.stringify(reply, null, 2) : reply.summary);

@@ -1,5 +1,6 @@
 /** Option parsers shared by the CLI commands. */
 import { InvalidArgumentError } from 'commander';
+import { SCENARIOS } from '@chainlab/contract';
 import { durationNs } from '../dsl/units.js';
 
 export function positiveInt(option: string): (value: string) => number {
@@ -28,19 +29,17 @@ export function duration(option: string): (value: string) => number {
     };
 }
 
-export function oneOf(option: string, choices: readonly string[]): (value: string) => string {
+export function oneOf<T extends string>(option: string, choices: readonly T[]): (value: string) => T {
     return value => {
-        if (!choices.includes(value)) throw new InvalidArgumentError(`${option} is one of ${choices.join(', ')}, not '${value}'`);
-        return value;
+        if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`${option} is one of ${choices.join(', ')}, not '${value}'`);
+        return value as T;
     };
 }
-
-const SCENARIOS = ['baseline', 'congested', 'throttled'];
 
 /** --scenario: a comma-separated subset of baseline, congested, throttled. */
 export function scenarioList(value: string): string {
     const names = value.split(',').map(s => s.trim()).filter(Boolean);
-    const unknown = names.filter(n => !SCENARIOS.includes(n));
+    const unknown = names.filter(n => !(SCENARIOS as readonly string[]).includes(n));
     if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`unknown scenario '${unknown.join(', ') || value}': choose from ${SCENARIOS.join(', ')}`);
     return names.join(',');
 }

@@ -1,21 +1,18 @@
 /** `chainlab deploy` (an experiment on a local or ssh target: scenarios, collect, report) and `chainlab trust-host`. */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { HEURISTICS, MEMORY_ALLOCATORS, SCENARIOS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
 import { measuredRun, withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
-import { HEURISTICS } from './run-command.js';
 
-interface DeployReply { status: string; summary: string; local_dir: string; [key: string]: unknown }
-interface TrustReply { target: string; host: string; fingerprint: string; added: boolean; known_hosts: string }
-
-export interface DeployOptions { chain?: string; target: string; scenario: string; iterations?: number; calibrate?: number; schedule?: string; memory?: string; threads?: number; runs?: string; json?: boolean }
+export interface DeployOptions { chain?: string; target: string; scenario: string; iterations?: number; calibrate?: number; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; runs?: string; json?: boolean }
 
 export async function deployCommand(file: string, options: DeployOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const reply = await measuredRun<DeployReply>(backend, output, options.json, 'deploy/run', {
+        const reply = await measuredRun(backend, output, options.json, 'deploy/run', {
             ir, file, chain: options.chain, target: options.target, scenario: options.scenario, iterations: options.iterations,
             calibrate: options.calibrate, heuristic: options.schedule, memory: options.memory, threads: options.threads,
             runs: resolve(options.runs ?? 'runs'),
@@ -34,7 +31,7 @@ export async function trustHostCommand(file: string, options: TrustHostOptions, 
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const reply = await backend.request<TrustReply>('deploy/trust-host', { ir, target: options.target });
+        const reply = await backend.request('deploy/trust-host', { ir, target: options.target });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
         else output.out(`${reply.host} (target ${reply.target}): ${reply.fingerprint} ${reply.added ? `added to ${reply.known_hosts}` : `already in ${reply.known_hosts}`}`);
         return 0;
@@ -47,11 +44,11 @@ export function registerDeploy(program: Command): void {
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .option('--target <name>', 'a target of the file ("here" = this machine)', 'here')
-        .option('--scenario <list>', 'baseline, congested (+ best-effort workload), throttled (+ the throttler)', scenarioList, 'baseline,congested,throttled')
+        .option('--scenario <list>', 'baseline, congested (+ best-effort workload), throttled (+ the throttler)', scenarioList, SCENARIOS.join(','))
         .option('--iterations <n>', 'iterations per scenario (default: the chain\'s)', positiveInt('--iterations'))
         .option('--calibrate <reps>', 'measure every sub-box alone this many times on the target and plan with those costs', nonNegativeInt('--calibrate'))
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
-        .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
+        .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
         .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
         .option('--runs <dir>', 'where runs are stored (default runs/)')
         .option('--json', 'print the results as JSON')

@@ -5,8 +5,6 @@
 import type { Command } from 'commander';
 import { BackendModelError } from '../backend-rpc/backend-client.js';
 import type { IrModel } from '../ir/ir-types.js';
-import type { AnalysisResult } from './analyze-command.js';
-import type { PlanJson } from './plan-command.js';
 import { withBackend } from './backend-session.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table } from './text-plot.js';
@@ -41,7 +39,7 @@ export async function overviewCommand(file: string, output: Output = processOutp
             const planRows: string[][] = [['chain', 'schedule', 'threads', 'sub-boxes', 'signals', 'arena', 'lower bound', 'predicted p99', 'check']];
             for (const chain of ir.chains) {
                 try {
-                    const plan = await backend.request<PlanJson>('plan/make', { ir, chain: chain.name });
+                    const plan = await backend.request('plan/make', { ir, chain: chain.name });
                     planRows.push([chain.name, `${plan.heuristic}/${plan.memory}`, String(plan.threads.length), String(plan.sub_boxes.length), String(plan.signals.length),
                         `${(plan.arena_bytes / MiB).toFixed(1)} MiB`, `${(plan.lower_bound_bytes / MiB).toFixed(1)} MiB`, formatMs(plan.latency.p99_ns / 1e6),
                         plan.check.ok ? 'deadlock-free' : 'FAILED']);
@@ -59,7 +57,7 @@ export async function overviewCommand(file: string, output: Output = processOutp
         const rows: string[][] = [['ptts', 'trees', 'mean', 'p99', 'max', 'loss', 'requirements', 'time']];
         for (const ptts of ir.ptts) {
             try {
-                const r = await backend.request<AnalysisResult>('ptts/analyze', { ir, ptts: ptts.name });
+                const r = await backend.request('ptts/analyze', { ir, ptts: ptts.name });
                 const failed = r.requirements.filter(q => !q.passed).length;
                 rows.push([ptts.name, String(r.roots), formatMs(r.mean_ms), formatMs(r.percentiles['99']), formatMs(r.max_ms), formatProbability(r.loss_probability),
                     r.requirements.length === 0 ? '-' : failed === 0 ? `all ${r.requirements.length} met` : `${failed} of ${r.requirements.length} FAIL`, `${r.analysis_ms.toFixed(1)} ms`]);

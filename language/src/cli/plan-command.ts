@@ -1,25 +1,11 @@
 /** `chainlab plan` (box chain → static schedule, buffers, signals, predicted latency) and `chainlab synth`. */
 import type { Command } from 'commander';
+import { HEURISTICS, MEMORY_ALLOCATORS, type Heuristic, type MemoryAllocator, type PlanResult, type PlanStep } from '@chainlab/contract';
 import { withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, table } from './text-plot.js';
 
-interface PlanStep { op: string; signal?: string; sub_box?: string }
-export interface PlanJson {
-    chain: string; source: string; heuristic: string; memory: string; cores: number[];
-    threads: Array<{ name: string; core: number | null; steps: PlanStep[] }>;
-    sub_boxes: Array<{ name: string; box: string; kernel: string; rows: [number, number]; thread: number; estimated_cost_ns: number }>;
-    buffers: Array<{ name: string; bytes: number; size: number; offset: number }>;
-    signals: Array<{ name: string; kind: string; initial_tokens: number; from: { sub_box: string }; to: { sub_box: string } }>;
-    arena_bytes: number; lower_bound_bytes: number; sum_bytes: number;
-    active_data: { peak_bytes: number };
-    check: { ok: boolean; message: string };
-    latency: { samples: number; mean_ns: number; std_ns: number; p50_ns: number; p99_ns: number; max_ns: number; overloaded: boolean };
-    notes: string[];
-}
-
-const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced'];
 const KiB = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
 function stepText(step: PlanStep): string {
@@ -29,7 +15,7 @@ function stepText(step: PlanStep): string {
     return step.op.toUpperCase();
 }
 
-export function describePlan(plan: PlanJson): string[] {
+export function describePlan(plan: PlanResult): string[] {
     const ms = (ns: number) => formatMs(ns / 1e6);
     const lines = [
         `${plan.source}: chain ${plan.chain}: ${plan.heuristic} schedule on ${plan.threads.length} thread(s), memory ${plan.memory}; ${plan.check.ok ? 'deadlock-free' : 'CHECK FAILED'} (${plan.check.message})`,
@@ -48,13 +34,13 @@ export function describePlan(plan: PlanJson): string[] {
     return lines;
 }
 
-export interface PlanOptions { chain?: string; schedule?: string; memory?: string; threads?: number; seed?: number; json?: boolean }
+export interface PlanOptions { chain?: string; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; seed?: number; json?: boolean }
 
 export async function planCommand(file: string, options: PlanOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const plan = await backend.request<PlanJson>('plan/make', {
+        const plan = await backend.request('plan/make', {
             ir, chain: options.chain, heuristic: options.schedule, memory: options.memory, threads: options.threads, seed: options.seed,
         });
         if (options.json) output.out(JSON.stringify(plan, null, 2));
@@ -69,7 +55,7 @@ export function registerPlan(program: Command): void {
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain to plan (optional when the file has one)')
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
-        .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
+        .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
         .option('--threads <n>', 'number of threads (default: the chain\'s)', positiveInt('--threads'))
         .option('--seed <n>', 'seed of the latency prediction', nonNegativeInt('--seed'))
         .option('--json', 'print the plan as JSON')
@@ -83,7 +69,7 @@ export function registerSynth(program: Command): void {
         .option('--seed <n>', 'random seed', nonNegativeInt('--seed'), 0)
         .action(async (options: { boxes: number; seed: number }) => {
             process.exitCode = await withBackend(processOutput, async backend => {
-                const { text } = await backend.request<{ text: string }>('plan/synth', { boxes: options.boxes, seed: options.seed });
+                const { text } = await backend.request('plan/synth', { boxes: options.boxes, seed: options.seed });
                 process.stdout.write(text.endsWith('\n') ? text : text + '\n');
                 return 0;
             });

@@ -3,17 +3,11 @@
  * buffers) and `chainlab explore` (offset sweep, thesis Figure 5.14).
  */
 import type { Command } from 'commander';
+import { OBJECTIVES, type Objective } from '@chainlab/contract';
 import { withBackend } from './backend-session.js';
 import { duration, oneOf, positiveInt, nonNegativeInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table, textCdf } from './text-plot.js';
-
-interface SimulationResult {
-    source: string; iterations: number; distribution: Array<[number, number]>; mean_ms: number; std_ms: number;
-    min_ms: number; max_ms: number; percentiles: Record<string, number>; dkw_epsilon: number; confidence: number;
-    loss_rate: number; loss_interval: [number, number]; ks_distance: number | null; ks_within_band: boolean | null;
-    in_order: boolean; simulation_ms: number; seed: number;
-}
 
 export interface SimulateOptions { ptts?: string; iterations: number; seed: number; json?: boolean }
 
@@ -21,7 +15,7 @@ export async function simulateCommand(file: string, options: SimulateOptions, ou
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const r = await backend.request<SimulationResult>('ptts/simulate', { ir, ptts: options.ptts, iterations: options.iterations, seed: options.seed });
+        const r = await backend.request('ptts/simulate', { ir, ptts: options.ptts, iterations: options.iterations, seed: options.seed });
         if (options.json) {
             output.out(JSON.stringify(r, null, 2));
             return 0;
@@ -31,7 +25,7 @@ export async function simulateCommand(file: string, options: SimulateOptions, ou
         output.out(`  p50 ${formatMs(r.percentiles['50'])}  p90 ${formatMs(r.percentiles['90'])}  p99 ${formatMs(r.percentiles['99'])}  p99.9 ${formatMs(r.percentiles['99.9'])}`);
         output.out(`  CDF band ±${r.dkw_epsilon.toFixed(4)} at ${r.confidence * 100} % confidence (DKW)`);
         output.out(`  loss rate ${formatProbability(r.loss_rate)} (interval ${formatProbability(r.loss_interval[0])} .. ${formatProbability(r.loss_interval[1])})`);
-        if (r.ks_distance !== null) {
+        if (r.ks_distance !== undefined) {
             output.out(`  KS distance to the exact analysis ${r.ks_distance.toFixed(4)} (${r.ks_within_band ? 'within' : 'OUTSIDE'} the band)${r.in_order ? '' : ' — production can be out of order here: the tree model departs from physics'}`);
         }
         output.out('CDF P(latency <= x)');
@@ -40,17 +34,14 @@ export async function simulateCommand(file: string, options: SimulateOptions, ou
     });
 }
 
-interface ExplorePoint { offsets_ms: Record<string, number>; mean_ms: number; p99_ms: number; max_ms: number; loss: number; p_deadline: number | null }
-interface ExploreResult { source: string; name: string; vary: string[]; objective: string; deadline_ms: number | null; points: ExplorePoint[]; best: ExplorePoint; workers: number }
-
-export interface ExploreOptions { ptts?: string; vary: string[]; step?: number; objective: string; json?: boolean }
+export interface ExploreOptions { ptts?: string; vary: string[]; step?: number; objective: Objective; json?: boolean }
 
 export async function exploreCommand(file: string, options: ExploreOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const started = Date.now();
-        const r = await backend.request<ExploreResult>('ptts/explore', {
+        const r = await backend.request('ptts/explore', {
             ir, ptts: options.ptts, vary: options.vary, objective: options.objective, ...(options.step ? { step_ns: options.step } : {}),
         }, { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}`) });
         if (options.json) {
@@ -63,7 +54,7 @@ export async function exploreCommand(file: string, options: ExploreOptions, outp
         const shown = r.points.length <= 40 ? r.points : r.points.filter((_, i) => i % Math.ceil(r.points.length / 40) === 0);
         for (const point of shown) {
             rows.push([...r.vary.map(v => formatMs(point.offsets_ms[v])), formatMs(point.mean_ms), formatMs(point.p99_ms), formatMs(point.max_ms),
-                point.p_deadline === null ? '-' : formatProbability(point.p_deadline), formatProbability(point.loss)]);
+                point.p_deadline === undefined ? '-' : formatProbability(point.p_deadline), formatProbability(point.loss)]);
         }
         for (const line of table(rows)) output.out(line);
         if (shown.length < r.points.length) output.out(`  (${shown.length} of ${r.points.length} points shown; --json lists all)`);
@@ -91,7 +82,7 @@ export function registerExplore(program: Command): void {
         .option('--ptts <name>', 'the ptts to explore (optional when the file has one)')
         .requiredOption('--vary <component...>', 'component(s) whose offset to sweep')
         .option('--step <duration>', "offset step, e.g. '1 ms' (default: the time grid or period/20)", duration('--step'))
-        .option('--objective <what>', 'p99 | mean | deadline | loss', oneOf('--objective', ['p99', 'mean', 'deadline', 'loss']), 'p99')
+        .option('--objective <what>', OBJECTIVES.join(' | '), oneOf('--objective', OBJECTIVES), 'p99')
         .option('--json', 'print one JSON object with every point')
         .action(async (file: string, options: ExploreOptions) => { process.exitCode = await exploreCommand(file, options); });
 }

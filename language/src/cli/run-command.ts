@@ -4,21 +4,19 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { HEURISTICS, MEMORY_ALLOCATORS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
 import { measuredRun, withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
-export const HEURISTICS = ['simple', 'barrier', 'fixed', 'predictable', 'reduced'];
-interface GenerateReply { chain: string; heuristic: string; memory: string; threads: number; out: string; files: string[] }
-interface RunReply { summary: string; status: string; completed: number; iterations: number; [key: string]: unknown }
 
-export interface GenerateOptions { chain?: string; out: string; schedule?: string; memory?: string; threads?: number; json?: boolean }
+export interface GenerateOptions { chain?: string; out: string; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; json?: boolean }
 
 export async function generateCommand(file: string, options: GenerateOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const reply = await backend.request<GenerateReply>('run/generate', {
+        const reply = await backend.request('run/generate', {
             ir, chain: options.chain, out: resolve(options.out), heuristic: options.schedule, memory: options.memory, threads: options.threads,
         });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
@@ -30,13 +28,13 @@ export async function generateCommand(file: string, options: GenerateOptions, ou
     });
 }
 
-export interface RunOptions { chain?: string; target: string; iterations?: number; schedule?: string; memory?: string; threads?: number; calibrate?: number; scenario?: string; out?: string; json?: boolean }
+export interface RunOptions { chain?: string; target: string; iterations?: number; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; calibrate?: number; scenario?: string; out?: string; json?: boolean }
 
 export async function runCommand(file: string, options: RunOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const reply = await measuredRun<RunReply>(backend, output, options.json, 'run/local', {
+        const reply = await measuredRun(backend, output, options.json, 'run/local', {
             ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
             threads: options.threads, calibrate: options.calibrate, scenario: options.scenario, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
         });
@@ -55,7 +53,7 @@ export function registerGenerate(program: Command): void {
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .requiredOption('-o, --out <dir>', 'directory of the generated project')
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
-        .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
+        .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
         .option('--threads <n>', 'number of threads (default: the chain\'s)', positiveInt('--threads'))
         .option('--json', 'print the result as JSON')
         .action(async (file: string, options: GenerateOptions) => { process.exitCode = await generateCommand(file, options); });
@@ -69,7 +67,7 @@ export function registerRun(program: Command): void {
         .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
         .option('--iterations <n>', 'iterations to measure (default: the chain\'s)', positiveInt('--iterations'))
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
-        .option('--memory <allocator>', 'simple | reuse', oneOf('--memory', ['simple', 'reuse']))
+        .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
         .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
         .option('--calibrate <reps>', 'first measure every sub-box alone this many times and plan with the measured costs', nonNegativeInt('--calibrate'))
         .option('--scenario <list>', 'comma-separated: baseline (chain alone), congested (+ best-effort workload on the be-cores), throttled (+ the throttler); prints a Table 4.4-style comparison', scenarioList)

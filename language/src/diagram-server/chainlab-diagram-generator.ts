@@ -62,7 +62,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             if (view === 'chain') return chainView(ir, chain, ctx);
             let plan;
             try {
-                plan = await this.plans.plan(ir, chain.name, options.heuristic);
+                plan = await this.plans.plan(ir, chain.name, options.heuristic || undefined);
             } catch (error) {
                 return messageGraph(view, `the planner failed: ${(error as Error).message}`, chain.name);
             }

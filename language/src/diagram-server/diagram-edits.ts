@@ -5,14 +5,11 @@
  */
 import type { LangiumDocument } from 'langium';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { DiagramEdit } from '@chainlab/contract';
 import { isChain, type Chain, type Model } from '../generated/ast.js';
 import { chainConnections, chainInstances } from '../dsl/model-util.js';
 
-export type DiagramEdit =
-    | { op: 'addInstance'; chain: string; name: string; box: string }
-    | { op: 'connect'; chain: string; from: string; to: string }
-    | { op: 'deleteInstance'; chain: string; name: string }
-    | { op: 'deleteConnection'; chain: string; from: string; to: string };
+export type { DiagramEdit } from '@chainlab/contract';
 
 export class DiagramEditError extends Error {}
 

@@ -4,42 +4,21 @@
  * diagram out (ELK) without measuring text in a browser: a fixed-width estimate is enough for 12 px labels.
  */
 import type { SEdge, SGraph, SLabel, SModelElement, SNode, SPort } from 'sprotty-protocol';
+import { DIAGRAM_ELEMENT_TYPES, DIAGRAM_VIEWS, type DiagramView, type GraphFields } from '@chainlab/contract';
+
+export type { DiagramView } from '@chainlab/contract';
 
 export const DIAGRAM_TYPE = 'chainlab-diagram';
 
 /** The views a diagram can show; chosen by the `view` option of the request. */
-export const VIEWS = ['chain', 'plan', 'lanes', 'ptts', 'timeline'] as const;
-export type DiagramView = (typeof VIEWS)[number];
+export const VIEWS = DIAGRAM_VIEWS;
 
-export const T = {
-    graph: 'graph',
-    box: 'node:box',
-    subBox: 'node:subbox',
-    lane: 'node:lane',
-    step: 'node:step',
-    component: 'node:component',
-    trigger: 'node:trigger',
-    interval: 'node:interval',
-    banner: 'node:banner',
-    inPort: 'port:in',
-    outPort: 'port:out',
-    edge: 'edge',
-    dependency: 'edge:dependency',
-    heading: 'label:heading',
-    text: 'label:text',
-    portLabel: 'label:port',
-    edgeLabel: 'label:edge',
-    sparkline: 'sparkline',
-} as const;
+/** The element types (contract/schemas/diagram.schema.json), shared with the webview. */
+export const T = DIAGRAM_ELEMENT_TYPES;
 
-/** Extra fields of the root: which view, whether it shows an older model while the text has errors. */
-export interface ChainlabGraph extends SGraph {
+/** Extra fields of the root: which view, whether it shows an older model while the text has errors, the palette. */
+export interface ChainlabGraph extends SGraph, GraphFields {
     view: DiagramView;
-    element?: string;
-    stale?: boolean;
-    staleReason?: string;
-    /** Chain view: the box definitions the diagram's palette can add. */
-    palette?: string[];
 }
 
 /**

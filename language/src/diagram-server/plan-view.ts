@@ -5,27 +5,19 @@
  * wait / execute / signal steps, like the thesis' Figures 3.3 and 3.4.
  */
 import type { SModelElement } from 'sprotty-protocol';
+import type { Heuristic, PlanResult } from '@chainlab/contract';
 import type { Chain } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { chainInstances } from '../dsl/model-util.js';
 import { edge, label, messageGraph, placedLabel, node, port, shortBytes, T, textWidth, type ChainlabGraph, type ChainlabNode } from './diagram-elements.js';
 import type { ViewContext } from './view-context.js';
 
-/** The part of the backend's plan JSON (plan/make) the views read. */
-export interface PlanJson {
-    chain: string;
-    heuristic: string;
-    memory: string;
-    arena_bytes: number;
-    threads: Array<{ index: number; name: string; core: number | null; steps: Array<{ op: 'wait' | 'execute' | 'signal'; signal?: string; sub_box?: string }> }>;
-    sub_boxes: Array<{ name: string; instance: string; box: string; kernel: string; slice: number; slices: number; rows: [number, number]; thread: number; estimated_cost_ns: number }>;
-    dependencies: Array<{ from: string; to: string; buffer: string; bytes: number }>;
-    buffers: Array<{ name: string; producer: { instance: string; port: string }; bytes: number; offset: number | null }>;
-}
+/** The part of the backend's plan (plan/make's reply, contract/schemas/rpc-plan.schema.json) the views read. */
+export type PlanJson = Pick<PlanResult, 'chain' | 'heuristic' | 'memory' | 'arena_bytes' | 'threads' | 'sub_boxes' | 'dependencies' | 'buffers'>;
 
 /** Where plans come from: the backend over JSON-RPC in the language server, anything equivalent in tests. */
 export interface PlanSource {
-    plan(ir: IrModel, chain: string, heuristic?: string): Promise<PlanJson>;
+    plan(ir: IrModel, chain: string, heuristic?: Heuristic): Promise<PlanJson>;
 }
 
 export function planView(chain: Chain, plan: PlanJson, ctx: ViewContext): ChainlabGraph {

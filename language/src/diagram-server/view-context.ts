@@ -5,19 +5,10 @@
  */
 import type { AstNode } from 'langium';
 import type { SModelElement } from 'sprotty-protocol';
-import type { DiagramView } from './diagram-elements.js';
+import type { DiagramOptions } from '@chainlab/contract';
 
-export interface ChainlabDiagramOptions {
-    view?: DiagramView;
-    /** The chain or ptts to show (default: the first one in the file). */
-    element?: string;
-    /** Plan view: the heuristic to plan with (default: the chain's own). */
-    heuristic?: string;
-    /** Timeline view: the window in ns (default: the first hyper-period, at most 40 triggers per lane). */
-    window?: [number, number];
-    showPorts?: boolean;
-    showCosts?: boolean;
-}
+/** The options of the webview's model request (contract/schemas/diagram.schema.json). */
+export type ChainlabDiagramOptions = DiagramOptions;
 
 export interface ViewContext {
     readonly options: ChainlabDiagramOptions;

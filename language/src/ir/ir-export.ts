@@ -99,7 +99,7 @@ function exportImage(image: ImageType, ctx: ExportContext): IrImage {
     const pixelBytes = PIXEL_TYPES.get(image.pixel) ?? 0;
     return {
         name: image.name, loc: loc(image, ctx), width: image.width, height: image.height,
-        pixel: image.pixel, pixel_bytes: pixelBytes, frame_bytes: image.width * image.height * pixelBytes,
+        pixel: image.pixel as IrImage['pixel'], pixel_bytes: pixelBytes, frame_bytes: image.width * image.height * pixelBytes,
     };
 }
 
@@ -116,7 +116,7 @@ function exportBox(box: Box, ctx: ExportContext): IrBox {
     return {
         name: box.name,
         loc: loc(box, ctx),
-        kernel: { name: kernelName, args },
+        kernel: { name: kernelName as IrBox['kernel']['name'], args },
         ports: boxPorts(box).map(p => ({ name: p.name, direction: p.direction, image: p.type?.ref?.name ?? p.type.$refText, loc: loc(p, ctx) })),
         split,
         depends: { kind: split === 'none' ? 'none' : depends?.dependency as IrBox['depends']['kind'] ?? 'none', halo_rows: Math.max(haloRows, spec?.halo?.(args) ?? 0) },

@@ -1,11 +1,10 @@
-/** The IR schema shared with the backend, checked with ajv on every export. */
-import { createRequire } from 'node:module';
+/** The contract's IR schema (contract/schemas/ir.schema.json, shared with the backend), checked on every export. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
+import { SCHEMAS } from '@chainlab/contract';
 import type { IrModel } from './ir-types.js';
 
-const require = createRequire(import.meta.url);
-export const IR_SCHEMA = require('../../../backend/chainlab/ir/chainlab-ir.schema.json') as object;
+export const IR_SCHEMA: object = SCHEMAS['ir.schema.json'];
 
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(IR_SCHEMA);
 

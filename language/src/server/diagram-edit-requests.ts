@@ -8,18 +8,13 @@ import { URI, type LangiumDocument, type LangiumDocuments } from 'langium';
 import type { LangiumSprottyServices, LangiumSprottySharedServices } from 'langium-sprotty';
 import type { Action } from 'sprotty-protocol';
 import { ResponseError, type Connection } from 'vscode-languageserver';
+import {
+    DIAGRAM_EDIT_ACTION, ERROR_CODES, type DiagramEditAction, type RequestParamsOf, type RequestResultOf,
+} from '@chainlab/contract';
 import type { Model } from '../generated/ast.js';
 import { diagramEdits, DiagramEditError, type DiagramEdit } from '../diagram-server/diagram-edits.js';
 
-export const DIAGRAM_EDIT_ACTION = 'chainlabEdit';
-
-/** What the webview sends (diagram/src/diagram-editing.ts): one gesture, possibly several deletions. */
-export interface DiagramEditAction extends Action {
-    kind: typeof DIAGRAM_EDIT_ACTION;
-    edits: DiagramEdit[];
-}
-
-async function applyDiagramEdits(connection: Connection, documents: LangiumDocuments, uri: string, edits: DiagramEdit[]): Promise<{ applied: boolean }> {
+async function applyDiagramEdits(connection: Connection, documents: LangiumDocuments, uri: string, edits: DiagramEdit[]): Promise<RequestResultOf<'chainlab/diagramEdit'>> {
     const document = documents.getDocument(URI.parse(uri)) as LangiumDocument<Model> | undefined;
     if (!document) throw new DiagramEditError(`${uri} is not open`);
     const label = `diagram: ${[...new Set(edits.map(e => e.op))].join(', ')}`;
@@ -29,15 +24,15 @@ async function applyDiagramEdits(connection: Connection, documents: LangiumDocum
 
 export function registerDiagramEditRequests(connection: Connection, shared: LangiumSprottySharedServices, diagrams: LangiumSprottyServices): void {
     const documents = shared.workspace.LangiumDocuments;
-    connection.onRequest('chainlab/diagramEdit', async (params: { uri: string } & DiagramEdit) => {
+    connection.onRequest('chainlab/diagramEdit', async (params: RequestParamsOf<'chainlab/diagramEdit'>) => {
         try {
             return await applyDiagramEdits(connection, documents, params.uri, [params]);
         } catch (error) {
-            if (error instanceof DiagramEditError) throw new ResponseError(-32001, `${params.uri}: ${error.message}`);
+            if (error instanceof DiagramEditError) throw new ResponseError(ERROR_CODES.DIAGRAM_EDIT_REFUSED, `${params.uri}: ${error.message}`);
             throw error;
         }
     });
-    diagrams.diagram.ServerActionHandlerRegistry.onAction<DiagramEditAction>(DIAGRAM_EDIT_ACTION, async (action, state, server) => {
+    diagrams.diagram.ServerActionHandlerRegistry.onAction<DiagramEditAction & Action>(DIAGRAM_EDIT_ACTION, async (action, state, server) => {
         const sourceUri = state.options?.sourceUri;
         const uri = typeof sourceUri === 'string' ? sourceUri : '';
         try {

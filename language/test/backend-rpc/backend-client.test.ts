@@ -1,18 +1,21 @@
 /**
  * The backend client against real processes: a backend that dies fails the request with its stderr instead
- * of hanging; one that does not answer in time is stopped and the request fails saying so.
+ * of hanging; one that does not answer in time is stopped and the request fails saying so; one that speaks
+ * another contract version is refused, whichever side notices.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BackendClient, BackendUnavailableError } from '../../src/backend-rpc/backend-client.js';
+import { CONTRACT_VERSION } from '@chainlab/contract';
+import { BackendClient, BackendUnavailableError, ContractMismatchError } from '../../src/backend-rpc/backend-client.js';
+import { backendSpeaking, preContractBackend, venvPython } from './contract-backends.js';
 
 describe('BackendClient', () => {
     test('a backend that exits during a request rejects it with a clear error', async () => {
         // `sh -m chainlab.rpc` is refused by sh at once: a stand-in for a backend that crashes on start-up
         const client = BackendClient.start('/bin/sh');
-        const error = await client.request('ptts/analyze', {}).then(() => undefined, (e: unknown) => e);
+        const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
         expect(error).toBeInstanceOf(BackendUnavailableError);
         expect(String((error as Error).message)).toMatch(/the backend (exited|is not running)/);
         expect(String((error as Error).message)).toContain('chainlab.rpc'); // its stderr, quoted
@@ -27,9 +30,9 @@ describe('BackendClient', () => {
         const client = BackendClient.start(silent);
         try {
             const started = Date.now();
-            const error = await client.request('ptts/analyze', {}, { timeoutMs: 500 }).then(() => undefined, (e: unknown) => e);
+            const error = await client.request('plan/synth', { boxes: 3 }, { timeoutMs: 500 }).then(() => undefined, (e: unknown) => e);
             expect(error).toBeInstanceOf(BackendUnavailableError);
-            expect(String((error as Error).message)).toMatch(/ptts\/analyze took longer than 0.5 s; the backend was stopped/);
+            expect(String((error as Error).message)).toMatch(/plan\/synth took longer than 0.5 s; the backend was stopped/);
             expect(Date.now() - started).toBeLessThan(5_000);
             expect(client.running).toBe(false);
         } finally {
@@ -37,4 +40,39 @@ describe('BackendClient', () => {
             rmSync(dir, { recursive: true, force: true });
         }
     }, 20_000);
+
+    test('a backend of the same contract answers', async () => {
+        const client = BackendClient.start(venvPython);
+        try {
+            const version = await client.request('backend/version', { contract_version: CONTRACT_VERSION });
+            expect(version.contract_version).toBe(CONTRACT_VERSION);
+        } finally {
+            await client.stop();
+        }
+    }, 30_000);
+
+    test('a backend of another contract version refuses this client, and the client says what to do', async () => {
+        const client = BackendClient.start(backendSpeaking('0.9.0'));
+        try {
+            const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
+            expect(error).toBeInstanceOf(ContractMismatchError);
+            expect(error).toBeInstanceOf(BackendUnavailableError); // the CLI and the language server report it like a missing backend
+            expect((error as Error).message).toBe(`chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+        } finally {
+            await client.stop();
+        }
+    }, 30_000);
+
+    test('a backend that predates the contract is refused by the client before any work is sent', async () => {
+        const log = join(mkdtempSync(join(tmpdir(), 'chainlab-old-')), 'methods.log');
+        const client = BackendClient.start(preContractBackend(log));
+        try {
+            const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
+            expect(error).toBeInstanceOf(ContractMismatchError);
+            expect((error as Error).message).toBe(`chainlab backend speaks contract none (it predates the contract), this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+        } finally {
+            await client.stop();
+        }
+        expect(readFileSync(log, 'utf-8').split('\n').filter(Boolean)).toEqual(['backend/version', 'exit']);
+    }, 30_000);
 });

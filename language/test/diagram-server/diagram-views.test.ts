@@ -3,6 +3,7 @@
  * an element that exists (ports for the box chain), no two nodes overlap, and nodes are traced to the text.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Heuristic } from '@chainlab/contract';
 import { isChain, isPtts } from '../../src/generated/ast.js';
 import { SharedBackend } from '../../src/server/shared-backend.js';
 import { backendPlanSource } from '../../src/server/plan-source.js';
@@ -81,7 +82,7 @@ describe('display options (the webview toolbar)', () => {
 
     test('the plan view shows the plan of the heuristic chosen in the toolbar', async () => {
         const document = await load(services, xray);
-        const threadsOf = async (heuristic?: string) => {
+        const threadsOf = async (heuristic?: Heuristic) => {
             const graph = await diagram(services, document, { view: 'plan', element: 'XRay', ...(heuristic ? { heuristic } : {}) }, false);
             return Object.fromEntries(all(graph).filter(e => e.type === 'node:subbox').map(e => [e.id, (e as { cssClasses?: string[] }).cssClasses?.join(' ')]));
         };

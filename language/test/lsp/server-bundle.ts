@@ -18,7 +18,9 @@ function newestSource(dir: string): number {
 }
 
 export async function ensureServerBundle(): Promise<string> {
-    const sources = Math.max(newestSource(join(languageDir, 'src')), statSync(join(languageDir, 'esbuild.mjs')).mtimeMs);
+    // the bundle holds the contract too (contract/out, built by scripts/setup.mjs)
+    const sources = Math.max(newestSource(join(languageDir, 'src')), newestSource(join(languageDir, '..', 'contract', 'out')),
+                             statSync(join(languageDir, 'esbuild.mjs')).mtimeMs);
     if (!existsSync(serverBundle) || statSync(serverBundle).mtimeMs < sources) await buildServer();
     return serverBundle;
 }
