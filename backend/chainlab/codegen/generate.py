@@ -15,6 +15,7 @@ from typing import Any
 from chainlab.codegen.kernels import MAX_WIDTH, PIXELS, c_name, kernel_call
 from chainlab.errors import ModelError
 from chainlab.ir import find_chain
+from chainlab.plan.dataflow import data_flow_order
 
 RUNTIME_DIR = Path(__file__).resolve().parents[3] / "runtime-c" / "lib"
 RUNTIME_FILES = ["include/chainlab/rt.h", "include/chainlab/kernels.h", "src/rt.c", "src/kernels.c"]
@@ -61,15 +62,10 @@ class _Model:
         return int(args[0]) if args else self.instances.index(inst) * 16
 
     def topo(self) -> list[str]:
-        done: list[str] = []
-        left = list(self.instances)
-        while left:
-            ready = [i for i in left if all(b.rsplit(".", 1)[0] in done for b in self.inputs(i))]
-            if not ready:
-                raise ModelError(f"chain {self.chain['name']} has a cycle", element=self.chain["name"])
-            done += ready
-            left = [i for i in left if i not in ready]
-        return done
+        """The instances in the planner's data-flow order (a cycle is refused there, with the same message)."""
+        index = {name: k for k, name in enumerate(self.instances)}
+        edges = [(index[c["from"]["instance"]], index[c["to"]["instance"]], c.get("loc")) for c in self.chain["connections"]]
+        return [self.instances[k] for k in data_flow_order(self.instances, edges, self.chain.get("loc"))]
 
 
 def validate_plan(plan: dict[str, Any], ir: dict[str, Any]) -> None:
