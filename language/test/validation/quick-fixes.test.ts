@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
 import { sumDecimals } from '../../src/dsl/units.js';
 import { codeOf, services } from '../test-utils.js';
-import { check, issues, lines } from './helpers.js';
+import { check, issues } from './helpers.js';
 
 async function codeActions(document: LangiumDocument, diagnostic: Diagnostic): Promise<CodeAction[]> {
     const provider = services.Chain.lsp.CodeActionProvider!;
