@@ -11,6 +11,7 @@ from chainlab.codegen.generate import _Model
 from chainlab.errors import ModelError
 from chainlab.plan.chainview import load_chain
 from chainlab.plan.instantiate import instantiate
+from chainlab.plan.rows import kernel_halo_rows
 from chainlab.ptts import api
 from chainlab.ptts.cost import cost_summary, over_tree_limit
 from chainlab.ptts.grid import compile_grid
@@ -66,7 +67,7 @@ def test_split_vector(path: Path) -> None:
                 deps = [d for d in inst.deps if d.dst == s.id and d.buffer == buffer]
                 reads.append([min(d.row_start for d in deps), max(d.row_end for d in deps)])
         instances[i.name] = {"slices": len(subs), "rows": [[s.row_start, s.row_end] for s in subs], "depends": i.depends,
-                             "halo_rows": i.halo_rows, "reads": reads}
+                             "halo_rows": i.halo_rows, "kernel_halo_rows": kernel_halo_rows(i.kernel, i.args), "reads": reads}
     assert view.threads == vector["expected"]["threads"]
     assert view.cores[:len(vector["expected"]["cores"])] == vector["expected"]["cores"]
     assert instances == vector["expected"]["instances"]

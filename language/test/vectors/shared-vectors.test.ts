@@ -11,6 +11,7 @@ import { isChain, isPtts, type Chain, type Ptts } from '../../src/generated/ast.
 import { chainInstances } from '../../src/dsl/model-util.js';
 import { pttsCost, pttsTiming } from '../../src/dsl/ptts-cost.js';
 import { resolvedSchedule } from '../../src/dsl/resolved-schedule.js';
+import { kernelHaloRows } from '../../src/dsl/row-slices.js';
 import { exportIr } from '../../src/ir/ir-export.js';
 import { codeOf } from '../test-utils.js';
 import { check } from '../validation/helpers.js';
@@ -57,7 +58,10 @@ describe('tests/ptts-cost-vectors: grid, hyper-period, trees, eq. 5.15 and the t
 
 interface SplitVector {
     chain: string;
-    expected: { threads: number; cores: number[]; instances: Record<string, { slices: number; rows: number[][]; depends: string; halo_rows: number; reads: number[][] }> };
+    expected: {
+        threads: number; cores: number[];
+        instances: Record<string, { slices: number; rows: number[][]; depends: string; halo_rows: number; kernel_halo_rows: number; reads: number[][] }>;
+    };
 }
 
 describe('tests/split-vectors: threads, cores and the sub-boxes of every instance', () => {
@@ -71,7 +75,10 @@ describe('tests/split-vectors: threads, cores and the sub-boxes of every instanc
         expect({ threads: schedule.threads, cores: schedule.cores }).toEqual({ threads: vector.expected.threads, cores: vector.expected.cores });
         const instances = Object.fromEntries(chainInstances(chain).map(instance => {
             const split = schedule.slicesOf(instance)!;
-            return [instance.name, { slices: split.rows.length, rows: split.rows, depends: split.depends, halo_rows: split.halo, reads: split.reads }];
+            return [instance.name, {
+                slices: split.rows.length, rows: split.rows, depends: split.depends, halo_rows: split.halo,
+                kernel_halo_rows: kernelHaloRows(instance.box.ref!), reads: split.reads,
+            }];
         }));
         expect(instances).toEqual(vector.expected.instances);
     });
