@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// The extension's pure parts (measurement → ETP text, plot data), checked against the real language CLI.
+// The extension's plot data and the requests it sends, against the real language server, backend and CLI.
 export default defineConfig({
     test: {
         include: ['test/**/*.test.ts'],
-        testTimeout: 60_000,
+        testTimeout: 120_000,
     },
 });

@@ -31,7 +31,7 @@ const SUITES = [
     vitestSuite('language', 'vitest: grammar, validation, LSP features, IR export, fuzz', join(root, 'language')),
     vitestSuite('cross', 'vitest: the CLI as a process, samples, golden IR, dependency hygiene, lint/format/layering', root, 'tests/vitest.config.ts'),
     vitestSuite('diagram', 'vitest + Chromium: the diagram webview rendering language-server models', join(root, 'diagram')),
-    vitestSuite('extension', 'vitest: the extension\'s measurement → ETP edit and plot data, against the real CLI', join(root, 'extension')),
+    vitestSuite('extension', 'vitest: the extension\'s run → plot → ETP edit through the language server, against the real backend and CLI', join(root, 'extension')),
     vitestSuite('vscode', 'code-server + Chromium: the packaged extension in a real VS Code', join(root, 'tests', 'vscode'), 'vitest.config.ts'),
     {
         name: 'backend',

@@ -9,8 +9,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { DeleteSelectionAction, LanguageServerNotifications, LanguageServerRequest, RequestParamsOf, RequestResultOf } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
-import { chainEtpRanges, pmfText, readLatencies } from './measurement';
-import { analysisPlot, measuredPoints, summary, type PlotData } from './plot-data';
+import { analysisPlot, measuredSomething, runPlot } from './plot-data';
 import type { PlotPanel } from './plot-panel';
 import type { BackendStatus } from './status-bar';
 
@@ -22,8 +21,8 @@ export interface CommandContext {
     output: vscode.OutputChannel;
 }
 
-interface Measurement { uri: string; chain: string; csv: string }
-let lastMeasurement: Measurement | undefined;
+/** The chain of the latest run that measured something (the language server keeps the measurement itself). */
+let lastMeasured: { uri: string; chain: string } | undefined;
 
 function documentUri(arg: unknown): vscode.Uri | undefined {
     if (typeof arg === 'string') return vscode.Uri.parse(arg);
@@ -32,11 +31,11 @@ function documentUri(arg: unknown): vscode.Uri | undefined {
     return editor?.document.languageId === 'chain' ? editor.document.uri : undefined;
 }
 
-/** The element name given by the CodeLens, else the only (or a picked) `kind NAME` of the document. */
-async function elementName(uri: vscode.Uri, kind: 'chain' | 'ptts' | 'target', given: unknown): Promise<string | undefined> {
+/** The element name the CodeLens gives, else the only (or a picked) element of that kind the language server finds. */
+async function elementName(ctx: CommandContext, uri: vscode.Uri, kind: 'chain' | 'ptts' | 'target', given: unknown): Promise<string | undefined> {
     if (typeof given === 'string' && given) return given;
-    const text = (await vscode.workspace.openTextDocument(uri)).getText();
-    const names = [...text.matchAll(new RegExp(`^${kind}\\s+(\\w+)`, 'gm'))].map(m => m[1]);
+    const elements = await ctx.client.sendRequest<RequestResultOf<'chainlab/elements'>>('chainlab/elements', { uri: uri.toString() } satisfies RequestParamsOf<'chainlab/elements'>);
+    const names = elements[kind].map(e => e.name);
     if (names.length <= 1) return names[0];
     return vscode.window.showQuickPick(names, { placeHolder: `which ${kind}?` });
 }
@@ -86,7 +85,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
 
     register('chainlab.analyze', async (uriArg, name) => {
         const uri = documentUri(uriArg);
-        const ptts = uri && await elementName(uri, 'ptts', name);
+        const ptts = uri && await elementName(ctx, uri, 'ptts', name);
         if (!uri || !ptts) return void vscode.window.showWarningMessage('chainlab: no ptts to analyse in this file');
         const result = await request(ctx, `Analyze latency of ${ptts}`, 'chainlab/analyze', { uri: uri.toString(), ptts });
         if (!result) return;
@@ -96,7 +95,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
 
     register('chainlab.explore', async (uriArg, name) => {
         const uri = documentUri(uriArg);
-        const ptts = uri && await elementName(uri, 'ptts', name);
+        const ptts = uri && await elementName(ctx, uri, 'ptts', name);
         if (!uri || !ptts) return;
         // the contract requires `vary`: without it the backend refuses the sweep (a model error shown to the user)
         const result = await request(ctx, `Explore offsets of ${ptts}`, 'chainlab/explore', { uri: uri.toString(), ptts } as RequestParamsOf<'chainlab/explore'>);
@@ -107,7 +106,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
 
     register('chainlab.generate', async (uriArg, name) => {
         const uri = documentUri(uriArg);
-        const chain = uri && await elementName(uri, 'chain', name);
+        const chain = uri && await elementName(ctx, uri, 'chain', name);
         if (!uri || !chain) return;
         const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? join(uri.fsPath, '..');
         const out = join(folder, 'generated', chain);
@@ -117,7 +116,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
 
     register('chainlab.run', async (uriArg, name, targetArg) => {
         const uri = documentUri(uriArg);
-        const chain = uri && await elementName(uri, 'chain', name);
+        const chain = uri && await elementName(ctx, uri, 'chain', name);
         if (!uri || !chain) return;
         const settings = vscode.workspace.getConfiguration('chainlab');
         const target = typeof targetArg === 'string' ? targetArg : settings.get<string>('target', 'here');
@@ -128,36 +127,24 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         if (!reply) return;
         ctx.output.appendLine(reply.summary);
         ctx.output.show(true);
-        const plot: PlotData = { title: `chain ${chain} on ${target}: measured vs predicted`, series: [], requirements: [], stats: [] };
-        const predicted = reply.results.predicted.points.map(([ns, p]) => [ns / 1e6, p] as [number, number]);
-        if (predicted.length) { plot.series.push({ name: 'predicted', kind: 'predicted', points: predicted }); plot.stats.push(summary('predicted', predicted)); }
-        for (const s of reply.results.scenarios) {
-            const csv = join(s.dir, 'latencies.csv');
-            if (!existsSync(csv)) continue;
-            const points = measuredPoints(readLatencies(csv));
-            if (!points.length) continue;
-            plot.series.push({ name: `measured ${s.scenario}`, kind: 'measured', points });
-            plot.stats.push(summary(`measured ${s.scenario}`, points));
-            lastMeasurement ??= { uri: uri.toString(), chain, csv };
-            if (s.scenario === 'baseline') lastMeasurement = { uri: uri.toString(), chain, csv };
-        }
-        ctx.plots.show(plot);
-        await vscode.commands.executeCommand('setContext', 'chainlab.hasMeasurement', !!lastMeasurement);
+        ctx.plots.show(runPlot(chain, target, reply));
+        if (measuredSomething(reply)) lastMeasured = { uri: uri.toString(), chain };
+        await vscode.commands.executeCommand('setContext', 'chainlab.hasMeasurement', !!lastMeasured);
         const verdict = reply.status === 'ok' ? 'done' : reply.status;
         void vscode.window.showInformationMessage(`chainlab: run ${verdict}; report in ${reply.local_dir}`, 'Update ETP from measurement').then(choice => {
             if (choice) void vscode.commands.executeCommand('chainlab.updateEtpFromMeasurement');
         });
     });
 
+    // The language server writes the edit (from the run it relayed); the editor applies it, so undo works.
     register('chainlab.updateEtpFromMeasurement', async () => {
-        if (!lastMeasurement) return void vscode.window.showWarningMessage('chainlab: run the chain first (Run on target)');
-        const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(lastMeasurement.uri));
-        const ranges = chainEtpRanges(document.getText(), lastMeasurement.chain);
-        if (!ranges.length) return void vscode.window.showWarningMessage(`chainlab: no component has \`etp chain ${lastMeasurement.chain}\``);
-        const pmf = `etp ${pmfText(readLatencies(lastMeasurement.csv))}`;
-        const edit = new vscode.WorkspaceEdit();
-        for (const [from, to] of ranges) edit.replace(document.uri, new vscode.Range(document.positionAt(from), document.positionAt(to)), pmf);
-        await vscode.workspace.applyEdit(edit);
+        if (!lastMeasured) return void vscode.window.showWarningMessage('chainlab: run the chain first (Run on target)');
+        try {
+            const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/etpFromMeasurement'>>('chainlab/etpFromMeasurement', lastMeasured);
+            await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+        } catch (error) {
+            void vscode.window.showWarningMessage(`chainlab: ${(error as Error).message}`);
+        }
     });
 
     register('chainlab.openSample', async () => {
@@ -169,16 +156,4 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
 
     register('chainlab.showLog', () => ctx.output.show());
     register('chainlab.restartBackend', async () => { await ctx.client.restart(); ctx.status.idle(); });
-}
-
-/** The code action of the same name, offered on `etp chain X` once a run of X was measured. */
-export class MeasuredEtpCodeActions implements vscode.CodeActionProvider {
-    provideCodeActions(document: vscode.TextDocument, range: vscode.Range): vscode.CodeAction[] {
-        if (!lastMeasurement || lastMeasurement.uri !== document.uri.toString()) return [];
-        const line = document.lineAt(range.start.line).text;
-        if (!new RegExp(`\\betp\\s+chain\\s+${lastMeasurement.chain}\\b`).test(line)) return [];
-        const action = new vscode.CodeAction(`Update ETP from measurement (${lastMeasurement.chain})`, vscode.CodeActionKind.RefactorRewrite);
-        action.command = { command: 'chainlab.updateEtpFromMeasurement', title: action.title };
-        return [action];
-    }
 }

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { registerDefaultCommands } from 'sprotty-vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { MeasuredEtpCodeActions, registerCommands } from './commands';
+import { registerCommands } from './commands';
 import { ChainlabPanelManager } from './diagram-panels';
 import { createLanguageClient } from './language-client';
 import { PlotPanel } from './plot-panel';
@@ -22,7 +22,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const diagrams = new ChainlabPanelManager(context, client);
     registerDefaultCommands(diagrams, context, { extensionPrefix: 'chainlab' });
     registerCommands(context, { client, diagrams, plots: new PlotPanel(context.extensionUri), status, output });
-    context.subscriptions.push(vscode.languages.registerCodeActionsProvider({ language: 'chain' }, new MeasuredEtpCodeActions()));
     context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(e => {
         if (e.affectsConfiguration('chainlab.python')) void client?.restart();
     }));

@@ -1,5 +1,9 @@
-/** The data of the latency plot view, built from analysis and run results (pure functions, no VS Code). */
-import type { AnalyzeResult } from '@chainlab/contract';
+/**
+ * The data of the latency plot view, built from analysis and run replies (pure functions, no VS Code). Every
+ * number comes from the backend's reply: the distributions, the histogram of a measurement and the statistics;
+ * this module only picks them and converts ns to ms.
+ */
+import type { AnalyzeResult, DeployResult, DistributionStats, LatencyStats } from '@chainlab/contract';
 
 export interface PlotSeries { name: string; kind: 'predicted' | 'measured'; points: Array<[number, number]> }
 export interface PlotData {
@@ -9,41 +13,48 @@ export interface PlotData {
     stats: Array<{ name: string; mean: number; p50: number; p99: number; max: number; loss?: number }>;
 }
 
-/** Percentile of a pmf given as [value, probability] points. */
-export function percentile(points: Array<[number, number]>, q: number): number {
-    const sorted = [...points].sort((a, b) => a[0] - b[0]);
-    const total = sorted.reduce((s, [, p]) => s + p, 0);
-    let cum = 0;
-    for (const [v, p] of sorted) {
-        cum += p;
-        if (cum >= q * total - 1e-12) return v;
-    }
-    return sorted[sorted.length - 1]?.[0] ?? NaN;
-}
-
-export function summary(name: string, points: Array<[number, number]>, loss?: number): PlotData['stats'][number] {
-    const total = points.reduce((s, [, p]) => s + p, 0) || 1;
-    const mean = points.reduce((s, [v, p]) => s + v * p, 0) / total;
-    return { name, mean, p50: percentile(points, 0.5), p99: percentile(points, 0.99), max: Math.max(...points.map(([v]) => v)), loss };
-}
-
-/** An `Analyze latency` result: the exact end-to-end distribution and its requirement lines. */
-export function analysisPlot(result: Pick<AnalyzeResult, 'name' | 'distribution' | 'loss_probability' | 'requirements'>): PlotData {
+/** An `Analyze latency` result: the exact end-to-end distribution, its statistics and requirement lines. */
+export function analysisPlot(
+    result: Pick<AnalyzeResult, 'name' | 'distribution' | 'mean_ms' | 'max_ms' | 'percentiles' | 'loss_probability' | 'requirements'>,
+): PlotData {
     return {
         title: `ptts ${result.name}: end-to-end latency (exact analysis)`,
         series: [{ name: 'predicted', kind: 'predicted', points: result.distribution }],
         requirements: result.requirements.filter(r => r.bound_ms !== undefined)
             .map(r => ({ label: `${r.kind === 'percentile' ? `p${r.percentile}` : 'deadline'} ${r.op ?? '<'} ${r.bound_ms} ms`, ms: r.bound_ms! })),
-        stats: [summary('predicted', result.distribution, result.loss_probability)],
+        stats: [{
+            name: 'predicted', mean: result.mean_ms, p50: result.percentiles['50'], p99: result.percentiles['99'],
+            max: result.max_ms, loss: result.loss_probability,
+        }],
     };
 }
 
-/** Measured latencies (ns) as a pmf in ms on `binMs` bins. */
-export function measuredPoints(latenciesNs: number[], binMs = 0.05): Array<[number, number]> {
-    const counts = new Map<number, number>();
-    for (const ns of latenciesNs) {
-        const bin = Math.round(ns / 1e6 / binMs) * binMs;
-        counts.set(bin, (counts.get(bin) ?? 0) + 1);
+/** Latency statistics as the backend reports them (ns); `samples` is 0 where nothing was measured. */
+type NsStats = LatencyStats | DistributionStats;
+
+/** What the plot reads of a `Run on target` reply (the backend's deploy/run). */
+export type RunReply = Pick<DeployResult, 'results'>;
+
+const ms = (ns: number | undefined) => (ns ?? NaN) / 1e6;
+const statsRow = (name: string, s: NsStats) => ({ name, mean: ms(s.mean_ns), p50: ms(s.p50_ns), p99: ms(s.p99_ns), max: ms(s.max_ns) });
+
+/** A `Run on target` reply: the plan's prediction and every scenario that measured something. */
+export function runPlot(chain: string, target: string, reply: RunReply): PlotData {
+    const plot: PlotData = { title: `chain ${chain} on ${target}: measured vs predicted`, series: [], requirements: [], stats: [] };
+    const predicted = reply.results.predicted;
+    if (predicted.points.length) {
+        plot.series.push({ name: 'predicted', kind: 'predicted', points: predicted.points.map(([ns, p]) => [ns / 1e6, p]) });
+        plot.stats.push(statsRow('predicted', predicted.stats));
     }
-    return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([v, n]) => [+v.toFixed(6), n / latenciesNs.length]);
+    for (const s of reply.results.scenarios) {
+        if (!s.measured.samples || !s.histogram_ms?.length) continue;
+        plot.series.push({ name: `measured ${s.scenario}`, kind: 'measured', points: s.histogram_ms });
+        plot.stats.push(statsRow(`measured ${s.scenario}`, s.measured));
+    }
+    return plot;
+}
+
+/** Whether a run measured anything the ETP could be updated from. */
+export function measuredSomething(reply: RunReply): boolean {
+    return reply.results.scenarios.some(s => (s.measured.samples ?? 0) > 0);
 }

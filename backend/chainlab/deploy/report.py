@@ -14,7 +14,15 @@ import numpy as np
 
 from chainlab.deploy.experiment import Deployment
 from chainlab.errors import ChainlabError
-from chainlab.run.stats import ks_distance, latency_stats, read_latencies
+from chainlab.run.stats import (
+    ks_distance,
+    latency_histogram_ms,
+    latency_stats,
+    measured_etp,
+    pmf_quantile,
+    pmf_stats,
+    read_latencies,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -22,23 +30,12 @@ if TYPE_CHECKING:
 QUANTILES = (50, 90, 99, 99.9)
 
 
-def _quantile(points: list[tuple[int, float]], q: float) -> float:
-    cum = np.cumsum([p for _, p in points])
-    i = int(np.searchsorted(cum, q / 100 * cum[-1] - 1e-12))
-    return float(points[min(i, len(points) - 1)][0])
-
-
-def measured_etp(lat: np.ndarray, bins: int = 24) -> list[tuple[int, float]]:
-    """A measured latency sample as a small pmf (values in ns) for the PTTS analysis."""
-    counts, edges = np.histogram(lat, bins=min(bins, max(1, len(np.unique(lat)))))
-    mids = np.ceil((edges[:-1] + edges[1:]) / 2)
-    return [(int(v), float(n) / lat.size) for v, n in zip(mids, counts) if n > 0]
-
-
-def _ptts_with(ir: dict[str, Any], chain: str, etp: list[tuple[int, float]]) -> list[dict[str, Any]]:
+def _ptts_with(ir: dict[str, Any], chain: str, counts: list[tuple[int, int]]) -> list[dict[str, Any]]:
     """Every PTTS chain whose component runs this box chain, analysed exactly with the measured ETP."""
     from chainlab.ptts.api import analyze
 
+    total = sum(n for _, n in counts)
+    etp = [(v, n / total) for v, n in counts]
     out = []
     for p in ir.get("ptts", []):
         if not any((c.get("etp") or {}).get("chain") == chain for c in p["components"]):
@@ -123,11 +120,13 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
             row["quantiles_ms"] = {
                 str(q): {
                     "measured": float(np.percentile(lat, q)) / 1e6,
-                    "predicted": _quantile(predicted, q) / 1e6 if predicted else None,
+                    "predicted": pmf_quantile(predicted, q / 100) / 1e6 if predicted else None,
                 }
                 for q in QUANTILES
             }
-            row["ptts"] = _ptts_with(ir, dep.chain, measured_etp(lat))
+            row["etp"] = measured_etp(lat)  # [ns, count]: what the editor writes as `etp pmf { … }`
+            row["histogram_ms"] = latency_histogram_ms(lat)
+            row["ptts"] = _ptts_with(ir, dep.chain, row["etp"])
         rows.append(row)
     for row in rows:
         if base_mean and row["measured"].get("samples"):
@@ -138,7 +137,7 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
         "target": dep.target,
         "scenarios": rows,
         "checksums_equal": len(checksums) <= 1,
-        "predicted": {"points": predicted},
+        "predicted": {"points": predicted, "stats": pmf_stats(predicted)},
         "phases_s": dep.phases_s,
     }
 

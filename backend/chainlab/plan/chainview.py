@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx
-
 from chainlab.errors import ModelError
+from chainlab.plan.dataflow import data_flow_order
 from chainlab.plan.model import HEURISTICS, MEMORIES, BufferSpec, ChainView, Instance
 
 
@@ -74,8 +73,7 @@ def load_chain(
     writer_of: dict[tuple[int, str], tuple[int, str, dict[str, Any]]] = {}
     readers: dict[tuple[int, str], list[tuple[int, str]]] = {}
     conn_bytes: dict[tuple[int, str], int] = {}
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(len(instances)))
+    edges: list[tuple[int, int, Any]] = []
     for conn in raw.get("connections") or []:
         cloc = conn.get("loc")
         src = _port_ref(conn.get("from"), index_of, instances, "out", cloc)
@@ -94,7 +92,7 @@ def load_chain(
         size = conn.get("bytes")
         if isinstance(size, int) and size > 0:
             conn_bytes[src] = max(conn_bytes.get(src, 0), size)
-        graph.add_edge(src[0], dst[0], loc=cloc)
+        edges.append((src[0], dst[0], cloc))
 
     for inst in instances:
         for port in inst.inputs:
@@ -105,21 +103,8 @@ def load_chain(
                     f"{inst.name}.{port}",
                 )
 
-    try:
-        cycle = nx.find_cycle(graph)
-    except nx.NetworkXNoCycle:
-        cycle = None
-    if cycle:
-        names = [instances[a].name for a, _ in cycle] + [instances[cycle[0][0]].name]
-        closing = graph.edges[cycle[-1][0], cycle[-1][1]].get("loc")
-        raise ModelError(
-            f"cycle without delay: {' -> '.join(names)}; a chain must be acyclic",
-            closing or loc,
-            instances[cycle[0][0]].name,
-        )
-
     # Renumber instances topologically (ties by declaration order) so that ids follow the data flow.
-    order = list(nx.lexicographical_topological_sort(graph))
+    order = data_flow_order([i.name for i in instances], edges, loc)
     renumber = {old: new for new, old in enumerate(order)}
     instances = [instances[old] for old in order]
     for new, inst in enumerate(instances):

@@ -15,14 +15,7 @@ from __future__ import annotations
 
 from chainlab.plan.costs import box_mean_cost_ns
 from chainlab.plan.model import ChainView, Dep, Instantiation, SubBox
-
-
-def slice_rows(k: int, n: int, height: int) -> tuple[int, int]:
-    return k * height // n, (k + 1) * height // n
-
-
-def sub_box_count(split: str, height: int, threads: int) -> int:
-    return max(1, min(threads, height)) if split == "rows" else 1
+from chainlab.plan.rows import read_rows, slice_rows, sub_box_count
 
 
 def instantiate(view: ChainView) -> Instantiation:
@@ -59,7 +52,7 @@ def instantiate(view: ChainView) -> Instantiation:
             m = len(producers)
             for k, c in enumerate(consumers):
                 readers[b].append(c)
-                lo, hi = _read_rows(k, n, buf.height, inst.depends if inst.split == "rows" else "whole", inst.halo_rows)
+                lo, hi = read_rows(k, n, buf.height, inst.depends if inst.split == "rows" else "whole", inst.halo_rows)
                 for j, p in enumerate(producers):
                     w0, w1 = slice_rows(j, m, buf.height)
                     a, z = max(lo, w0), min(hi, w1)
@@ -76,12 +69,3 @@ def instantiate(view: ChainView) -> Instantiation:
         read_bytes[d.dst][d.src] = read_bytes[d.dst].get(d.src, 0) + d.bytes
     topo = [s for ids in by_instance for s in ids]  # instances are numbered topologically
     return Instantiation(subs, deps, by_instance, writers, readers, preds, succs, read_bytes, topo)
-
-
-def _read_rows(k: int, n: int, height: int, depends: str, halo: int) -> tuple[int, int]:
-    if n == 1 or depends in ("whole", "none"):
-        return 0, height
-    r0, r1 = slice_rows(k, n, height)
-    if depends == "halo":
-        return max(0, r0 - halo), min(height, r1 + halo)
-    return r0, r1

@@ -15,7 +15,7 @@ import numpy as np
 from chainlab.errors import ModelError, TooExpensiveError
 from chainlab.ptts import simulate as sim
 from chainlab.ptts import tree as tree_mod
-from chainlab.ptts.cost import cost_summary, propose
+from chainlab.ptts.cost import MAX_TREES, cost_summary, over_tree_limit, propose
 from chainlab.ptts.dist import Distribution
 from chainlab.ptts.etp import ChainResolver, check_int
 from chainlab.ptts.exact import exact_latency
@@ -25,7 +25,7 @@ from chainlab.ptts.loss import LossResult, partner_shifts, per_root_loss, quotie
 from chainlab.ptts.model import PttsModel, Requirement, parse_model
 from chainlab.ptts.quotient import INFEASIBLE, quotient_latency
 
-DEFAULT_MAX_TREES = 10**12  # latency trees (roots) per hyper-period; the real guard is the work below
+DEFAULT_MAX_TREES = MAX_TREES  # latency trees (roots) per hyper-period; the real guard is the work below
 DEFAULT_MAX_OPERATIONS = 100_000_000  # estimated rows / kernel entries of the chosen method
 PER_ROOT_LIMIT = 3_000_000  # roots above which per-root listings (loss pairs) are skipped
 PER_ROOT_OUTPUT_LIMIT = 50_000  # roots above which per_root=True is refused (output size)
@@ -59,10 +59,57 @@ def _ms(ns: int) -> str:
     return f"{ns / 1e6:.6f}".rstrip("0").rstrip(".")
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why the exact analysis is refused, and the tree count nearby periods must reach."""
+
+    reason: str
+    max_trees: int
+
+
+@dataclass(frozen=True)
+class Choice:
+    method: str
+    cost: dict[str, Any]
+    refusal: Refusal | None
+
+
+def choose(p: Prepared, *, per_root: bool, max_trees: int, max_operations: int) -> Choice:
+    """The exact method for this chain, or why there is none within the limits (analyze and ptts/cost both ask)."""
+    chain = p.chain
+    R = chain.roots
+    if over_tree_limit(R, max_trees):
+        hyperperiod_ms = chain.hyperperiod * chain.unit_ns / 1e6
+        why = f"the hyper-period of {hyperperiod_ms:g} ms holds {R} latency trees (limit {max_trees})"
+        return Choice("", {}, Refusal(why, max_trees))
+    cost = cost_summary(chain, p.hops)
+    per_root_rows = cost["per_root_rows"]
+    quotient_entries = cost["quotient_entries"]
+    if per_root:
+        if R > PER_ROOT_OUTPUT_LIMIT:
+            why = f"per-root results for {R} latency trees are too large (limit {PER_ROOT_OUTPUT_LIMIT})"
+            return Choice("per-root", cost, Refusal(why, PER_ROOT_OUTPUT_LIMIT))
+        method = "per-root"
+    else:
+        method = "quotient" if quotient_entries <= per_root_rows else "per-root"
+    work = per_root_rows if method == "per-root" else quotient_entries
+    if work > max_operations:
+        target = max(1, min(max_trees, int(R * max_operations / work)))
+        why = (
+            f"the exact analysis needs about {float(work):.3g} operations "
+            f"(limit {max_operations:.3g}; {R} latency trees)"
+        )
+        return Choice(method, cost, Refusal(why, target))
+    return Choice(method, cost, None)
+
+
+def nearby_periods(p: Prepared, max_trees: int) -> list[dict[str, Any]]:
+    """Section 5.7: nearby period sets with at most max_trees latency trees (what a refusal proposes)."""
+    return propose([c.period_ns for c in p.model.components], [c.name for c in p.model.components], max_trees)
+
+
 def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
-    periods = [c.period_ns for c in p.model.components]
-    names = [c.name for c in p.model.components]
-    proposals = propose(periods, names, max_trees)
+    proposals = nearby_periods(p, max_trees)
     lines = [why]
     if proposals:
         lines.append("nearby periods that shrink the hyper-period:")
@@ -94,35 +141,10 @@ def compute(
     p = prepared or prepare(ptts_ir, resolve_chain)
     chain, hops = p.chain, p.hops
     R = chain.roots
-    if R > max_trees:
-        raise _too_expensive(
-            p,
-            f"the hyper-period of {chain.hyperperiod * chain.unit_ns / 1e6:g} ms holds {R} latency trees "
-            f"(limit {max_trees})",
-            max_trees,
-        )
-    cost = cost_summary(chain, hops)
-    per_root_rows = cost["per_root_rows"]
-    quotient_entries = cost["quotient_entries"]
-    if per_root:
-        if R > PER_ROOT_OUTPUT_LIMIT:
-            raise _too_expensive(
-                p,
-                f"per-root results for {R} latency trees are too large (limit {PER_ROOT_OUTPUT_LIMIT})",
-                PER_ROOT_OUTPUT_LIMIT,
-            )
-        method = "per-root"
-    else:
-        method = "quotient" if quotient_entries <= per_root_rows else "per-root"
-    work = per_root_rows if method == "per-root" else quotient_entries
-    if work > max_operations:
-        target = max(1, min(max_trees, int(R * max_operations / work)))
-        raise _too_expensive(
-            p,
-            f"the exact analysis needs about {float(work):.3g} operations "
-            f"(limit {max_operations:.3g}; {R} latency trees)",
-            target,
-        )
+    choice = choose(p, per_root=per_root, max_trees=max_trees, max_operations=max_operations)
+    if choice.refusal is not None:
+        raise _too_expensive(p, choice.refusal.reason, choice.refusal.max_trees)
+    method, cost = choice.method, choice.cost
     roots_out = None
     if method == "per-root":
         lat = exact_latency(chain, hops, per_root=per_root)
@@ -250,10 +272,22 @@ def analyze(
     )
 
 
-def estimate_cost(ptts_ir: Any, *, resolve_chain: ChainResolver | None = None) -> dict[str, Any]:
-    """Tree count (Table 5.2), eq. 5.15 estimate, and the work of both exact methods, before any work."""
+def estimate_cost(
+    ptts_ir: Any,
+    *,
+    resolve_chain: ChainResolver | None = None,
+    max_trees: int = DEFAULT_MAX_TREES,
+    max_operations: int = DEFAULT_MAX_OPERATIONS,
+) -> dict[str, Any]:
+    """Tree count (Table 5.2), eq. 5.15 estimate, and the work of both exact methods, before any work; `refused`
+    says why `analyze` with these limits would refuse and carries the nearby periods it would propose (else None)."""
     p = prepare(ptts_ir, resolve_chain)
-    return cost_summary(p.chain, p.hops)
+    out = cost_summary(p.chain, p.hops)
+    refusal = choose(p, per_root=False, max_trees=max_trees, max_operations=max_operations).refusal
+    out["refused"] = (
+        None if refusal is None else {"reason": refusal.reason, "proposals": nearby_periods(p, refusal.max_trees)}
+    )
+    return out
 
 
 def propose_periods(

@@ -17,6 +17,12 @@ from chainlab.ptts.hop import Hop
 from chainlab.ptts.quotient import INFEASIBLE, INT64_SAFE, quotient_cost
 
 MAX_COMBINATIONS = 60_000
+MAX_TREES = 10**12  # latency trees above which the exact analysis is refused (the editor warns at the same count)
+
+
+def over_tree_limit(roots: int, max_trees: int = MAX_TREES) -> bool:
+    """The first refusal rule of the exact analysis; the language evaluates it too (tests/ptts-cost-vectors)."""
+    return roots > max_trees
 
 
 def eq_5_15(chain: GridChain) -> tuple[int, list[int]]:

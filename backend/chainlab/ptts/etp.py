@@ -20,6 +20,7 @@ ChainResolver = Callable[[str], Sequence[Sequence[float]]]
 
 SUM_TOLERANCE = 1e-9
 MAX_ETP_POINTS = 5_000_000
+MAX_TIME_NS = 2**53 - 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,6 +61,8 @@ def check_int(value: Any, what: str, loc: Any, element: str, minimum: int | None
         raise ModelError(
             f"{what} must be at least {minimum} ns, not {value} ns (negative times are not allowed)", loc, element
         )
+    if value > MAX_TIME_NS:  # the language exports no longer time; beyond it the int64 time arithmetic could overflow
+        raise ModelError(f"{what} must be at most 2^53 - 1 ns (about 104 days), not {value} ns", loc, element)
     return value
 
 

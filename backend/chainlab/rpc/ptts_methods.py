@@ -55,8 +55,13 @@ def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]
 
 @method("ptts/cost")
 def cost(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
+    """The cost before any work, and the refusal (with nearby periods) ptts/analyze would give with this max_trees."""
     ir, ptts = _ptts(params)
-    return {"source": ir["source"], "name": ptts["name"], **api.estimate_cost(ptts, resolve_chain=chain_resolver(ir))}
+    options: dict[str, Any] = {"resolve_chain": chain_resolver(ir)}
+    max_trees = _int_option(params, "max_trees", None)
+    if max_trees is not None:
+        options["max_trees"] = max_trees
+    return {"source": ir["source"], "name": ptts["name"], **api.estimate_cost(ptts, **options)}
 
 
 @method("ptts/explore")

@@ -30,6 +30,50 @@ def latency_stats(lat: np.ndarray) -> dict[str, Any]:
     }
 
 
+def measured_etp(lat: np.ndarray, bins: int = 20, grid_ns: int = 10_000) -> list[tuple[int, int]]:
+    """A run's latencies as a small ETP: `bins` equal bins between the extremes, each at its centre rounded up
+    onto `grid_ns` (0.01 ms), with its count. The editor writes it as `etp pmf { … }`; the report's end-to-end
+    analysis with the measured chain uses it too."""
+    if lat.size == 0:
+        return []
+    lo, hi = float(lat.min()), float(lat.max())
+    width = (hi - lo) / bins or 1.0
+    index = np.minimum(bins - 1, np.floor((lat - lo) / width)).astype(np.int64)
+    centres = (np.ceil((lo + (index + 0.5) * width) / grid_ns) * grid_ns).astype(np.int64)
+    values, counts = np.unique(centres, return_counts=True)
+    return [(int(v), int(n)) for v, n in zip(values, counts)]
+
+
+def latency_histogram_ms(lat: np.ndarray, bin_ms: float = 0.05) -> list[list[float]]:
+    """The measured distribution for a plot: [ms, probability] on `bin_ms` bins (nearest bin centre)."""
+    if lat.size == 0:
+        return []
+    bins = np.floor(lat / 1e6 / bin_ms + 0.5) * bin_ms
+    values, counts = np.unique(np.round(bins, 6), return_counts=True)
+    return [[float(v), float(n) / lat.size] for v, n in zip(values, counts)]
+
+
+def pmf_quantile(points: list[tuple[int, float]], q: float) -> float:
+    """The smallest value whose cumulative probability reaches q (0..1) in (value, probability) points."""
+    points = sorted(points)
+    cum = np.cumsum([p for _, p in points])
+    i = int(np.searchsorted(cum, q * cum[-1] - 1e-12))
+    return float(points[min(i, len(points) - 1)][0])
+
+
+def pmf_stats(points: list[tuple[int, float]]) -> dict[str, Any]:
+    """Mean, p50, p99 and max (ns) of a predicted distribution given as (value, probability) points."""
+    if not points:
+        return {}
+    total = sum(p for _, p in points)
+    return {
+        "mean_ns": sum(v * p for v, p in points) / total,
+        "p50_ns": pmf_quantile(points, 0.5),
+        "p99_ns": pmf_quantile(points, 0.99),
+        "max_ns": float(max(v for v, _ in points)),
+    }
+
+
 def ks_distance(measured: np.ndarray, points: list[tuple[int, float]]) -> float:
     """sup |F_measured - F_predicted| with the prediction given as (value, probability) points."""
     if measured.size == 0 or not points:

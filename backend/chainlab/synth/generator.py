@@ -27,6 +27,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from chainlab.plan.rows import kernel_halo_rows
+
 PIXEL_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "u32": 4, "i32": 4, "int": 4, "f32": 4, "f64": 8}
 
 
@@ -182,7 +184,13 @@ def generate(
             if rng.random() < 0.5:
                 k = rng.choice([3, 3, 5, 5, 7])
                 box = define(
-                    f"Conv{k}", ["i"], "convolution", [k], "halo", (k - 1) // 2, cost_us(f"conv{k}", 0.09 * k * k)
+                    f"Conv{k}",
+                    ["i"],
+                    "convolution",
+                    [k],
+                    "halo",
+                    kernel_halo_rows("convolution", [k]),
+                    cost_us(f"conv{k}", 0.09 * k * k),
                 )
             else:
                 frames = rng.choice([2, 4, 8])

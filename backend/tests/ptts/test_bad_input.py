@@ -139,6 +139,15 @@ def test_bad_chain_level_fields():
         estimate_cost(None)
 
 
+def test_a_time_beyond_what_the_ir_carries_is_a_model_error_not_an_overflow():
+    ir = fig52()
+    ir["components"][1]["offset_ns"] = 5.902958103587057e20  # found by the fuzz test below: int64 overflow in a hop
+    with pytest.raises(ModelError, match=r"offset_ns must be at most 2\^53 - 1 ns"):
+        analyze(ir, max_trees=10_000)
+    ir["components"][1]["offset_ns"] = 2**53 - 1
+    analyze(ir, max_trees=10**12)  # the longest time the language exports is still analysed
+
+
 def test_resolution_rounds_etps_up():
     ir = fig52()
     ir["resolution_ns"] = 2 * MS  # divides every period and offset, not every ETP point

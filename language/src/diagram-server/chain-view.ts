@@ -7,6 +7,7 @@ import type { SModelElement } from 'sprotty-protocol';
 import type { Chain } from '../generated/ast.js';
 import type { IrBox, IrModel } from '../ir/ir-types.js';
 import { boxPorts, chainConnections, chainInstances } from '../dsl/model-util.js';
+import { resolvedSchedule } from '../dsl/resolved-schedule.js';
 import { formatBytes, formatNs } from '../dsl/units.js';
 import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGraph } from './diagram-elements.js';
 import type { ViewContext } from './view-context.js';
@@ -18,13 +19,14 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
     const showPorts = ctx.options.showPorts ?? true;
     const showCosts = ctx.options.showCosts ?? true;
     const children: SModelElement[] = [];
+    const schedule = resolvedSchedule(chain);
     const portIds = new Map<string, string>(); // `instance.port` → port id (a box's ports appear once per instance)
 
     for (const instance of chainInstances(chain)) {
         const box = boxes.get(instance.box.$refText);
         const id = ctx.id(instance.name, instance);
         const lines = [label(`${id}.name`, T.heading, instance.name), label(`${id}.kernel`, T.text, kernelText(instance.box.$refText, box))];
-        if (showCosts && box) lines.push(label(`${id}.cost`, T.text, costText(box)));
+        if (showCosts && box) lines.push(label(`${id}.cost`, T.text, costText(box, schedule.slicesOf(instance)?.rows.length ?? 1)));
         const n = node(id, T.box, lines, { name: instance.name, cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`] });
         n.tooltip = box ? boxTooltip(box, ir) : undefined;
         ctx.trace(n, instance);
@@ -58,9 +60,10 @@ function kernelText(boxName: string, box: IrBox | undefined): string {
     return `${boxName} · ${box.kernel.name}${args}`;
 }
 
-function costText(box: IrBox): string {
+/** Cost and split of a box; `rows ×2` are the sub-boxes the plan makes of it (see resolvedSchedule). */
+function costText(box: IrBox, slices: number): string {
     if (box.source_period_ns) return `every ${formatNs(box.source_period_ns)}`;
-    const split = box.split === 'rows' ? `rows, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}` : 'not split';
+    const split = box.split === 'rows' ? `rows ×${slices}, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}` : 'not split';
     return `${box.cost_ns !== null ? formatNs(box.cost_ns) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
 }
 

@@ -10,16 +10,18 @@ import {
     isBox, isBudgetValue, isChain, isCounterSetting, isDutyCycleValue, isImageType, isMechanismSetting, isPlatform,
     isPtts, isTarget, isThrottle,
 } from '../generated/ast.js';
-import { KERNELS, PIXEL_TYPES } from '../dsl/kernels.js';
+import { PIXEL_TYPES } from '../dsl/kernels.js';
 import {
-    boxCost, boxDepends, boxEtp, boxKernel, boxKernelName, boxPorts, boxSource, boxSplit, chainConnections,
-    chainInstances, chainIterations, chainMemory, chainRequirements, chainSchedule, componentEtp, componentOffset,
+    boxCost, boxEtp, boxKernel, boxKernelName, boxPorts, boxSource, boxSplit, chainConnections,
+    chainInstances, chainIterations, chainRequirements, componentEtp, componentOffset,
     componentPeriod, expandCoreSet, platformCaches, platformCores, platformSmt, pttsComponents, pttsOrder,
-    pttsRequirements, pttsResolution, scheduleCores, scheduleThreads, targetSetting, unquote,
+    pttsRequirements, pttsResolution, targetSetting, unquote,
 } from '../dsl/model-util.js';
 
 const optionalUnquote = (s: string | undefined) => (s === undefined ? undefined : unquote(s));
 import { uniformDefaultStep } from '../dsl/ptts-cost.js';
+import { resolvedSchedule } from '../dsl/resolved-schedule.js';
+import { haloRows, rowDependency } from '../dsl/row-slices.js';
 import { durationNs, NS_PER_UNIT, parseDecimal, sizeBytes } from '../dsl/units.js';
 import type {
     IrBox, IrChain, IrEtp, IrImage, IrLoc, IrModel, IrPlatform, IrPtts, IrRequirement, IrTarget, IrThreshold, IrThrottle,
@@ -27,8 +29,6 @@ import type {
 import { IR_VERSION } from './ir-types.js';
 
 export const DEFAULTS = {
-    heuristic: 'reduced',
-    memory: 'reuse',
     dutyCycle: { sampleNs: 100_000, suspendNs: 900_000 },
     counter: 'llc-misses',
     mechanism: 'fifo-hold',
@@ -105,11 +105,8 @@ function exportImage(image: ImageType, ctx: ExportContext): IrImage {
 
 function exportBox(box: Box, ctx: ExportContext): IrBox {
     const kernelName = boxKernelName(box) ?? 'copy';
-    const depends = boxDepends(box);
     const split = boxSplit(box) === 'rows' ? 'rows' : 'none';
-    const spec = KERNELS.get(kernelName);
     const args = (boxKernel(box)?.args ?? []).map(a => decimal(a, box));
-    const haloRows = depends?.dependency === 'halo' ? depends.halo ?? 0 : 0;
     const cost = boxCost(box);
     const etp = boxEtp(box);
     const period = boxSource(box)?.period;
@@ -119,7 +116,7 @@ function exportBox(box: Box, ctx: ExportContext): IrBox {
         kernel: { name: kernelName as IrBox['kernel']['name'], args },
         ports: boxPorts(box).map(p => ({ name: p.name, direction: p.direction, image: p.type?.ref?.name ?? p.type.$refText, loc: loc(p, ctx) })),
         split,
-        depends: { kind: split === 'none' ? 'none' : depends?.dependency as IrBox['depends']['kind'] ?? 'none', halo_rows: Math.max(haloRows, spec?.halo?.(args) ?? 0) },
+        depends: { kind: rowDependency(box), halo_rows: haloRows(box) },
         cost_ns: cost ? ns(cost, box) : null,
         etp: etp ? exportEtp(etp, ctx) : null,
         source_period_ns: period ? ns(period, box) : null,
@@ -127,11 +124,7 @@ function exportBox(box: Box, ctx: ExportContext): IrBox {
 }
 
 function exportChain(chain: Chain, ctx: ExportContext): IrChain {
-    const schedule = chainSchedule(chain);
-    const platformCoreCount = chain.platform?.ref ? platformCores(chain.platform.ref) : undefined;
-    const chosenCores = expandCoreSet(scheduleCores(schedule));
-    const threads = scheduleThreads(schedule) ?? (chosenCores.length > 0 ? chosenCores.length : platformCoreCount ?? 1);
-    const cores = chosenCores.length > 0 ? chosenCores : Array.from({ length: threads }, (_, i) => i);
+    const { heuristic, memory, threads, cores } = resolvedSchedule(chain);
     return {
         name: chain.name,
         loc: loc(chain, ctx),
@@ -147,8 +140,8 @@ function exportChain(chain: Chain, ctx: ExportContext): IrChain {
                 loc: loc(c, ctx),
             };
         }),
-        schedule: { heuristic: schedule?.heuristic as IrChain['schedule']['heuristic'] ?? DEFAULTS.heuristic, threads, cores },
-        memory: chainMemory(chain) as IrChain['memory'] ?? DEFAULTS.memory,
+        schedule: { heuristic: heuristic as IrChain['schedule']['heuristic'], threads, cores },
+        memory: memory as IrChain['memory'],
         iterations: chainIterations(chain) ?? null,
         requirements: chainRequirements(chain).map(r => exportRequirement(r, ctx)),
     };

@@ -14,6 +14,11 @@ import { backendPlanSource } from './plan-source.js';
 import { rememberAnalysis } from '../diagram-server/analysis-results.js';
 import { registerAnalysisRequests } from './analysis-requests.js';
 import { registerDiagramEditRequests } from './diagram-edit-requests.js';
+import { registerElementRequests } from './element-requests.js';
+import { registerMeasurementRequests } from './measurement-requests.js';
+import { backendCostSource } from './nearby-periods.js';
+import { RunResults, rememberRun } from './run-results.js';
+import { createServerModule } from './server-module.js';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -34,7 +39,9 @@ process.on('uncaughtException', report);
 process.on('unhandledRejection', report);
 
 const backend = new SharedBackend();
-const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend));
+const runs = new RunResults();
+const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend),
+                                                     [createServerModule(backendCostSource(backend), runs)]);
 startLanguageServer(shared);
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);
@@ -43,7 +50,10 @@ registerAnalysisRequests(connection, shared, backend, (request, uri, params, res
     if (rememberAnalysis(Chain.diagram.AnalysisResults, request, uri, params, result)) {
         void (shared.diagram.DiagramServerManager as ChainlabDiagramServerManager).refresh(uri);
     }
+    rememberRun(runs, request, uri, params, result);
 });
+registerMeasurementRequests(connection, shared, runs);
+registerElementRequests(connection, shared);
 
 // Editing from the diagram: the server turns the request into a text edit and applies it (undo works).
 registerDiagramEditRequests(connection, shared, Chain);

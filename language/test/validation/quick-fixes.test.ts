@@ -1,14 +1,14 @@
 /**
- * The quick fixes of chain-code-actions.ts for validation diagnostics:
- * normalising a pmf (pmf-sum) and nearby periods (slow-analysis). Each fix is
- * applied to the text and the result validated again.
+ * The quick fix of chain-code-actions.ts for validation diagnostics: normalising
+ * a pmf (pmf-sum). Each fix is applied to the text and the result validated again.
+ * Nearby periods (slow-analysis) come from the backend: test/server/nearby-periods.test.ts.
  */
 import type { LangiumDocument } from 'langium';
 import { describe, expect, test } from 'vitest';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
 import { sumDecimals } from '../../src/dsl/units.js';
 import { codeOf, services } from '../test-utils.js';
-import { check, issues, lines } from './helpers.js';
+import { check, issues } from './helpers.js';
 
 async function codeActions(document: LangiumDocument, diagnostic: Diagnostic): Promise<CodeAction[]> {
     const provider = services.Chain.lsp.CodeActionProvider!;
@@ -77,40 +77,5 @@ describe('quick fix for pmf-sum: normalise', () => {
     test('no fix for a pmf without entries', async () => {
         const doc = await check('ptts T { component A period 20 ms etp pmf { } }');
         expect(await codeActions(doc, only(doc, 'pmf-sum'))).toEqual([]);
-    });
-});
-
-describe('quick fix for slow-analysis: nearby periods', () => {
-    const slow = lines(
-        'ptts T {',
-        '    component C0 period 66.666667 ms etp uniform 30 ms .. 60 ms',
-        '    component C1 period 16.666667 ms etp pmf { 11 ms: 0.9, 12 ms: 0.1 }',
-        '    component C2 period 16.7 ms etp point 8 ms',
-        '}');
-
-    test('every proposed edit validates without the warning, periods moving by at most 2 %', async () => {
-        const doc = await check(slow);
-        const actions = await codeActions(doc, only(doc, 'slow-analysis'));
-        expect(actions.length).toBeGreaterThan(0);
-        expect(actions[0].title).toBe('Use periods 66.67 ms, 16.67 ms, 16.7 ms (2783890 latency trees, periods change by at most 0.02 %)');
-        for (const action of actions) {
-            const text = applied(doc, action);
-            const again = await check(text);
-            expect(issues(again)).toEqual([]);
-            const before = [...slow.matchAll(/period ([\d.]+) ms/g)].map(m => Number(m[1]));
-            const after = [...text.matchAll(/period ([\d.]+) ms/g)].map(m => Number(m[1]));
-            expect(after).toHaveLength(before.length);
-            after.forEach((period, i) => expect(Math.abs(period - before[i]) / before[i]).toBeLessThanOrEqual(0.02));
-        }
-    });
-
-    test('only the periods that change are edited', async () => {
-        const doc = await check(slow);
-        const [action] = await codeActions(doc, only(doc, 'slow-analysis'));
-        const edits = action.edit!.changes![doc.textDocument.uri];
-        expect(edits.map(e => [doc.textDocument.getText(e.range), e.newText])).toEqual([
-            ['66.666667 ms', '66.67 ms'],
-            ['16.666667 ms', '16.67 ms'],
-        ]);
     });
 });

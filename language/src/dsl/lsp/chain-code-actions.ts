@@ -1,14 +1,13 @@
 /**
- * Quick fixes: normalise a pmf whose probabilities do not sum to 1, and
- * replace periods by nearby ones that shrink the hyper-period (thesis 5.7).
+ * Quick fixes the language makes on its own: normalise a pmf whose probabilities do not sum to 1.
+ * Nearby periods for slow-analysis come from the backend (src/server/nearby-periods.ts).
  */
 import { AstUtils, CstUtils, type LangiumDocument, type MaybePromise } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Command, type Diagnostic, type TextEdit } from 'vscode-languageserver';
-import { isPmfEtp, isPtts, type PmfEtp } from '../../generated/ast.js';
-import { componentPeriod, pttsComponents } from '../model-util.js';
-import { pttsTiming, proposePeriods } from '../ptts-cost.js';
-import { formatNs, sumDecimals } from '../units.js';
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Command, type Diagnostic } from 'vscode-languageserver';
+import { isPmfEtp, type PmfEtp } from '../../generated/ast.js';
+import { pmfText } from '../pmf-text.js';
+import { parseDecimal } from '../units.js';
 import { Codes } from '../validation/diagnostic-codes.js';
 
 export class ChainCodeActionProvider implements CodeActionProvider {
@@ -17,30 +16,26 @@ export class ChainCodeActionProvider implements CodeActionProvider {
         for (const diagnostic of params.context.diagnostics) {
             const code = (diagnostic.data as { code?: string } | undefined)?.code;
             if (code === Codes.pmfSum) actions.push(...normalisePmf(document, diagnostic));
-            if (code === Codes.slowAnalysis) actions.push(...nearbyPeriods(document, diagnostic));
         }
         return actions;
     }
 }
 
-function nodeAt<T>(document: LangiumDocument, diagnostic: Diagnostic, guard: (n: unknown) => n is T): T | undefined {
+export function nodeAt<T>(document: LangiumDocument, diagnostic: Diagnostic, guard: (n: unknown) => n is T): T | undefined {
     const root = document.parseResult.value.$cstNode;
     if (!root) return undefined;
     const leaf = CstUtils.findLeafNodeAtOffset(root, document.textDocument.offsetAt(diagnostic.range.start));
     return leaf ? AstUtils.getContainerOfType(leaf.astNode, guard as (n: unknown) => n is never) : undefined;
 }
 
-/** A probability printed with up to 12 significant digits, without float noise. */
-function formatProbability(value: number): string {
-    return String(Number(value.toPrecision(12)));
-}
-
+/** The pmf with its probabilities divided by their sum, to 12 decimals that sum to exactly 1. */
 export function normalisedPmfText(pmf: PmfEtp): string | undefined {
-    const sum = sumDecimals(pmf.entries.map(e => String(e.probability)));
-    if (!sum || sum.numerator <= 0n) return undefined;
-    const total = Number(sum.numerator) / 10 ** sum.scale;
-    const entries = pmf.entries.map(e => `${e.time.$cstNode?.text ?? ''}: ${formatProbability(Number(e.probability) / total)}`);
-    return `pmf { ${entries.join(', ')} }`;
+    const probabilities = pmf.entries.map(e => parseDecimal(e.probability));
+    if (probabilities.some(p => p === undefined)) return undefined;
+    const scale = Math.max(0, ...probabilities.map(p => p!.scale));
+    const weights = probabilities.map(p => p!.numerator * 10n ** BigInt(scale - p!.scale));
+    if (weights.some(w => w < 0n) || weights.reduce((a, b) => a + b, 0n) <= 0n) return undefined;
+    return pmfText(pmf.entries.map((e, i) => [e.time.$cstNode?.text ?? '', weights[i]] as const), 12);
 }
 
 function normalisePmf(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
@@ -54,25 +49,4 @@ function normalisePmf(document: LangiumDocument, diagnostic: Diagnostic): CodeAc
         isPreferred: true,
         edit: { changes: { [document.textDocument.uri]: [{ range: pmf.$cstNode.range, newText: text }] } },
     }];
-}
-
-function nearbyPeriods(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
-    const ptts = nodeAt(document, diagnostic, isPtts);
-    const timing = ptts ? pttsTiming(ptts) : undefined;
-    if (!ptts || !timing) return [];
-    return proposePeriods(timing).map(proposal => {
-        const edits: TextEdit[] = [];
-        pttsComponents(ptts).forEach((component, index) => {
-            const period = componentPeriod(component);
-            if (period?.$cstNode && proposal.periods[index] !== timing.periods[index]) {
-                edits.push({ range: period.$cstNode.range, newText: formatNs(proposal.periods[index]) });
-            }
-        });
-        return {
-            title: `Use periods ${proposal.periods.map(formatNs).join(', ')} (${proposal.cost.trees} latency trees, periods change by at most ${proposal.maxChangePercent.toFixed(2)} %)`,
-            kind: CodeActionKind.QuickFix,
-            diagnostics: [diagnostic],
-            edit: { changes: { [document.textDocument.uri]: edits } },
-        };
-    });
 }

@@ -18,9 +18,10 @@ import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import {
     boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSplit, chainConnections, chainInstances,
     chainMemory, chainSchedule, componentEtp, componentOffset, componentPeriod, expandCoreSet, platformCaches, platformCores,
-    platformSmt, pttsComponents, scheduleCores, scheduleThreads, unquote,
+    platformSmt, pttsComponents, scheduleThreads, unquote,
 } from '../model-util.js';
-import { etpSpan, pttsCost, pttsTiming } from '../ptts-cost.js';
+import { etpSpan, MAX_TREES, pttsCost, pttsTiming } from '../ptts-cost.js';
+import { resolvedSchedule } from '../resolved-schedule.js';
 import { durationNs, formatBytes, formatNs, parseDecimal, sizeBytes } from '../units.js';
 
 /** `66.6 ms (66600000 ns)`; just `0 ns` where both would read the same. */
@@ -95,38 +96,21 @@ function describePort(port: Port): string {
         (image ? `image ${image.name}, ${image.width} × ${image.height} of ${image.pixel}, ${formatBytes(imageBytes(image))} per frame` : 'unknown image type');
 }
 
-/** Rows read around each output row: the larger of `depends halo N` and the kernel's own halo. */
-function haloRows(box: Box): number {
-    const depends = boxDepends(box);
-    const declared = depends?.dependency === 'halo' ? depends.halo ?? 0 : 0;
-    const kernel = boxKernel(box);
-    const spec = kernel ? KERNELS.get(kernel.name) : undefined;
-    const args = (kernel?.args ?? []).map(Number);
-    return Math.max(declared, spec?.halo?.(args) ?? 0);
-}
-
-/** The threads a chain runs on: `schedule … threads N`, else the platform's cores, else 1. */
-function chainThreads(chain: Chain): number {
-    const threads = scheduleThreads(chainSchedule(chain)) ?? (chain.platform?.ref ? platformCores(chain.platform.ref) : undefined) ?? 1;
-    return Math.max(1, threads);
-}
-
 function describeInstance(instance: Instance): string {
     const chain = instance.$container;
     const box = instance.box?.ref;
     if (!box) return `**${instance.name}**: unknown box`;
     const lines = [`**${instance.name}**: box ${box.name}${boxKernelName(box) ? `, kernel ${boxKernelName(box)}` : ''}`];
     const image = (boxOutputs(box)[0] ?? boxInputs(box)[0])?.type?.ref;
-    if (image && boxSplit(box) === 'rows' && image.height > 0) {
-        const threads = chainThreads(chain);
-        const subBoxes = Math.min(threads, image.height);
-        const rows = Math.ceil(image.height / subBoxes);
+    const split = resolvedSchedule(chain).slicesOf(instance);
+    if (image && split?.split) {
+        const subBoxes = split.rows.length;
+        const rows = Math.max(...split.rows.map(([start, end]) => end - start));
         const rowBytes = big(image.width) * big(PIXEL_TYPES.get(image.pixel));
         lines.push(`split into ${subBoxes} sub-box${subBoxes === 1 ? '' : 'es'} of up to ${rows} of ${image.height} rows: ${formatBytes(big(rows) * rowBytes)} of output each`);
-        const halo = haloRows(box);
-        if (halo > 0) {
-            const read = Math.min(image.height, rows + 2 * halo);
-            lines.push(`each reads up to ${read} input rows (halo ${halo}): ${formatBytes(big(read) * rowBytes)}`);
+        if (split.depends === 'halo' && split.halo > 0 && split.reads.length > 0) {
+            const read = Math.max(...split.reads.map(([start, end]) => end - start));
+            lines.push(`each reads up to ${read} input rows (halo ${split.halo}): ${formatBytes(big(read) * rowBytes)}`);
         }
     } else {
         lines.push('1 sub-box (not split)');
@@ -160,15 +144,13 @@ function describeChain(chain: Chain): string {
         bufferLines.push(`- ${portRefText(connection.from)} → ${portRefText(connection.to)}: ${image ? formatBytes(bytes) : '?'}`);
     }
     const schedule = chainSchedule(chain);
-    const threads = scheduleThreads(schedule);
-    const cores = expandCoreSet(scheduleCores(schedule));
-    const memory = chainMemory(chain) ?? 'simple';
+    const { heuristic, memory, threads, cores } = resolvedSchedule(chain);
     return [
         `**chain ${chain.name}**${chain.platform?.ref ? ` on ${chain.platform.ref.name}` : ''}: ${chainInstances(chain).length} boxes, ${connections.length} connections`,
-        `buffers: ${formatBytes(buffers)} in total without reuse (memory ${memory})`,
+        `buffers: ${formatBytes(buffers)} in total without reuse (memory ${memory}${chainMemory(chain) ? '' : ', the default'})`,
         ...bufferLines,
-        `schedule ${schedule?.heuristic ?? 'reduced (default)'}, ${threads !== undefined ? `${threads} thread${threads === 1 ? '' : 's'}` : 'one thread per core'}` +
-            (cores.length ? `, cores ${cores.join(', ')}` : ''),
+        `schedule ${heuristic}${schedule?.heuristic ? '' : ' (default)'}, ${threads} thread${threads === 1 ? '' : 's'}` +
+            `${scheduleThreads(schedule) === undefined ? ' (one per core)' : ''}` + (cores.length ? `, cores ${cores.join(', ')}` : ''),
     ].join('\n\n');
 }
 
@@ -180,7 +162,8 @@ function describePtts(ptts: Ptts): string {
         `**ptts ${ptts.name}**: ${timing.names.join(' → ')}`,
         `hyper-period ${formatNs(cost.hyperperiod)} (${cost.hyperperiod} ns) = lcm of the periods ${timing.periods.map(p => formatNs(p)).join(', ')}`,
         `${cost.trees} latency trees (roots) = hyper-period / period of ${timing.names[0]}`,
-        `about ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${formatNs(cost.grid)}`,
+        `${cost.complete ? 'about' : 'at least'} ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${formatNs(cost.grid)}`
+            + (cost.overTreeLimit ? ` — more than the ${MAX_TREES} latency trees the analysis accepts` : ''),
     ].join('\n\n');
 }
 

@@ -4,6 +4,7 @@ import { isSplitSetting, type Box, type ChainAstType, type Kernel } from '../../
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSource, boxSplit } from '../model-util.js';
 import { durationNs, parseDecimal, sizeBytes } from '../units.js';
+import { kernelHaloRows } from '../row-slices.js';
 import { Codes } from './diagnostic-codes.js';
 
 function checkKernelArguments(kernel: Kernel, spec: KernelSpec, accept: ValidationAcceptor): void {
@@ -113,7 +114,7 @@ function checkDependency(box: Box, spec: KernelSpec | undefined, accept: Validat
             node: depends, data: { code: Codes.kernelDependency },
         });
     }
-    const needed = spec?.halo?.(boxKernel(box)?.args.map(Number) ?? []) ?? 0;
+    const needed = kernelHaloRows(box);
     const given = depends.dependency === 'halo' ? depends.halo ?? 0 : depends.dependency === 'whole' ? Infinity : 0;
     if (split === 'rows' && needed > given) {
         accept('error', `Kernel '${spec!.name}' reads ${needed} row(s) around each output row: use 'depends halo ${needed}' or more.`, {

@@ -6,9 +6,10 @@
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import type { Chain, ChainAstType, Connection, CoreSet, Instance, Port } from '../../generated/ast.js';
 import {
-    boxDepends, boxInputs, boxKernelName, boxOutputs, boxSplit, chainConnections, chainInstances, chainRequirements,
+    boxInputs, boxKernelName, boxOutputs, chainConnections, chainInstances, chainRequirements,
     chainIterationsSetting, chainSchedule, expandCoreSet, platformCores, scheduleCores, scheduleThreads,
 } from '../model-util.js';
+import { resolvedSchedule } from '../resolved-schedule.js';
 import { Codes } from './diagnostic-codes.js';
 
 const portKey = (instance: Instance, port: Port) => `${instance.name}.${port.name}`;
@@ -155,16 +156,14 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
         accept('error', 'A schedule needs at least one thread.', { node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.nonPositiveThreads } });
     }
     // A halo wider than a slice would make a sub-box depend on slices beyond its neighbours.
-    const slices = threads ?? available ?? 1;
+    const resolved = resolvedSchedule(chain);
     for (const instance of chainInstances(chain)) {
-        const box = instance.box?.ref;
-        const depends = box ? boxDepends(box) : undefined;
-        if (!box || boxSplit(box) !== 'rows' || depends?.dependency !== 'halo') continue;
-        const image = [...boxInputs(box), ...boxOutputs(box)][0]?.type?.ref;
-        if (!image || slices <= 1) continue;
-        const sliceRows = Math.floor(image.height / slices);
-        if ((depends.halo ?? 0) > sliceRows) {
-            accept('error', `The halo of box '${box.name}' (${depends.halo} rows) is larger than a slice (${image.height} rows / ${slices} threads = ${sliceRows} row(s)); use fewer threads or 'split none'.`, {
+        const split = resolved.slicesOf(instance);
+        if (!split || split.depends !== 'halo' || split.rows.length <= 1) continue;
+        const sliceRows = Math.min(...split.rows.map(([start, end]) => end - start));
+        if (split.halo > sliceRows) {
+            const box = instance.box.ref!;
+            accept('error', `The halo of box '${box.name}' (${split.halo} rows) is larger than a slice (${split.height} rows / ${split.rows.length} threads = ${sliceRows} row(s)); use fewer threads or 'split none'.`, {
                 node: instance, property: 'box', data: { code: Codes.haloExceedsSlice },
             });
         }

@@ -1,7 +1,7 @@
 /**
  * PTTS chains: positive periods, offsets inside the period, ETPs that are
  * probability distributions, meaningful requirements, and a warning (with the
- * tree count of thesis eq. 5.15) when the exact analysis would take long.
+ * tree count and thesis eq. 5.15) when the backend would refuse the exact analysis.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
 import type { ChainAstType, Component, HistogramEtp, PmfEtp, Ptts, UniformEtp } from '../../generated/ast.js';
 import { boxSource, chainInstances, componentEtp, componentOffset, componentPeriod, pttsComponents, pttsResolution, unquote } from '../model-util.js';
-import { etpSpan, pttsCost, pttsTiming, proposePeriods, SLOW_ANALYSIS_OPERATIONS, uniformDefaultStep } from '../ptts-cost.js';
+import { etpSpan, MAX_TREES, pttsCost, pttsTiming, uniformDefaultStep } from '../ptts-cost.js';
 import { durationNs, formatNs, formatRatio, parseDecimal, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
 
@@ -217,16 +217,13 @@ export function histogramPath(histogram: HistogramEtp): string | undefined {
     return uri.scheme === 'file' ? resolve(dirname(URI.parse(uri.toString()).fsPath), raw) : raw;
 }
 
+/** Above the backend's tree limit `analyze` refuses; the server's quick fix asks the backend for nearby periods. */
 function checkCost(ptts: Ptts, accept: ValidationAcceptor): void {
     const timing = pttsTiming(ptts);
     if (!timing) return;
     const cost = pttsCost(timing);
-    if (cost.operations <= SLOW_ANALYSIS_OPERATIONS) return;
-    const proposals = proposePeriods(timing);
-    const hint = proposals.length > 0
-        ? ` Nearby periods ${proposals[0].periods.map(formatNs).join(', ')} need ${proposals[0].cost.trees} trees.`
-        : '';
-    accept('warning', `Exact analysis would build ${cost.trees} latency trees (hyper-period ${formatNs(cost.hyperperiod)}, about ${cost.operations} operations by thesis eq. 5.15) and may take long.${hint}`, {
+    if (!cost.overTreeLimit) return;
+    accept('warning', `Exact analysis would build ${cost.trees} latency trees (hyper-period ${formatNs(cost.hyperperiod)}, ${cost.complete ? 'about' : 'at least'} ${cost.operations} operations by thesis eq. 5.15), more than the ${MAX_TREES} the analysis accepts: use nearby periods or the simulator.`, {
         node: ptts, property: 'name', data: { code: Codes.slowAnalysis },
     });
 }

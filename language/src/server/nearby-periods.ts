@@ -1,0 +1,66 @@
+/**
+ * Nearby periods for a PTTS chain whose exact analysis the backend refuses (the slow-analysis warning):
+ * the backend's `ptts/cost` proposes them — the proposals `chainlab analyze` prints when it refuses —
+ * and each becomes a quick fix that edits the periods that change (thesis section 5.7).
+ */
+import type { LangiumDocument } from 'langium';
+import type { CostResult } from '@chainlab/contract';
+import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import { isPtts, type Model } from '../generated/ast.js';
+import { nodeAt } from '../dsl/lsp/chain-code-actions.js';
+import { componentPeriod, pttsComponents } from '../dsl/model-util.js';
+import { formatNs } from '../dsl/units.js';
+import { documentExportContext } from '../ir/document-export-context.js';
+import { exportIr } from '../ir/ir-export.js';
+import type { IrModel } from '../ir/ir-types.js';
+import type { SharedBackend } from './shared-backend.js';
+
+/** Asks the backend's `ptts/cost`: the cost before any work and, when `analyze` would refuse, why and what instead. */
+export interface CostSource {
+    cost(ir: IrModel, ptts: string): Promise<CostResult>;
+}
+
+export function backendCostSource(backend: SharedBackend): CostSource {
+    return { cost: (ir, ptts) => backend.client().request('ptts/cost', { ir, ptts }, { timeoutMs: 60_000 }) };
+}
+
+/** The IR of a document without errors; undefined otherwise (the backend would refuse it). */
+function exportable(document: LangiumDocument): IrModel | undefined {
+    if ((document.diagnostics ?? []).some(d => d.severity === 1)) return undefined;
+    try {
+        return exportIr(document.parseResult.value as Model, documentExportContext(document.uri));
+    } catch {
+        return undefined;
+    }
+}
+
+export async function nearbyPeriodActions(document: LangiumDocument, diagnostic: Diagnostic, costs: CostSource): Promise<CodeAction[]> {
+    const ptts = nodeAt(document, diagnostic, isPtts);
+    const ir = ptts?.name ? exportable(document) : undefined;
+    if (!ptts || !ir) return [];
+    let reply: CostResult;
+    try {
+        reply = await costs.cost(ir, ptts.name);
+    } catch {
+        return []; // no backend, no proposals: the warning still says what is wrong
+    }
+    const components = pttsComponents(ptts);
+    const current = new Map(ir.ptts.find(p => p.name === ptts.name)?.components.map(c => [c.name, c.period_ns]));
+    return (reply.refused?.proposals ?? []).map(proposal => {
+        const edits: TextEdit[] = [];
+        for (const component of components) {
+            const period = componentPeriod(component);
+            const proposed = proposal.periods_ns[component.name];
+            if (period?.$cstNode && proposed !== undefined && proposed !== current.get(component.name)) {
+                edits.push({ range: period.$cstNode.range, newText: formatNs(proposed) });
+            }
+        }
+        const periods = components.map(c => formatNs(proposal.periods_ns[c.name] ?? 0)).join(', ');
+        return {
+            title: `Use periods ${periods} (${proposal.roots} latency trees, periods change by at most ${+(proposal.max_relative_change * 100).toPrecision(3)} %)`,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diagnostic],
+            edit: { changes: { [document.textDocument.uri]: edits } },
+        };
+    });
+}

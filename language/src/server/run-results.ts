@@ -1,0 +1,38 @@
+/**
+ * The latest `Run on target` reply (the backend's deploy/run, relayed as `chainlab/deploy`) per document
+ * and chain, kept by the language server so that its ETP quick fix and `chainlab/etpFromMeasurement`
+ * can write what was measured.
+ */
+import type { DeployResult } from '@chainlab/contract';
+
+/** A run as the backend's deploy/run replies; the server reads the measured ETP ([ns, count]) of each scenario. */
+export type RunReply = DeployResult;
+
+export class RunResults {
+    private readonly runs = new Map<string, RunReply>();
+
+    set(uri: string, chain: string, run: RunReply): void {
+        this.runs.set(`${uri}#${chain}`, run);
+    }
+
+    get(uri: string, chain: string): RunReply | undefined {
+        return this.runs.get(`${uri}#${chain}`);
+    }
+
+    /** Whether any chain of the document was run (code actions skip the AST walk otherwise). */
+    hasRuns(uri: string): boolean {
+        for (const key of this.runs.keys()) if (key.startsWith(`${uri}#`)) return true;
+        return false;
+    }
+}
+
+/** Keeps a `chainlab/deploy` reply of a chain; true when one was kept. */
+export function rememberRun(runs: RunResults, request: string, uri: string, params: object, result: unknown): boolean {
+    if (request !== 'chainlab/deploy' || !('chain' in params) || typeof params.chain !== 'string' || !result || typeof result !== 'object') {
+        return false;
+    }
+    const scenarios = (result as Partial<RunReply>).results?.scenarios;
+    if (!Array.isArray(scenarios)) return false;
+    runs.set(uri, params.chain, result as RunReply);
+    return true;
+}
