@@ -1,6 +1,7 @@
 /**
- * Quick fixes: normalise a pmf whose probabilities do not sum to 1, and
- * replace periods by nearby ones that shrink the hyper-period (thesis 5.7).
+ * Quick fixes: normalise a pmf whose probabilities do not sum to 1,
+ * replace periods by nearby ones that shrink the hyper-period (thesis 5.7),
+ * and replace a misspelt name by a close known one (did-you-mean-fix.ts).
  */
 import { AstUtils, CstUtils, type LangiumDocument, type MaybePromise } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
@@ -10,6 +11,7 @@ import { componentPeriod, pttsComponents } from '../model-util.js';
 import { pttsTiming, proposePeriods } from '../ptts-cost.js';
 import { formatNs, sumDecimals } from '../units.js';
 import { Codes } from '../validation/diagnostic-codes.js';
+import { didYouMeanFixes } from './did-you-mean-fix.js';
 
 export class ChainCodeActionProvider implements CodeActionProvider {
     getCodeActions(document: LangiumDocument, params: CodeActionParams): MaybePromise<Array<Command | CodeAction>> {
@@ -18,6 +20,7 @@ export class ChainCodeActionProvider implements CodeActionProvider {
             const code = (diagnostic.data as { code?: string } | undefined)?.code;
             if (code === Codes.pmfSum) actions.push(...normalisePmf(document, diagnostic));
             if (code === Codes.slowAnalysis) actions.push(...nearbyPeriods(document, diagnostic));
+            actions.push(...didYouMeanFixes(document, diagnostic));
         }
         return actions;
     }
