@@ -1,18 +1,19 @@
 /**
  * Linking errors that help: an unknown name suggests close ones ("did you mean", also offered as quick
  * fixes) or else lists what is known there, and a port of an unknown instance is not
- * reported twice (the instance's or its box's error says it all). Also: linking and the node checks in one
- * synchronous pass each.
+ * reported twice (the instance's or its box's error says it all); no syntax errors that only follow from
+ * another. Also: linking and the node checks in one synchronous pass each.
  */
 import {
     AstUtils, Cancellation, DefaultDocumentValidator, DefaultLinker, DocumentValidator, interruptAndCheck,
-    type AstNode, type AstNodeDescription, type AstReflection, type LangiumDocument, type LinkingError, type ReferenceInfo, type ValidationAcceptor, type ValidationCheck,
+    type AstNode, type AstNodeDescription, type AstReflection, type LangiumDocument, type LinkingError, type ParseResult, type ReferenceInfo, type ValidationAcceptor, type ValidationCheck,
     type ValidationOptions,
 } from 'langium';
 import type { Diagnostic } from 'vscode-languageserver';
 import { isPortRef } from '../generated/ast.js';
 import { closeNames, quotedAlternatives } from './close-names.js';
 import { boxPorts } from './model-util.js';
+import { lexerErrorsWithoutFollowUps, parserErrorsWithoutFollowUps } from './syntax-error-messages.js';
 
 /** How many AST nodes the one-pass loops handle between two checks for cancellation. */
 export const NODES_PER_CANCEL_CHECK = 2000;
@@ -104,6 +105,15 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
             }
         }
         await Promise.all(pending);
+    }
+
+    /** Langium's, without the errors that only follow from another (syntax-error-messages.ts). */
+    protected override processParsingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        super.processParsingErrors({ ...parseResult, parserErrors: parserErrorsWithoutFollowUps(parseResult) }, diagnostics, options);
+    }
+
+    protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        super.processLexingErrors({ ...parseResult, lexerErrors: lexerErrorsWithoutFollowUps(parseResult) }, diagnostics, options);
     }
 
     /**
