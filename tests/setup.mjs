@@ -141,7 +141,7 @@ function diagramBuild() {
 
 function extensionBuild() {
     const hash = hashOf(['extension/src', 'extension/webview', 'extension/package.json', 'extension/esbuild.mjs', 'extension/.vscodeignore',
-        'extension/language-configuration.json', 'extension/walkthrough', 'language/src', 'language/textmate.mjs', 'diagram/src', 'diagram/css']);
+        'extension/language-configuration.json', 'extension/walkthrough', 'extension/media', 'language/src', 'language/textmate.mjs', 'diagram/src', 'diagram/css']);
     if (upToDate('extension', hash, 'extension/chainlab.vsix')) return;
     log('building and packaging the VS Code extension (extension/chainlab.vsix)');
     run('npm', ['run', 'package', '--silent'], { cwd: join(root, 'extension') });
