@@ -32,3 +32,18 @@ test('every file the manifest names exists', () => {
         ...manifest.contributes.languages.flatMap((l: { configuration?: string; icon?: Record<string, string> }) => [l.configuration, ...Object.values(l.icon ?? {})])];
     for (const path of paths.filter(Boolean)) expect(existsSync(join(extension, path)), path).toBe(true);
 });
+
+describe('nothing VS Code warns about when the repository is open', () => {
+    test('no activation event VS Code already generates from the contributions (engine >= 1.75)', () => {
+        // extension-editing's linter: "This activation event can be removed as VS Code generates these automatically …"
+        expect(manifest.engines.vscode).toMatch(/^\^1\.(7[5-9]|[89]\d|\d{3})\./);
+        const contributes = manifest.contributes;
+        const implicit = new Set([
+            ...contributes.languages.map((l: { id: string }) => `onLanguage:${l.id}`),
+            ...contributes.commands.map((c: { command: string }) => `onCommand:${c.command}`),
+            ...(contributes.walkthroughs ?? []).map((w: { id: string }) => `onWalkthrough:${w.id}`),
+        ]);
+        expect((manifest.activationEvents as string[]).filter(e => implicit.has(e))).toEqual([]);
+        expect(manifest.activationEvents).not.toContain('*');
+    });
+});
