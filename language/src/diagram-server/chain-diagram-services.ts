@@ -1,17 +1,20 @@
 /** The .chain services with diagrams, as the language server (and the diagram tests) create them. */
+import type { Module } from 'langium';
 import type { DefaultSharedModuleContext } from 'langium/lsp';
 import { SprottyDefaultModule, SprottySharedModule, type LangiumSprottySharedServices } from 'langium-sprotty';
 import { createChainServices, type ChainServices } from '../dsl/chain-module.js';
 import { ChainlabDiagramSharedModule, createDiagramModule, type ChainlabDiagramServices } from './diagram-module.js';
 import type { PlanSource } from './plan-view.js';
 
-export function createChainDiagramServices(context: DefaultSharedModuleContext, plans: PlanSource): {
+/** `language`: modules of the caller on top (the language server's start-up settings). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function createChainDiagramServices(context: DefaultSharedModuleContext, plans: PlanSource, language: Array<Module<any, any>> = []): {
     shared: LangiumSprottySharedServices;
     Chain: ChainServices & ChainlabDiagramServices;
 } {
     const { shared, Chain } = createChainServices(context, {
         shared: [SprottySharedModule, ChainlabDiagramSharedModule],
-        language: [SprottyDefaultModule, createDiagramModule(plans)],
+        language: [SprottyDefaultModule, createDiagramModule(plans), ...language],
     });
     return { shared: shared as LangiumSprottySharedServices, Chain: Chain as ChainServices & ChainlabDiagramServices };
 }

@@ -14,6 +14,7 @@ import { backendPlanSource } from './plan-source.js';
 import { rememberAnalysis } from '../diagram-server/analysis-results.js';
 import { registerAnalysisRequests } from './analysis-requests.js';
 import { registerDiagramEditRequests } from './diagram-edit-requests.js';
+import { ServerStartModule } from './start-up.js';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -34,7 +35,7 @@ process.on('uncaughtException', report);
 process.on('unhandledRejection', report);
 
 const backend = new SharedBackend();
-const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend));
+const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend), [ServerStartModule]);
 startLanguageServer(shared);
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);
