@@ -1,10 +1,11 @@
 // Builds the extension into dist/: the extension host code (CommonJS, `vscode` external), the language
 // server bundle and the diagram webview (copied from their workspaces, so the .vsix is self-contained),
-// the plot webview, and the TextMate grammar Langium generated.
+// the plot webview, and the TextMate grammar Langium generated (tuned by language/textmate.mjs).
 import * as esbuild from 'esbuild';
-import { copyFileSync, cpSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tunedTextMateGrammar } from '../language/textmate.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const repo = join(root, '..');
@@ -31,7 +32,9 @@ export async function buildExtension() {
         copyFileSync(need(join(repo, 'diagram/dist', file), 'bundle the diagram first (node diagram/esbuild.mjs)'), join(dist, 'diagram', file));
     }
     mkdirSync(join(root, 'syntaxes'), { recursive: true });
-    cpSync(need(join(repo, 'language/syntaxes/chain.tmLanguage.json'), 'run langium generate in language/'), join(root, 'syntaxes/chain.tmLanguage.json'));
+    need(join(repo, 'language/syntaxes/chain.tmLanguage.json'), 'run langium generate in language/');
+    // Langium's grammar, with keywords that are names too (`x`, `s`, `in` …) highlighted only in their places
+    writeFileSync(join(root, 'syntaxes/chain.tmLanguage.json'), JSON.stringify(await tunedTextMateGrammar(), null, 2) + '\n');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -169,7 +169,8 @@ function diagramBuild() {
 
 function extensionBuild() {
     const hash = hashOf(['extension/src', 'extension/webview', 'extension/package.json', 'extension/esbuild.mjs', 'extension/.vscodeignore',
-        'extension/language-configuration.json', 'extension/walkthrough', 'language/src', 'diagram/src', 'diagram/css', ...CONTRACT_INPUTS]);
+        'extension/language-configuration.json', 'extension/walkthrough', 'extension/media', 'language/src', 'language/textmate.mjs',
+        'diagram/src', 'diagram/css', ...CONTRACT_INPUTS]);
     if (upToDate('extension', hash, 'extension/chainlab.vsix')) return;
     log('building and packaging the VS Code extension (extension/chainlab.vsix)');
     run('npm', ['run', 'package', '--silent'], { cwd: join(root, 'extension') });

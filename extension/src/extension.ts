@@ -3,11 +3,10 @@
  * plot, the analysis/run commands behind the CodeLens, and the backend's state in the status bar.
  */
 import * as vscode from 'vscode';
-import { registerDefaultCommands } from 'sprotty-vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
-import { ChainlabPanelManager } from './diagram-panels';
-import { createLanguageClient } from './language-client';
+import { registerCodeLens } from './code-lens';
+import { CHAIN_DOCUMENTS, createLanguageClient } from './language-client';
 import { PlotPanel } from './plot-panel';
 import { BackendStatus } from './status-bar';
 
@@ -15,10 +14,15 @@ let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
     const output = vscode.window.createOutputChannel('chainlab');
+    client = createLanguageClient(context, output);
+    context.subscriptions.push(registerCodeLens(client, CHAIN_DOCUMENTS));
+    // The server first: an opened file's CodeLens and diagnostics wait for nothing else. The diagram code
+    // (sprotty-vscode, a third of this bundle) is loaded while the server parses the file.
+    const started = client.start();
     const status = new BackendStatus();
     context.subscriptions.push(output, status);
-    client = createLanguageClient(context, output);
-    await client.start();
+    await started;
+    const [{ registerDefaultCommands }, { ChainlabPanelManager }] = await Promise.all([import('sprotty-vscode'), import('./diagram-panels.js')]);
     const diagrams = new ChainlabPanelManager(context, client);
     registerDefaultCommands(diagrams, context, { extensionPrefix: 'chainlab' });
     registerCommands(context, { client, diagrams, plots: new PlotPanel(context.extensionUri), status, output });

@@ -34,7 +34,7 @@ describe('chainlab check', () => {
         writeFileSync(file, 'platform P { cores 2 }\nbox B { in i: Missing kernel blur(3) }\n');
         const result = chainlab(['check', file]);
         expect(result.status).toBe(1);
-        expect(result.stderr).toContain(`${file}:2:15: error: Could not resolve reference to ImageType named 'Missing'.`);
+        expect(result.stderr).toContain(`${file}:2:15: error: Unknown image type 'Missing'; there are no image types here.`);
         expect(result.stderr).toMatch(new RegExp(`${file}:2:30: error: Unknown kernel 'blur'`));
     });
 

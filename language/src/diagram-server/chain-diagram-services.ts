@@ -6,7 +6,7 @@ import { createChainServices, type ChainServices } from '../dsl/chain-module.js'
 import { ChainlabDiagramSharedModule, createDiagramModule, type ChainlabDiagramServices } from './diagram-module.js';
 import type { PlanSource } from './plan-view.js';
 
-/** `language`: further modules of the language server's composition (src/server/server-module.ts). */
+/** `language`: further modules of the language server's composition (src/server/server-module.ts, start-up.ts). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function createChainDiagramServices(context: DefaultSharedModuleContext, plans: PlanSource, language: Array<Module<any, any>> = []): {
     shared: LangiumSprottySharedServices;

@@ -1,17 +1,19 @@
 /**
- * Linking errors that help: an unknown port names the box's ports, an unknown
- * element lists what the file has, and a port of an unknown instance is not
- * reported twice (the instance's or its box's error says it all). Also: linking and the node checks in one
- * synchronous pass each.
+ * Linking errors that help: an unknown name suggests close ones ("did you mean", also offered as quick
+ * fixes) or else lists what is known there, and a port of an unknown instance is not
+ * reported twice (the instance's or its box's error says it all); no syntax errors that only follow from
+ * another. Also: linking and the node checks in one synchronous pass each.
  */
 import {
-    AstUtils, Cancellation, DefaultDocumentValidator, DefaultLinker, interruptAndCheck,
-    type AstNode, type AstNodeDescription, type LangiumDocument, type LinkingError, type ReferenceInfo, type ValidationAcceptor, type ValidationCheck,
+    AstUtils, Cancellation, DefaultDocumentValidator, DefaultLinker, DocumentValidator, interruptAndCheck,
+    type AstNode, type AstNodeDescription, type AstReflection, type LangiumDocument, type LinkingError, type ParseResult, type ReferenceInfo, type ValidationAcceptor, type ValidationCheck,
     type ValidationOptions,
 } from 'langium';
 import type { Diagnostic } from 'vscode-languageserver';
 import { isPortRef } from '../generated/ast.js';
+import { closeNames, quotedAlternatives } from './close-names.js';
 import { boxPorts } from './model-util.js';
+import { lexerErrorsWithoutFollowUps, parserErrorsWithoutFollowUps } from './syntax-error-messages.js';
 
 /** How many AST nodes the one-pass loops handle between two checks for cancellation. */
 export const NODES_PER_CANCEL_CHECK = 2000;
@@ -29,24 +31,56 @@ export class ChainLinker extends DefaultLinker {
         }
     }
 
-    override createLinkingError(refInfo: ReferenceInfo, targetDescription?: AstNodeDescription): LinkingError {
+    override createLinkingError(refInfo: ReferenceInfo, targetDescription?: AstNodeDescription): SuggestingLinkingError {
         const error = super.createLinkingError(refInfo, targetDescription);
+        if (targetDescription) return error; // found, but its node could not be loaded: Langium's message says so
         const name = refInfo.reference.$refText;
         if (isPortRef(refInfo.container) && refInfo.property === 'port') {
             const instance = refInfo.container.instance?.ref;
             const box = instance?.box?.ref;
-            if (instance && box) {
-                const ports = boxPorts(box).filter(p => p.name).map(p => `${p.direction} ${p.name}`);
-                return { ...error, message: `Box '${box.name}' (instance '${instance.name}') has no port '${name}'; its ports: ${ports.join(', ') || 'none'}.` };
-            }
-            return error;
+            if (!instance || !box) return error; // the instance's (or its box's) error says it all
+            const ports = boxPorts(box).filter(p => p.name);
+            // `a.o -> b.i`: outputs on the left, inputs on the right (all ports if none fits)
+            const side = refInfo.container.$containerProperty === 'to' ? 'in' : 'out';
+            const fitting = ports.filter(p => p.direction === side);
+            const suggestions = closeNames(name, (fitting.length > 0 ? fitting : ports).map(p => p.name));
+            const owner = `Box '${box.name}' (instance '${instance.name}') has no port '${name}'`;
+            return suggestions.length > 0
+                ? { ...error, message: `${owner}; did you mean ${quotedAlternatives(suggestions)}?`, suggestions }
+                : { ...error, message: `${owner}; its ports: ${ports.map(p => `${p.direction} ${p.name}`).join(', ') || 'none'}.` };
         }
-        const candidates = this.scopeProvider.getScope(refInfo).getAllElements().map(d => d.name).filter(n => n !== name).toArray();
-        if (candidates.length > 0 && candidates.length <= 30) {
-            return { ...error, message: `${error.message} Known here: ${candidates.join(', ')}.` };
-        }
-        return error;
+        const [what, whats] = REFERENCED[referenceType(this.reflection, refInfo)] ?? ['element', 'elements'];
+        const known = this.scopeProvider.getScope(refInfo).getAllElements().map(d => d.name).filter(n => n !== name).toArray();
+        const suggestions = closeNames(name, known);
+        const unknown = `Unknown ${what} '${name}'`;
+        if (suggestions.length > 0) return { ...error, message: `${unknown}; did you mean ${quotedAlternatives(suggestions)}?`, suggestions };
+        if (known.length === 0) return { ...error, message: `${unknown}; there are no ${whats} here.` };
+        if (known.length <= 30) return { ...error, message: `${unknown}; known ${whats}: ${known.join(', ')}.` };
+        return { ...error, message: `${unknown}.` };
     }
+}
+
+function referenceType(reflection: AstReflection, refInfo: ReferenceInfo): string {
+    try {
+        return reflection.getReferenceType(refInfo);
+    } catch {
+        return ''; // a recovered node of a half-typed model may lack the property
+    }
+}
+
+/** How messages name what a reference points to: singular and plural. */
+const REFERENCED: Readonly<Record<string, readonly [string, string]>> = {
+    Box: ['box', 'boxes'],
+    ImageType: ['image type', 'image types'],
+    Instance: ['instance', 'instances'],
+    Platform: ['platform', 'platforms'],
+    Chain: ['chain', 'chains'],
+    Throttle: ['throttle', 'throttles'],
+};
+
+/** A linking error with the close names that the did-you-mean quick fix offers. */
+export interface SuggestingLinkingError extends LinkingError {
+    suggestions?: string[];
 }
 
 export class ChainDocumentValidator extends DefaultDocumentValidator {
@@ -73,14 +107,31 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
         await Promise.all(pending);
     }
 
-    protected override processLinkingErrors(document: LangiumDocument, diagnostics: Diagnostic[], options: ValidationOptions): void {
-        const before = diagnostics.length;
-        super.processLinkingErrors(document, diagnostics, options);
-        // Drop `inst.port` errors whose instance (or the instance's box) did not resolve: that error says it all.
-        const unresolvedInstancePorts = new Set(document.references
-            .filter(r => r.error && isPortRef(r.error.container) && r.error.property === 'port' && r.error.container.instance?.ref?.box?.ref === undefined)
-            .map(r => r.$refNode?.range.start.line + ':' + r.$refNode?.range.start.character));
-        const kept = diagnostics.slice(before).filter(d => !unresolvedInstancePorts.has(d.range.start.line + ':' + d.range.start.character));
-        diagnostics.splice(before, diagnostics.length - before, ...kept);
+    /** Langium's, without the errors that only follow from another (syntax-error-messages.ts). */
+    protected override processParsingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        super.processParsingErrors({ ...parseResult, parserErrors: parserErrorsWithoutFollowUps(parseResult) }, diagnostics, options);
+    }
+
+    protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        super.processLexingErrors({ ...parseResult, lexerErrors: lexerErrorsWithoutFollowUps(parseResult) }, diagnostics, options);
+    }
+
+    /**
+     * Langium's, plus the close names in the diagnostic's data (for the quick fix), and without `inst.port`
+     * errors whose instance (or its box) did not resolve: that error says it all.
+     */
+    protected override processLinkingErrors(document: LangiumDocument, diagnostics: Diagnostic[]): void {
+        for (const reference of document.references) {
+            const error: SuggestingLinkingError | undefined = reference.error;
+            if (!error) continue;
+            if (isPortRef(error.container) && error.property === 'port' && error.container.instance?.ref?.box?.ref === undefined) continue;
+            diagnostics.push(this.toDiagnostic('error', error.message, {
+                node: error.container, property: error.property, index: error.index,
+                data: {
+                    code: DocumentValidator.LinkingError, containerType: error.container.$type, property: error.property,
+                    refText: error.reference.$refText, suggestions: error.suggestions,
+                },
+            }));
+        }
     }
 }

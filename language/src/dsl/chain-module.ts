@@ -1,6 +1,6 @@
 /**
  * Dependency injection for the .chain language: the generated services plus
- * scoping, validation, hover, formatting and quick fixes.
+ * readable syntax errors, scoping, validation, hover, formatting and quick fixes.
  */
 import {
     inject, type Module,
@@ -13,6 +13,7 @@ import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/m
 import { ChainDocumentValidator, ChainLinker } from './chain-linker.js';
 import { ChainScopeComputation, ChainScopeProvider } from './chain-scope.js';
 import { createChainParser } from './chain-parser.js';
+import { ChainLexerErrorMessageProvider, ChainParserErrorMessageProvider } from './syntax-error-messages.js';
 import { ChainValidator, registerValidationChecks } from './validation/chain-validator.js';
 import { ChainHoverProvider } from './lsp/chain-hover.js';
 import { ChainFormatter } from './lsp/chain-formatter.js';
@@ -34,6 +35,8 @@ export type ChainServices = LangiumServices & ChainAddedServices;
 export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAddedServices> = {
     parser: {
         LangiumParser: services => createChainParser(services),
+        ParserErrorMessageProvider: services => new ChainParserErrorMessageProvider(services),
+        LexerErrorMessageProvider: () => new ChainLexerErrorMessageProvider(),
     },
     references: {
         ScopeComputation: services => new ChainScopeComputation(services),

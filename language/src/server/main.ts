@@ -19,6 +19,7 @@ import { registerMeasurementRequests } from './measurement-requests.js';
 import { backendCostSource } from './nearby-periods.js';
 import { RunResults, rememberRun } from './run-results.js';
 import { createServerModule } from './server-module.js';
+import { ServerStartModule } from './start-up.js';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -41,7 +42,7 @@ process.on('unhandledRejection', report);
 const backend = new SharedBackend();
 const runs = new RunResults();
 const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend),
-                                                     [createServerModule(backendCostSource(backend), runs)]);
+                                                     [createServerModule(backendCostSource(backend), runs), ServerStartModule]);
 startLanguageServer(shared);
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);

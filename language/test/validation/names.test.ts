@@ -117,7 +117,7 @@ describe('linking-error (Langium): references that do not resolve', () => {
         expect(issues(doc)).toEqual([
             'error linking-error 7:16..7:20 "Gian"',
         ]);
-        expect(messages(doc, 'linking-error')[0]).toBe("Could not resolve reference to Box named 'Gian'. Known here: Src, Gain, Sink.");
+        expect(messages(doc, 'linking-error')[0]).toBe("Unknown box 'Gian'; did you mean 'Gain'?");
     });
 
     test('unknown instance of a connection', async () => {
@@ -129,7 +129,7 @@ describe('linking-error (Langium): references that do not resolve', () => {
         expect(issues(doc, 'linking-error')).toEqual([
             'error linking-error 8:17..8:18 "h"',
         ]);
-        expect(messages(doc, 'linking-error')[0]).toBe("Could not resolve reference to Instance named 'h'. Known here: s, g, k.");
+        expect(messages(doc, 'linking-error')[0]).toBe("Unknown instance 'h'; known instances: s, g, k.");
     });
 
     test('unknown port of a known instance', async () => {
@@ -142,7 +142,7 @@ describe('linking-error (Langium): references that do not resolve', () => {
             'error unconnected-input 7:13..7:14 "g"',
             'error linking-error 8:14..8:16 "in"',
         ]);
-        expect(messages(doc, 'linking-error')).toEqual(["Box 'Gain' (instance 'g') has no port 'in'; its ports: in i, out o."]);
+        expect(messages(doc, 'linking-error')).toEqual(["Box 'Gain' (instance 'g') has no port 'in'; did you mean 'i'?"]);
     });
 
     test('connection to a box without ports', async () => {
@@ -173,7 +173,7 @@ describe('linking-error (Langium): references that do not resolve', () => {
     test('unknown image type of a port', async () => {
         const doc = await check(...PRELUDE, 'box G2 { in i: Frame  out o: F  kernel copy }');
         expect(issues(doc)).toEqual(['error linking-error 6:16..6:21 "Frame"']);
-        expect(messages(doc, 'linking-error')).toEqual(["Could not resolve reference to ImageType named 'Frame'. Known here: F."]);
+        expect(messages(doc, 'linking-error')).toEqual(["Unknown image type 'Frame'; known image types: F."]);
     });
 
     test('unknown platform of a chain', async () => {
@@ -201,7 +201,7 @@ describe('linking-error (Langium): references that do not resolve', () => {
             'error linking-error 1:45..1:49 "Nope"',
             'error linking-error 2:45..2:46 "T"',
         ]);
-        expect(messages(doc, 'linking-error')[1]).toBe("Could not resolve reference to Chain named 'T'.");
+        expect(messages(doc, 'linking-error')[1]).toBe("Unknown chain 'T'; there are no chains here.");
     });
 
     test('positive: references resolve in any order (a chain before its boxes, a chain ETP)', async () => {

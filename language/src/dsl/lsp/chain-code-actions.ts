@@ -1,6 +1,7 @@
 /**
- * Quick fixes the language makes on its own: normalise a pmf whose probabilities do not sum to 1.
- * Nearby periods for slow-analysis come from the backend (src/server/nearby-periods.ts).
+ * Quick fixes the language makes on its own: normalise a pmf whose probabilities do not sum to 1, and replace a
+ * misspelt name by a close known one (did-you-mean-fix.ts). Nearby periods for slow-analysis come from the backend
+ * (src/server/nearby-periods.ts).
  */
 import { AstUtils, CstUtils, type LangiumDocument, type MaybePromise } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
@@ -9,6 +10,7 @@ import { isPmfEtp, type PmfEtp } from '../../generated/ast.js';
 import { pmfText } from '../pmf-text.js';
 import { parseDecimal } from '../units.js';
 import { Codes } from '../validation/diagnostic-codes.js';
+import { didYouMeanFixes } from './did-you-mean-fix.js';
 
 export class ChainCodeActionProvider implements CodeActionProvider {
     getCodeActions(document: LangiumDocument, params: CodeActionParams): MaybePromise<Array<Command | CodeAction>> {
@@ -16,6 +18,7 @@ export class ChainCodeActionProvider implements CodeActionProvider {
         for (const diagnostic of params.context.diagnostics) {
             const code = (diagnostic.data as { code?: string } | undefined)?.code;
             if (code === Codes.pmfSum) actions.push(...normalisePmf(document, diagnostic));
+            actions.push(...didYouMeanFixes(document, diagnostic));
         }
         return actions;
     }

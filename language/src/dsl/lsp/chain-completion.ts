@@ -6,18 +6,21 @@
  * on the right).
  *
  * Keywords that the grammar only accepts as names (`Name: ID | 's' | 'in' | …`)
- * are not offered: a name is the user's to choose.
+ * are not offered: a name is the user's to choose. Nor are settings the element
+ * already has and may give only once (a box's second `kernel`, a chain's
+ * second `schedule`; once-settings.ts).
  */
 import {
     DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature,
 } from 'langium/lsp';
-import { AstUtils, GrammarAST, type AstNodeDescription, type ReferenceInfo, type Stream } from 'langium';
+import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type ReferenceInfo, type Stream } from 'langium';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
 import {
     isBox, isChain, isImageType, isInstance, isPlatform, isPort, isPortRef, isThrottle,
 } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES } from '../kernels.js';
 import { boxKernelName, boxPorts, chainInstances, platformCores } from '../model-util.js';
+import { givenOnceIn, onceSettings } from '../once-settings.js';
 import { formatBytes } from '../units.js';
 import { describe, describeKernelSpec, imageBytes, kernelSignature } from './chain-hover.js';
 
@@ -90,6 +93,7 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
     protected override completionForKeyword(context: CompletionContext, keyword: GrammarAST.Keyword, acceptor: CompletionAcceptor): void | Promise<void> {
         const rule = ruleOf(keyword);
         if (!this.filterKeyword(context, keyword)) return;
+        if (rule && this.alreadyGiven(context, rule, keyword.value)) return;
         if ((rule && UNIT_RULES.has(rule)) || (rule === 'Probability' && keyword.value === '%')) {
             // Right after a digit (`cost 3|`) the unit goes in with a space: `cost 3 ms`.
             const afterDigit = context.tokenOffset === context.offset && /\d$/.test(context.textDocument.getText().slice(0, context.offset));
@@ -103,6 +107,19 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
             return;
         }
         return super.completionForKeyword(context, keyword, acceptor);
+    }
+
+    /**
+     * Whether the element being written already has the setting that `keyword` starts (a box its kernel, a chain
+     * its schedule): it may be given only once, so it is not offered again. The setting the cursor is in does
+     * not count (retyping its own keyword).
+     */
+    protected alreadyGiven(context: CompletionContext, rule: string, keyword: string): boolean {
+        for (let node = context.node; node; node = node.$container) {
+            if (!givenOnceIn(node, rule, this.astReflection)) continue;
+            return onceSettings(node)!.some(setting => setting.kind === keyword && !covers(setting, context.tokenOffset));
+        }
+        return false;
     }
 
     protected override getReferenceCandidates(refInfo: ReferenceInfo, context: CompletionContext): Stream<AstNodeDescription> {
@@ -131,6 +148,11 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
         }
         return { ...item, ...referenceKindAndDetail(description), documentation };
     }
+}
+
+function covers(node: AstNode, offset: number): boolean {
+    const cst = node.$cstNode;
+    return !!cst && cst.offset <= offset && offset <= cst.end;
 }
 
 function referenceKindAndDetail(description: AstNodeDescription): Partial<CompletionItem> {

@@ -2,6 +2,7 @@
 import { GrammarUtils, type ValidationAcceptor, type ValidationChecks } from 'langium';
 import { isSplitSetting, type Box, type ChainAstType, type Kernel } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
+import { closeNames, quotedAlternatives } from '../close-names.js';
 import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSource, boxSplit } from '../model-util.js';
 import { durationNs, parseDecimal, sizeBytes } from '../units.js';
 import { kernelHaloRows } from '../row-slices.js';
@@ -76,29 +77,6 @@ function checkImageSizes(box: Box, spec: KernelSpec, accept: ValidationAcceptor)
     }
 }
 
-/** The closest known name (edit distance at most 2), for "did you mean". */
-export function closestName(name: string, candidates: Iterable<string>): string | undefined {
-    let best: string | undefined;
-    let bestDistance = 3;
-    for (const candidate of candidates) {
-        const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-        if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-    }
-    return best;
-}
-
-function editDistance(a: string, b: string): number {
-    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const current = [i];
-        for (let j = 1; j <= b.length; j++) {
-            current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        }
-        previous = current;
-    }
-    return previous[b.length];
-}
-
 function checkDependency(box: Box, spec: KernelSpec | undefined, accept: ValidationAcceptor): void {
     const depends = boxDepends(box);
     const split = boxSplit(box) ?? 'none';
@@ -136,10 +114,10 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         const spec = KERNELS.get(name);
         const kernel = boxKernel(box);
         if (!spec) {
-            const guess = closestName(name, KERNELS.keys());
-            const hint = guess ? `did you mean '${guess}'? ` : '';
+            const suggestions = closeNames(name, KERNELS.keys());
+            const hint = suggestions.length > 0 ? `did you mean ${quotedAlternatives(suggestions)}? ` : '';
             accept('error', `Unknown kernel '${name}'; ${hint}known kernels: ${[...KERNELS.keys()].join(', ')}.`, {
-                node: kernel ?? box, property: 'name', data: { code: Codes.unknownKernel },
+                node: kernel ?? box, property: 'name', data: { code: Codes.unknownKernel, suggestions },
             });
         } else {
             if (kernel) checkKernelArguments(kernel, spec, accept);
@@ -180,9 +158,10 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         if (image.width !== undefined && !(image.width > 0)) accept('error', 'Image width must be positive.', { node: image, property: 'width', data: { code: Codes.imageSize } });
         if (image.height !== undefined && !(image.height > 0)) accept('error', 'Image height must be positive.', { node: image, property: 'height', data: { code: Codes.imageSize } });
         if (image.pixel && !PIXEL_TYPES.has(image.pixel)) {
-            const guess = closestName(image.pixel, PIXEL_TYPES.keys());
-            accept('error', `Unknown pixel type '${image.pixel}'; ${guess ? `did you mean '${guess}'? ` : ''}known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
-                node: image, property: 'pixel', data: { code: Codes.unknownPixelType },
+            const suggestions = closeNames(image.pixel, PIXEL_TYPES.keys());
+            const hint = suggestions.length > 0 ? `did you mean ${quotedAlternatives(suggestions)}? ` : '';
+            accept('error', `Unknown pixel type '${image.pixel}'; ${hint}known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
+                node: image, property: 'pixel', data: { code: Codes.unknownPixelType, suggestions },
             });
         }
     },

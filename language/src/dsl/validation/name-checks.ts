@@ -2,6 +2,7 @@
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
 import type { ChainAstType, Model } from '../../generated/ast.js';
 import { boxPorts, chainInstances, platformCaches, pttsComponents, repeated } from '../model-util.js';
+import { onceSettings } from '../once-settings.js';
 import { Codes } from './diagnostic-codes.js';
 
 /**
@@ -41,24 +42,24 @@ export const nameChecks: ValidationChecks<ChainAstType> = {
     Model: (model: Model, accept) => reportDuplicates(model.elements, 'name', undefined, accept),
     Box: (box, accept) => {
         reportDuplicates(boxPorts(box), 'port', ownerLabel('box', box.name), accept);
-        reportRepeats(box.members.filter(m => m.$type !== 'Port'), ownerLabel('box', box.name), accept);
+        reportRepeats(onceSettings(box)!, ownerLabel('box', box.name), accept);
     },
     Chain: (chain, accept) => {
         reportDuplicates(chainInstances(chain), 'instance', ownerLabel('chain', chain.name), accept);
-        reportRepeats(chain.members.filter(m => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(m.$type)), ownerLabel('chain', chain.name), accept);
+        reportRepeats(onceSettings(chain)!, ownerLabel('chain', chain.name), accept);
     },
-    Schedule: (schedule, accept) => reportRepeats(schedule.options, 'the schedule', accept),
+    Schedule: (schedule, accept) => reportRepeats(onceSettings(schedule)!, 'the schedule', accept),
     Ptts: (ptts, accept) => {
         reportDuplicates(pttsComponents(ptts), 'component', ownerLabel('ptts', ptts.name), accept);
-        reportRepeats(ptts.members.filter(m => m.$type === 'ResolutionSetting' || m.$type === 'OrderSetting'), ownerLabel('ptts', ptts.name), accept);
+        reportRepeats(onceSettings(ptts)!, ownerLabel('ptts', ptts.name), accept);
     },
-    Component: (component, accept) => reportRepeats(component.settings, ownerLabel('component', component.name), accept),
+    Component: (component, accept) => reportRepeats(onceSettings(component)!, ownerLabel('component', component.name), accept),
     Platform: (platform, accept) => {
-        reportRepeats(platform.settings.filter(s => s.$type !== 'Cache'), ownerLabel('platform', platform.name), accept);
+        reportRepeats(onceSettings(platform)!, ownerLabel('platform', platform.name), accept);
         reportDuplicates(platformCaches(platform), 'cache level', ownerLabel('platform', platform.name), accept, cache => cache.level, 'level');
     },
-    HistogramEtp: (histogram, accept) => reportRepeats(histogram.options, 'the histogram', accept),
-    DutyCycle: (mode, accept) => reportRepeats(mode.settings, 'the duty-cycle throttle', accept),
-    Budget: (mode, accept) => reportRepeats(mode.settings, 'the budget throttle', accept),
-    Target: (target, accept) => reportRepeats(target.settings, ownerLabel('target', target.name), accept),
+    HistogramEtp: (histogram, accept) => reportRepeats(onceSettings(histogram)!, 'the histogram', accept),
+    DutyCycle: (mode, accept) => reportRepeats(onceSettings(mode)!, 'the duty-cycle throttle', accept),
+    Budget: (mode, accept) => reportRepeats(onceSettings(mode)!, 'the budget throttle', accept),
+    Target: (target, accept) => reportRepeats(onceSettings(target)!, ownerLabel('target', target.name), accept),
 };
