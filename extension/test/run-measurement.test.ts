@@ -15,7 +15,8 @@ import {
     StreamMessageReader, StreamMessageWriter, type CodeAction, type ProtocolConnection, type TextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node.js';
 import { ensureServerBundle } from '../../language/test/lsp/server-bundle';
-import { analysisPlot, measuredSomething, runPlot, type AnalyzeResult, type RunReply } from '../src/plot-data';
+import type { AnalyzeResult, DeployResult } from '@chainlab/contract';
+import { analysisPlot, measuredSomething, runPlot } from '../src/plot-data';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'chainlab-etp-'));
@@ -45,7 +46,7 @@ const model = [
 
 let server: ChildProcessWithoutNullStreams;
 let connection: ProtocolConnection;
-let reply: RunReply;
+let reply: DeployResult;
 
 beforeAll(async () => {
     writeFileSync(file, model);
@@ -56,7 +57,7 @@ beforeAll(async () => {
     await connection.sendNotification(InitializedNotification.type, {});
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'chain', version: 1, text: model } });
     // what `Run on target` sends (commands.ts)
-    reply = await connection.sendRequest<RunReply>('chainlab/deploy', { uri, chain: 'Small', target: 'here', scenario: 'baseline', iterations: 100, runs: join(dir, 'runs') });
+    reply = await connection.sendRequest<DeployResult>('chainlab/deploy', { uri, chain: 'Small', target: 'here', scenario: 'baseline', iterations: 100, runs: join(dir, 'runs') });
 }, 180_000);
 
 afterAll(() => {

@@ -8,7 +8,7 @@ import type { TextEdit } from 'vscode-languageserver';
 import { isChainEtp, isComponent, type ChainEtp } from '../generated/ast.js';
 import { pmfText } from '../dsl/pmf-text.js';
 import { formatNs } from '../dsl/units.js';
-import type { RunReply } from './run-results.js';
+import type { ScenarioResult } from '@chainlab/contract';
 
 export interface Measurement {
     readonly scenario: string;
@@ -16,8 +16,13 @@ export interface Measurement {
     readonly points: Array<[number, number]>;
 }
 
+/** What a measurement is read from: the scenarios of a run reply (deploy/run) with their measured ETP. */
+export interface MeasuredRun {
+    readonly results: { readonly scenarios: ReadonlyArray<Pick<ScenarioResult, 'scenario' | 'etp'>> };
+}
+
 /** The measurement a run's ETP comes from: its baseline scenario, else the first that measured anything. */
-export function runMeasurement(run: RunReply): Measurement | undefined {
+export function runMeasurement(run: MeasuredRun): Measurement | undefined {
     const measured = run.results.scenarios.filter(s => Array.isArray(s.etp) && s.etp.length > 0);
     const chosen = measured.find(s => s.scenario === 'baseline') ?? measured[0];
     return chosen ? { scenario: chosen.scenario, points: chosen.etp! } : undefined;

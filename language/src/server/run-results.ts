@@ -3,19 +3,16 @@
  * and chain, kept by the language server so that its ETP quick fix and `chainlab/etpFromMeasurement`
  * can write what was measured.
  */
-import type { DeployResult } from '@chainlab/contract';
-
-/** A run as the backend's deploy/run replies; the server reads the measured ETP ([ns, count]) of each scenario. */
-export type RunReply = DeployResult;
+import type { MeasuredRun } from './measured-etp.js';
 
 export class RunResults {
-    private readonly runs = new Map<string, RunReply>();
+    private readonly runs = new Map<string, MeasuredRun>();
 
-    set(uri: string, chain: string, run: RunReply): void {
+    set(uri: string, chain: string, run: MeasuredRun): void {
         this.runs.set(`${uri}#${chain}`, run);
     }
 
-    get(uri: string, chain: string): RunReply | undefined {
+    get(uri: string, chain: string): MeasuredRun | undefined {
         return this.runs.get(`${uri}#${chain}`);
     }
 
@@ -31,8 +28,8 @@ export function rememberRun(runs: RunResults, request: string, uri: string, para
     if (request !== 'chainlab/deploy' || !('chain' in params) || typeof params.chain !== 'string' || !result || typeof result !== 'object') {
         return false;
     }
-    const scenarios = (result as Partial<RunReply>).results?.scenarios;
+    const scenarios = (result as Partial<MeasuredRun>).results?.scenarios;
     if (!Array.isArray(scenarios)) return false;
-    runs.set(uri, params.chain, result as RunReply);
+    runs.set(uri, params.chain, result as MeasuredRun);
     return true;
 }

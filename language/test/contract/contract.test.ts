@@ -29,9 +29,10 @@ describe('the contract on the language side', () => {
         expect([...keywords('MemoryKind')].map(m => m[1])).toEqual([...MEMORY_ALLOCATORS]);
     });
 
-    test('the server serves the contract\'s forwarded requests and the diagram edit', () => {
+    test('the server serves the contract\'s forwarded requests and its own (diagram edit, measured ETP, elements)', () => {
         expect(Object.keys(ANALYSIS_REQUESTS).sort()).toEqual(Object.keys(FORWARDED_REQUESTS).sort());
-        expect([...LANGUAGE_SERVER_REQUESTS].sort()).toEqual([...Object.keys(FORWARDED_REQUESTS), 'chainlab/diagramEdit'].sort());
+        const own = ['chainlab/diagramEdit', 'chainlab/etpFromMeasurement', 'chainlab/elements'];
+        expect([...LANGUAGE_SERVER_REQUESTS].sort()).toEqual([...Object.keys(FORWARDED_REQUESTS), ...own].sort());
     });
 
     const sent: Array<[LanguageServerRequest, Record<string, unknown>]> = [
@@ -42,6 +43,8 @@ describe('the contract on the language side', () => {
         ['chainlab/generate', { uri: 'file:///m.chain', chain: 'XRay', out: '/tmp/generated/XRay' }],
         ['chainlab/deploy', { uri: 'file:///m.chain', chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 200, runs: '/tmp/runs', progressToken: 'r' }],
         ['chainlab/diagramEdit', { uri: 'file:///m.chain', op: 'connect', chain: 'XRay', from: 'a.o', to: 'b.i' }],
+        ['chainlab/etpFromMeasurement', { uri: 'file:///m.chain', chain: 'XRay' }],
+        ['chainlab/elements', { uri: 'file:///m.chain' }],
     ];
 
     test.each(sent)('%s: what the editor sends validates', (request, params) => {

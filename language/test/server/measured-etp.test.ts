@@ -7,12 +7,14 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { describe, expect, test } from 'vitest';
 import type { CodeAction } from 'vscode-languageserver';
+import { METHOD_SCHEMAS, type ModelElement, type Scenario } from '@chainlab/contract';
 import { createChainServices } from '../../src/dsl/chain-module.js';
 import { exactProbabilities } from '../../src/dsl/pmf-text.js';
 import type { Model } from '../../src/generated/ast.js';
-import { modelElements, type ModelElement } from '../../src/server/element-requests.js';
-import { measuredEtpEdits, measuredPmfText, runMeasurement } from '../../src/server/measured-etp.js';
-import { RunResults, rememberRun, type RunReply } from '../../src/server/run-results.js';
+import { modelElements } from '../../src/server/element-requests.js';
+import { measuredEtpEdits, measuredPmfText, runMeasurement, type MeasuredRun } from '../../src/server/measured-etp.js';
+import { RunResults, rememberRun } from '../../src/server/run-results.js';
+import { schemaErrors } from '../contract/contract-ajv.js';
 import { createServerModule } from '../../src/server/server-module.js';
 
 const noBackend = { cost: () => Promise.reject(new Error('no backend')) };
@@ -22,7 +24,7 @@ function server(runs = new RunResults()) {
     return { Chain, runs, parse: parseHelper<Model>(Chain) };
 }
 
-const run = (...scenarios: Array<[string, Array<[number, number]> | undefined]>): RunReply =>
+const run = (...scenarios: Array<[Scenario, Array<[number, number]> | undefined]>): MeasuredRun =>
     ({ results: { scenarios: scenarios.map(([scenario, etp]) => ({ scenario, ...(etp ? { etp } : {}) })) } });
 
 const model = [
@@ -107,5 +109,6 @@ describe('etp chain X in the document', () => {
         const elements = modelElements(document.parseResult.value);
         expect(Object.fromEntries(Object.entries(elements).map(([kind, list]: [string, ModelElement[]]) => [kind, list.map(e => `${e.name}@${e.range.start.line}`)])))
             .toEqual({ chain: ['Small@0', 'Other@1'], ptts: ['System@2'], target: ['here@8'] });
+        expect(schemaErrors(METHOD_SCHEMAS.languageServer['chainlab/elements'].result, elements)).toEqual([]);
     });
 });
