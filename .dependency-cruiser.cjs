@@ -77,7 +77,7 @@ module.exports = {
             name: 'dsl-packages',
             severity: 'error',
             comment:
-                "language/src/dsl uses only Langium, its parser chevrotain (the syntax error messages) and the language " +
+                'language/src/dsl uses only Langium, its parser chevrotain (the syntax error messages) and the language ' +
                 "server protocol (and Node's own modules).",
             from: { path: '^language/src/dsl/' },
             to: { dependencyTypes: NPM, pathNot: '^node_modules/(langium|chevrotain|vscode-languageserver[^/]*)/' },

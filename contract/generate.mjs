@@ -32,7 +32,9 @@ const ENUMS = {
 };
 
 const readJson = file => JSON.parse(readFileSync(join(schemasDir, file), 'utf-8'));
-const schemaFiles = readdirSync(schemasDir).filter(f => f.endsWith('.schema.json')).sort();
+const schemaFiles = readdirSync(schemasDir)
+    .filter(f => f.endsWith('.schema.json'))
+    .sort();
 const schemas = Object.fromEntries(schemaFiles.map(f => [f, readJson(f)]));
 const methods = readJson('methods.json');
 const errors = readJson('errors.json').errors;
@@ -67,7 +69,8 @@ function forTypes(node, file) {
     if (!node || typeof node !== 'object') return node;
     const out = {};
     for (const [key, value] of Object.entries(node)) {
-        if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forTypes(v, file)]));
+        if (key === 'properties')
+            out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forTypes(v, file)]));
         else if (key === '$ref') out.$ref = `#/$defs/${defName(value, file)}`;
         else if (['if', 'then', 'else', 'unevaluatedProperties', '$schema', '$id', 'title'].includes(key)) continue;
         else if (key === 'prefixItems') out.items = forTypes(value, file);
@@ -87,7 +90,8 @@ function forTypes(node, file) {
 function bundle() {
     const defs = {};
     const add = (name, schema, file) => {
-        if (defs[name]) throw new Error(`${file}: definition ${name} is defined twice in the contract (names are global)`);
+        if (defs[name])
+            throw new Error(`${file}: definition ${name} is defined twice in the contract (names are global)`);
         defs[name] = forTypes(schema, file);
     };
     for (const [file, schema] of Object.entries(schemas)) {
@@ -102,23 +106,44 @@ function bundle() {
 
 async function typesTs() {
     const text = await compile(bundle(), 'ChainlabContract', {
-        bannerComment: '', additionalProperties: false, unreachableDefinitions: true, strictIndexSignatures: false, ignoreMinAndMaxItems: true,
-        format: true, style: { singleQuote: true, tabWidth: 4, printWidth: 140 },
+        bannerComment: '',
+        additionalProperties: false,
+        unreachableDefinitions: true,
+        strictIndexSignatures: false,
+        ignoreMinAndMaxItems: true,
+        format: true,
+        style: { singleQuote: true, tabWidth: 4, printWidth: 140 },
     });
-    return BANNER + text
-        .replace(/^\s*\*?\s*This interface was referenced by `ChainlabContract`'s JSON-Schema\n\s*\* via the `definition` "\w+"\.\n/gm, '')
-        .replace(/\/\*\*\n\s*\*\/\n/g, '')
-        .replace(/^(\s*\*)\n(\s*\*\/)/gm, '$2')
-        .replace(/export interface ChainlabContract \{\}\n/, '');
+    return (
+        BANNER +
+        text
+            .replace(
+                /^\s*\*?\s*This interface was referenced by `ChainlabContract`'s JSON-Schema\n\s*\* via the `definition` "\w+"\.\n/gm,
+                '',
+            )
+            .replace(/\/\*\*\n\s*\*\/\n/g, '')
+            .replace(/^(\s*\*)\n(\s*\*\/)/gm, '$2')
+            .replace(/export interface ChainlabContract \{\}\n/, '')
+    );
 }
 
 const refType = ref => (ref ? defName(ref) : 'undefined');
 
 function methodsTs() {
-    const entries = (table, fields) => Object.entries(table).map(([name, m]) =>
-        `    ${JSON.stringify(name)}: { ${fields.map(f => `${f}: T.${refType(m[f])}`).join('; ')} };`).join('\n');
-    const notifications = table => Object.entries(table).map(([name, m]) =>
-        `    ${JSON.stringify(name)}: ${m.params ? `T.${defName(m.params)}` : 'Record<string, never>'};`).join('\n');
+    const entries = (table, fields) =>
+        Object.entries(table)
+            .map(
+                ([name, m]) =>
+                    `    ${JSON.stringify(name)}: { ${fields.map(f => `${f}: T.${refType(m[f])}`).join('; ')} };`,
+            )
+            .join('\n');
+    const notifications = table =>
+        Object.entries(table)
+            .map(
+                ([name, m]) =>
+                    `    ${JSON.stringify(name)}: ${m.params ? `T.${defName(m.params)}` : 'Record<string, never>'};`,
+            )
+            .join('\n');
     return `${BANNER}import type * as T from './types.js';
 
 /** Every backend method with the types of its params and result. */
@@ -149,7 +174,8 @@ ${notifications(methods.languageServer.notifications)}
 `;
 }
 
-const constant = (name, value, doc) => `/** ${doc} */\nexport const ${name} = ${JSON.stringify(value, null, 4)} as const;\n`;
+const constant = (name, value, doc) =>
+    `/** ${doc} */\nexport const ${name} = ${JSON.stringify(value, null, 4)} as const;\n`;
 
 function constantsTs() {
     const enumValues = ref => {
@@ -157,27 +183,88 @@ function constantsTs() {
         if (!Array.isArray(def.enum)) throw new Error(`${ref} is not an enum`);
         return def.enum;
     };
-    const elementTypes = Object.fromEntries(Object.entries(resolveDef('diagram.schema.json#/$defs/ElementTypes').properties).map(([k, v]) => [k, v.const]));
-    const forwarded = Object.fromEntries(Object.entries(methods.languageServer.requests).filter(([, m]) => m.backend).map(([name, m]) => [name, m.backend]));
-    const schemaRefs = table => Object.fromEntries(Object.entries(table).map(([name, m]) => [name, { params: m.params ?? null, result: m.result ?? null }]));
+    const elementTypes = Object.fromEntries(
+        Object.entries(resolveDef('diagram.schema.json#/$defs/ElementTypes').properties).map(([k, v]) => [k, v.const]),
+    );
+    const forwarded = Object.fromEntries(
+        Object.entries(methods.languageServer.requests)
+            .filter(([, m]) => m.backend)
+            .map(([name, m]) => [name, m.backend]),
+    );
+    const schemaRefs = table =>
+        Object.fromEntries(
+            Object.entries(table).map(([name, m]) => [name, { params: m.params ?? null, result: m.result ?? null }]),
+        );
     const actionKind = ref => resolveDef(ref).properties.kind.const;
     const parts = [
         BANNER,
-        constant('CONTRACT_VERSION', contractVersion, 'The contract version (contract/schemas/contract.json) that client and backend compare at start.'),
-        constant('IR_VERSION', schemas['ir.schema.json'].properties.ir_version.const, 'The IR version of ir.schema.json.'),
-        constant('ERROR_CODES', Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.code])), 'JSON-RPC error codes of chainlab\'s wires (contract/schemas/errors.json).'),
+        constant(
+            'CONTRACT_VERSION',
+            contractVersion,
+            'The contract version (contract/schemas/contract.json) that client and backend compare at start.',
+        ),
+        constant(
+            'IR_VERSION',
+            schemas['ir.schema.json'].properties.ir_version.const,
+            'The IR version of ir.schema.json.',
+        ),
+        constant(
+            'ERROR_CODES',
+            Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.code])),
+            "JSON-RPC error codes of chainlab's wires (contract/schemas/errors.json).",
+        ),
         constant('ERRORS', errors, 'The error codes with their meaning and, where they carry data, its schema.'),
-        constant('BACKEND_METHODS', Object.keys(methods.backend.requests), 'The backend\'s JSON-RPC methods.'),
-        constant('BACKEND_NOTIFICATIONS', Object.keys(methods.backend.notifications), 'The notifications of the backend\'s wire.'),
-        constant('LANGUAGE_SERVER_REQUESTS', Object.keys(methods.languageServer.requests), 'The language server\'s own requests.'),
-        constant('LANGUAGE_SERVER_NOTIFICATIONS', Object.keys(methods.languageServer.notifications), 'The language server\'s own notifications.'),
-        constant('FORWARDED_REQUESTS', forwarded, 'Language server requests that forward to a backend method (the result is the backend\'s).'),
-        constant('METHOD_SCHEMAS', { backend: schemaRefs(methods.backend.requests), languageServer: schemaRefs(methods.languageServer.requests) },
-            'Where the params and result schema of every request are: FILE#/$defs/NAME in contract/schemas.'),
-        ...Object.entries(ENUMS).map(([name, ref]) => constant(name, enumValues(ref), `${ref.replace(/.*\//, '')}: the values, defined once in contract/schemas.`)),
-        constant('DIAGRAM_ELEMENT_TYPES', elementTypes, 'The Sprotty type of every diagram element, by short name (server and webview).'),
-        constant('DIAGRAM_EDIT_ACTION', actionKind('diagram.schema.json#/$defs/DiagramEditAction'), 'The kind of the webview\'s diagram edit action.'),
-        constant('DELETE_SELECTION_ACTION', actionKind('diagram.schema.json#/$defs/DeleteSelectionAction'), 'The kind of the extension\'s delete-selection action.'),
+        constant('BACKEND_METHODS', Object.keys(methods.backend.requests), "The backend's JSON-RPC methods."),
+        constant(
+            'BACKEND_NOTIFICATIONS',
+            Object.keys(methods.backend.notifications),
+            "The notifications of the backend's wire.",
+        ),
+        constant(
+            'LANGUAGE_SERVER_REQUESTS',
+            Object.keys(methods.languageServer.requests),
+            "The language server's own requests.",
+        ),
+        constant(
+            'LANGUAGE_SERVER_NOTIFICATIONS',
+            Object.keys(methods.languageServer.notifications),
+            "The language server's own notifications.",
+        ),
+        constant(
+            'FORWARDED_REQUESTS',
+            forwarded,
+            "Language server requests that forward to a backend method (the result is the backend's).",
+        ),
+        constant(
+            'METHOD_SCHEMAS',
+            {
+                backend: schemaRefs(methods.backend.requests),
+                languageServer: schemaRefs(methods.languageServer.requests),
+            },
+            'Where the params and result schema of every request are: FILE#/$defs/NAME in contract/schemas.',
+        ),
+        ...Object.entries(ENUMS).map(([name, ref]) =>
+            constant(
+                name,
+                enumValues(ref),
+                `${ref.replace(/.*\//, '')}: the values, defined once in contract/schemas.`,
+            ),
+        ),
+        constant(
+            'DIAGRAM_ELEMENT_TYPES',
+            elementTypes,
+            'The Sprotty type of every diagram element, by short name (server and webview).',
+        ),
+        constant(
+            'DIAGRAM_EDIT_ACTION',
+            actionKind('diagram.schema.json#/$defs/DiagramEditAction'),
+            "The kind of the webview's diagram edit action.",
+        ),
+        constant(
+            'DELETE_SELECTION_ACTION',
+            actionKind('diagram.schema.json#/$defs/DeleteSelectionAction'),
+            "The kind of the extension's delete-selection action.",
+        ),
         'export type DiagramElementType = (typeof DIAGRAM_ELEMENT_TYPES)[keyof typeof DIAGRAM_ELEMENT_TYPES];\n',
         'export type ErrorName = keyof typeof ERROR_CODES;\n',
     ];

@@ -19,22 +19,47 @@ function need(path, how) {
 export async function buildExtension() {
     mkdirSync(join(dist, 'diagram'), { recursive: true });
     await esbuild.build({
-        absWorkingDir: root, entryPoints: { extension: join(root, 'src/extension.ts') }, outdir: dist, outExtension: { '.js': '.cjs' },
-        bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: true, logLevel: 'warning',
+        absWorkingDir: root,
+        entryPoints: { extension: join(root, 'src/extension.ts') },
+        outdir: dist,
+        outExtension: { '.js': '.cjs' },
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        external: ['vscode'],
+        sourcemap: true,
+        logLevel: 'warning',
     });
     await esbuild.build({
-        absWorkingDir: root, entryPoints: { plot: join(root, 'webview/plot.ts') }, outdir: dist,
-        bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: true, logLevel: 'warning',
+        absWorkingDir: root,
+        entryPoints: { plot: join(root, 'webview/plot.ts') },
+        outdir: dist,
+        bundle: true,
+        platform: 'browser',
+        format: 'iife',
+        target: 'es2022',
+        sourcemap: true,
+        logLevel: 'warning',
     });
     copyFileSync(join(root, 'webview/plot.css'), join(dist, 'plot.css'));
-    copyFileSync(need(join(repo, 'language/dist/server.cjs'), 'build the language first (node language/esbuild.mjs)'), join(dist, 'server.cjs'));
+    copyFileSync(
+        need(join(repo, 'language/dist/server.cjs'), 'build the language first (node language/esbuild.mjs)'),
+        join(dist, 'server.cjs'),
+    );
     for (const file of ['webview.js', 'webview.css']) {
-        copyFileSync(need(join(repo, 'diagram/dist', file), 'bundle the diagram first (node diagram/esbuild.mjs)'), join(dist, 'diagram', file));
+        copyFileSync(
+            need(join(repo, 'diagram/dist', file), 'bundle the diagram first (node diagram/esbuild.mjs)'),
+            join(dist, 'diagram', file),
+        );
     }
     mkdirSync(join(root, 'syntaxes'), { recursive: true });
     need(join(repo, 'language/syntaxes/chain.tmLanguage.json'), 'run langium generate in language/');
     // Langium's grammar, with keywords that are names too (`x`, `s`, `in` …) highlighted only in their places
-    writeFileSync(join(root, 'syntaxes/chain.tmLanguage.json'), JSON.stringify(await tunedTextMateGrammar(), null, 2) + '\n');
+    writeFileSync(
+        join(root, 'syntaxes/chain.tmLanguage.json'),
+        JSON.stringify(await tunedTextMateGrammar(), null, 2) + '\n',
+    );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -27,18 +27,30 @@ const AFTER = '(?![\\w-])';
 
 const escape = text => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** An alternation, longest first (so `MiB/s` wins over `MiB`). */
-const alternation = words => [...words].sort((a, b) => b.length - a.length || a.localeCompare(b)).map(escape).join('|');
+const alternation = words =>
+    [...words]
+        .sort((a, b) => b.length - a.length || a.localeCompare(b))
+        .map(escape)
+        .join('|');
 
 /** The facts about the .chain grammar that highlighting needs, read with Langium's own grammar parser. */
 export async function grammarFacts(path = langiumGrammarPath) {
     const services = createLangiumGrammarServices(NodeFileSystem).grammar;
-    const document = services.shared.workspace.LangiumDocumentFactory.fromString(readFileSync(path, 'utf-8'), URI.file(path));
+    const document = services.shared.workspace.LangiumDocumentFactory.fromString(
+        readFileSync(path, 'utf-8'),
+        URI.file(path),
+    );
     await services.shared.workspace.DocumentBuilder.build([document]);
     const grammar = document.parseResult.value;
     const rule = name => grammar.rules.find(r => r.name === name);
     const keywordsOf = name => {
         const found = rule(name);
-        return found ? AstUtils.streamAst(found.definition).filter(GrammarAST.isKeyword).map(k => k.value).toArray() : [];
+        return found
+            ? AstUtils.streamAst(found.definition)
+                  .filter(GrammarAST.isKeyword)
+                  .map(k => k.value)
+                  .toArray()
+            : [];
     };
     const nameKeywords = new Set(keywordsOf('Name'));
     const unitRules = ['TimeUnit', 'SizeUnit', 'ThresholdUnit'];
@@ -51,10 +63,18 @@ export async function grammarFacts(path = langiumGrammarPath) {
     for (const group of AstUtils.streamAllContents(grammar).filter(GrammarAST.isGroup)) {
         for (let i = 0; i + 1 < group.elements.length; i++) {
             const [keyword, next] = [group.elements[i], group.elements[i + 1]];
-            const value = GrammarAST.isKeyword(keyword) ? keyword.value : GrammarAST.isAssignment(keyword) && GrammarAST.isKeyword(keyword.terminal) ? keyword.terminal.value : undefined;
+            const value = GrammarAST.isKeyword(keyword)
+                ? keyword.value
+                : GrammarAST.isAssignment(keyword) && GrammarAST.isKeyword(keyword.terminal)
+                  ? keyword.terminal.value
+                  : undefined;
             if (!value || !/^[\w-]+$/.test(value) || !GrammarAST.isAssignment(next)) continue;
             const terminal = next.terminal;
-            const called = GrammarAST.isRuleCall(terminal) ? terminal.rule.ref?.name : GrammarAST.isCrossReference(terminal) ? 'Name' : undefined;
+            const called = GrammarAST.isRuleCall(terminal)
+                ? terminal.rule.ref?.name
+                : GrammarAST.isCrossReference(terminal)
+                  ? 'Name'
+                  : undefined;
             if (called === 'Name' && !nameKeywords.has(value)) declaring.add(value);
             if (called === 'KernelName' && !nameKeywords.has(value)) kernelKeywords.add(value);
             if (unitRules.includes(called)) unitKeywords.add(value);
@@ -75,17 +95,35 @@ export function tuneTextMateGrammar(generated, facts) {
     const contextual = keywords.filter(k => facts.nameKeywords.has(k) && !facts.units.has(k) && k !== 'x');
     const tuned = [
         // `box Gain`, `image x …`, `of u16`, `throttle T` (a declaration or a reference after its keyword)
-        { match: `${BEFORE}(${alternation(facts.declaring)})\\s+(${IDENTIFIER})`, captures: { 1: { name: keywordPattern.name }, 2: { name: scope('entity.name.type') } } },
+        {
+            match: `${BEFORE}(${alternation(facts.declaring)})\\s+(${IDENTIFIER})`,
+            captures: { 1: { name: keywordPattern.name }, 2: { name: scope('entity.name.type') } },
+        },
         // `kernel gain(1.5)`, `kernel source`: a kernel's name, never a keyword
-        { match: `${BEFORE}(${alternation(facts.kernelKeywords)})\\s+(${IDENTIFIER})`, captures: { 1: { name: keywordPattern.name }, 2: { name: scope('entity.name.function') } } },
+        {
+            match: `${BEFORE}(${alternation(facts.kernelKeywords)})\\s+(${IDENTIFIER})`,
+            captures: { 1: { name: keywordPattern.name }, 2: { name: scope('entity.name.function') } },
+        },
         // `chain C on local {`: the platform after `on` (but `smt on` stays a keyword)
-        { match: `${BEFORE}(on)\\s+(${IDENTIFIER})(?=\\s*\\{)`, captures: { 1: { name: keywordPattern.name }, 2: { name: scope('entity.name.type') } } },
+        {
+            match: `${BEFORE}(on)\\s+(${IDENTIFIER})(?=\\s*\\{)`,
+            captures: { 1: { name: keywordPattern.name }, 2: { name: scope('entity.name.type') } },
+        },
         // `10 ms`, `256 KiB`, `99.9 %`: a unit right after its number
-        { match: `(?<!\\w)(${NUMBER})\\s*(${alternation(facts.units)})(?![\\w/])`, captures: { 1: { name: scope('constant.numeric') }, 2: { name: scope('keyword.other.unit') } } },
+        {
+            match: `(?<!\\w)(${NUMBER})\\s*(${alternation(facts.units)})(?![\\w/])`,
+            captures: { 1: { name: scope('constant.numeric') }, 2: { name: scope('keyword.other.unit') } },
+        },
         // `unit us`: a unit named by its keyword
-        { match: `${BEFORE}(${alternation(facts.unitKeywords)})\\s+(${alternation(facts.units)})(?![\\w/])`, captures: { 1: { name: keywordPattern.name }, 2: { name: scope('keyword.other.unit') } } },
+        {
+            match: `${BEFORE}(${alternation(facts.unitKeywords)})\\s+(${alternation(facts.units)})(?![\\w/])`,
+            captures: { 1: { name: keywordPattern.name }, 2: { name: scope('keyword.other.unit') } },
+        },
         // `1024 x 1024`: the image size's `x`
-        { match: `(?<!\\w)(\\d+)\\s+(x)\\s+(?=\\d)`, captures: { 1: { name: scope('constant.numeric') }, 2: { name: keywordPattern.name } } },
+        {
+            match: `(?<!\\w)(\\d+)\\s+(x)\\s+(?=\\d)`,
+            captures: { 1: { name: scope('constant.numeric') }, 2: { name: keywordPattern.name } },
+        },
         // `mul.x`: a port of an instance
         { match: `(\\.)(${IDENTIFIER})`, captures: { 2: { name: scope('variable.other.property') } } },
         // `s: Src`, `in x: F`: the type after ':'

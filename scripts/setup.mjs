@@ -42,7 +42,10 @@ const DEBIAN_PACKAGES = [
     { pkg: 'libxkbfile-dev', check: () => existsSync('/usr/include/X11/extensions/XKBfile.h') },
     { pkg: 'libsecret-1-dev', check: () => existsSync('/usr/include/libsecret-1') },
     { pkg: 'ripgrep', command: 'rg' }, // seeds @vscode/ripgrep's download cache (github.com is not reachable)
-    { pkg: 'python3-venv', check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0 },
+    {
+        pkg: 'python3-venv',
+        check: () => run(pythonCommand(), ['-c', 'import venv, ensurepip'], { check: false }).status === 0,
+    },
     // clang-format 14 exactly (Debian 12's): the C format check of tests/lint.test.ts (runtime-c/, bench/)
     { pkg: 'clang-format-14', command: 'clang-format-14', optional: 'the C format check of tests/lint.test.ts' },
 ];
@@ -55,7 +58,9 @@ function run(command, args, { cwd = root, check = true, env = process.env, captu
     const result = spawnSync(command, args, { cwd, env, encoding: 'utf-8', stdio: capture ? 'pipe' : 'inherit' });
     if (check && result.status !== 0) {
         const output = capture ? `\n${(result.stdout ?? '') + (result.stderr ?? '')}`.trimEnd() : '';
-        process.stderr.write(`setup: '${command} ${args.join(' ')}' failed (exit ${result.status ?? result.error?.message})${output}\n`);
+        process.stderr.write(
+            `setup: '${command} ${args.join(' ')}' failed (exit ${result.status ?? result.error?.message})${output}\n`,
+        );
         process.exit(1);
     }
     return result;
@@ -73,7 +78,8 @@ function hashOf(paths) {
         const stat = statSync(path);
         if (stat.isDirectory()) {
             for (const entry of readdirSync(path).sort()) {
-                if (['node_modules', 'out', 'dist', 'build', '.venv', '__pycache__', 'generated'].includes(entry)) continue;
+                if (['node_modules', 'out', 'dist', 'build', '.venv', '__pycache__', 'generated'].includes(entry))
+                    continue;
                 visit(join(path, entry));
             }
         } else {
@@ -101,7 +107,9 @@ function pythonCommand() {
     if (pythonCache) return pythonCache;
     for (const candidate of ['python3.13', 'python3.12', 'python3.11', 'python3']) {
         if (!hasCommand(candidate)) continue;
-        const version = spawnSync(candidate, ['-c', 'import sys; print(sys.version_info >= (3, 11))'], { encoding: 'utf-8' });
+        const version = spawnSync(candidate, ['-c', 'import sys; print(sys.version_info >= (3, 11))'], {
+            encoding: 'utf-8',
+        });
         if (version.stdout?.trim() === 'True') return (pythonCache = candidate);
     }
     return (pythonCache = 'python3');
@@ -112,12 +120,16 @@ function debianPackages() {
     if (missing.length === 0) return;
     if (process.getuid?.() !== 0 || !hasCommand('apt-get')) {
         for (const p of missing.filter(p => p.optional)) {
-            process.stderr.write(`setup: ${p.pkg} is missing, skipped (not root): ${p.optional} needs it; install it with 'sudo apt-get install ${p.pkg}'\n`);
+            process.stderr.write(
+                `setup: ${p.pkg} is missing, skipped (not root): ${p.optional} needs it; install it with 'sudo apt-get install ${p.pkg}'\n`,
+            );
         }
         missing = missing.filter(p => !p.optional);
         if (missing.length === 0) return;
         const required = missing.map(p => p.pkg);
-        process.stderr.write(`setup: missing system packages: ${required.join(' ')} (install them, e.g. 'sudo apt-get install ${required.join(' ')}')\n`);
+        process.stderr.write(
+            `setup: missing system packages: ${required.join(' ')} (install them, e.g. 'sudo apt-get install ${required.join(' ')}')\n`,
+        );
         process.exit(1);
     }
     const names = missing.map(p => p.pkg);
@@ -128,7 +140,14 @@ function debianPackages() {
 }
 
 function npmDependencies() {
-    const hash = hashOf(['package.json', 'package-lock.json', 'contract/package.json', 'language/package.json', 'diagram/package.json', 'extension/package.json']);
+    const hash = hashOf([
+        'package.json',
+        'package-lock.json',
+        'contract/package.json',
+        'language/package.json',
+        'diagram/package.json',
+        'extension/package.json',
+    ]);
     if (upToDate('npm', hash, 'node_modules/.package-lock.json')) return;
     log('installing npm dependencies (npm ci)');
     run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
@@ -136,7 +155,13 @@ function npmDependencies() {
 }
 
 /** What the contract's generated TypeScript and its build depend on (the language, diagram and extension embed it) */
-const CONTRACT_INPUTS = ['contract/schemas', 'contract/generate.mjs', 'contract/src', 'contract/tsconfig.json', 'contract/package.json'];
+const CONTRACT_INPUTS = [
+    'contract/schemas',
+    'contract/generate.mjs',
+    'contract/src',
+    'contract/tsconfig.json',
+    'contract/package.json',
+];
 
 /** The contract: TypeScript generated from its JSON Schemas (like Langium's AST), compiled to contract/out. */
 function contractBuild() {
@@ -149,13 +174,20 @@ function contractBuild() {
 }
 
 function languageBuild() {
-    const hash = hashOf(['language/src', 'language/tsconfig.json', 'language/langium-config.json', ...CONTRACT_INPUTS, 'language/esbuild.mjs']);
+    const hash = hashOf([
+        'language/src',
+        'language/tsconfig.json',
+        'language/langium-config.json',
+        ...CONTRACT_INPUTS,
+        'language/esbuild.mjs',
+    ]);
     if (upToDate('language', hash, 'language/out/cli/main.js')) return;
     log('building the language (langium generate, tsc)');
     const bin = join(root, 'node_modules', '.bin');
     run(join(bin, 'langium'), ['generate'], { cwd: join(root, 'language') });
     run(join(bin, 'tsc'), ['-b', 'tsconfig.json'], { cwd: join(root, 'language') });
-    if (existsSync(join(root, 'language', 'esbuild.mjs'))) run('node', ['esbuild.mjs'], { cwd: join(root, 'language') });
+    if (existsSync(join(root, 'language', 'esbuild.mjs')))
+        run('node', ['esbuild.mjs'], { cwd: join(root, 'language') });
     stamp('language', hash);
 }
 
@@ -168,9 +200,21 @@ function diagramBuild() {
 }
 
 function extensionBuild() {
-    const hash = hashOf(['extension/src', 'extension/webview', 'extension/package.json', 'extension/esbuild.mjs', 'extension/.vscodeignore',
-        'extension/language-configuration.json', 'extension/walkthrough', 'extension/media', 'language/src', 'language/textmate.mjs',
-        'diagram/src', 'diagram/css', ...CONTRACT_INPUTS]);
+    const hash = hashOf([
+        'extension/src',
+        'extension/webview',
+        'extension/package.json',
+        'extension/esbuild.mjs',
+        'extension/.vscodeignore',
+        'extension/language-configuration.json',
+        'extension/walkthrough',
+        'extension/media',
+        'language/src',
+        'language/textmate.mjs',
+        'diagram/src',
+        'diagram/css',
+        ...CONTRACT_INPUTS,
+    ]);
     if (upToDate('extension', hash, 'extension/chainlab.vsix')) return;
     log('building and packaging the VS Code extension (extension/chainlab.vsix)');
     run('npm', ['run', 'package', '--silent'], { cwd: join(root, 'extension') });
@@ -207,7 +251,15 @@ function pythonBackend() {
         run(pythonCommand(), ['-m', 'venv', venv]);
     }
     log('installing the backend and its pinned dependencies into backend/.venv');
-    run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-e', `${join(root, 'backend')}[test]`]);
+    run(python, [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '-e',
+        `${join(root, 'backend')}[test]`,
+    ]);
     stamp('python', hash);
 }
 

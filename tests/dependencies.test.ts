@@ -6,13 +6,28 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const repo = join(__dirname, '..');
-const SINGLE_COPY = ['langium', 'langium-sprotty', 'vscode-languageclient', 'vscode-languageserver', 'vscode-languageserver-protocol', 'sprotty', 'sprotty-protocol', 'sprotty-vscode', 'inversify', 'elkjs'];
+const SINGLE_COPY = [
+    'langium',
+    'langium-sprotty',
+    'vscode-languageclient',
+    'vscode-languageserver',
+    'vscode-languageserver-protocol',
+    'sprotty',
+    'sprotty-protocol',
+    'sprotty-vscode',
+    'inversify',
+    'elkjs',
+];
 
 describe('dependency hygiene', () => {
     test.each(SINGLE_COPY)('npm ls shows at most one version of %s', name => {
         let output = '';
         try {
-            output = execFileSync('npm', ['ls', name, '--all', '--json'], { cwd: repo, encoding: 'utf-8', stdio: ['ignore', 'pipe', 'ignore'] });
+            output = execFileSync('npm', ['ls', name, '--all', '--json'], {
+                cwd: repo,
+                encoding: 'utf-8',
+                stdio: ['ignore', 'pipe', 'ignore'],
+            });
         } catch (error) {
             output = (error as { stdout: string }).stdout; // npm ls exits 1 on problems but still prints the tree
         }
@@ -35,7 +50,10 @@ describe('dependency hygiene', () => {
 
     test('the diagram stack is pinned exactly on the Langium 3.5 line', () => {
         const read = (dir: string) => JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf-8'));
-        const language = read('language'), diagram = read('diagram'), extension = read('extension'), contract = read('contract');
+        const language = read('language'),
+            diagram = read('diagram'),
+            extension = read('extension'),
+            contract = read('contract');
         expect(language.dependencies['langium-sprotty']).toBe('3.5.0');
         expect(language.dependencies.elkjs).toBe('0.8.2');
         expect(diagram.dependencies.sprotty).toBe('1.4.0');
@@ -44,13 +62,18 @@ describe('dependency hygiene', () => {
         expect(extension.dependencies['sprotty-vscode']).toBe('1.0.0');
         expect(contract.devDependencies['json-schema-to-typescript']).toBe('15.0.4');
         for (const pkg of [read('.'), language, diagram, extension, contract]) {
-            for (const version of Object.values<string>({ ...pkg.dependencies, ...pkg.devDependencies })) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+            for (const version of Object.values<string>({ ...pkg.dependencies, ...pkg.devDependencies }))
+                expect(version).toMatch(/^\d+\.\d+\.\d+$/);
         }
     });
 
     test('backend dependencies are pinned', () => {
         const pyproject = readFileSync(join(repo, 'backend', 'pyproject.toml'), 'utf-8');
-        const deps = /dependencies = \[([\s\S]*?)\]/.exec(pyproject)![1].split('\n').map(l => l.trim()).filter(l => l.startsWith('"'));
+        const deps = /dependencies = \[([\s\S]*?)\]/
+            .exec(pyproject)![1]
+            .split('\n')
+            .map(l => l.trim())
+            .filter(l => l.startsWith('"'));
         expect(deps.length).toBeGreaterThan(5);
         for (const dep of deps) expect(dep).toMatch(/==/);
     });
@@ -61,9 +84,22 @@ describe('dependency hygiene', () => {
  * configs, scripts/, tests/ (tests/vscode too: its package.json only installs code-server, its files resolve the
  * root's node_modules) and bench/.
  */
-const WORKSPACES = ['language', 'diagram', 'extension', 'contract'].filter(dir => existsSync(join(repo, dir, 'package.json')));
+const WORKSPACES = ['language', 'diagram', 'extension', 'contract'].filter(dir =>
+    existsSync(join(repo, dir, 'package.json')),
+);
 const NPM_PACKAGES = [...WORKSPACES, '.'];
-const NOT_SOURCES = new Set(['node_modules', 'out', 'dist', 'build', 'generated', 'syntaxes', '.tmp', 'backend', 'runtime-c', 'samples']);
+const NOT_SOURCES = new Set([
+    'node_modules',
+    'out',
+    'dist',
+    'build',
+    'generated',
+    'syntaxes',
+    '.tmp',
+    'backend',
+    'runtime-c',
+    'samples',
+]);
 
 /** Modules the host provides at run time, declared through their types. */
 const PROVIDED: Record<string, string> = { vscode: '@types/vscode' };
@@ -120,14 +156,20 @@ function importsOf(dir: string): { packages: Map<string, string[]>; usesNodeBuil
 
 /** The command names a dependency installs (package.json `bin`). */
 function binsOf(name: string): string[] {
-    const manifest = JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf-8')) as { bin?: string | Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf-8')) as {
+        bin?: string | Record<string, string>;
+    };
     if (!manifest.bin) return [];
     return typeof manifest.bin === 'string' ? [name.replace(/^@[^/]+\//, '')] : Object.keys(manifest.bin);
 }
 
 describe('declared dependencies are the imported ones', () => {
     const manifest = (dir: string) =>
-        JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf-8')) as { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+        JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf-8')) as {
+            scripts?: Record<string, string>;
+            dependencies?: Record<string, string>;
+            devDependencies?: Record<string, string>;
+        };
 
     test.each(NPM_PACKAGES)('%s: every imported package is declared in its package.json', dir => {
         const pkg = manifest(dir);
@@ -143,14 +185,21 @@ describe('declared dependencies are the imported ones', () => {
         const { packages, usesNodeBuiltins } = importsOf(dir);
         // A tool counts where its package runs it: its package.json scripts (and, for the root, the runner files).
         const runners = dir === '.' ? ROOT_TOOL_RUNNERS : [];
-        const toolText = [JSON.stringify(pkg.scripts ?? {}), ...runners.map(file => readFileSync(join(repo, file), 'utf-8'))].join('\n');
-        const runs = (command: string) => new RegExp(`(^|[^\\w.-])${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w.-])`, 'm').test(toolText);
+        const toolText = [
+            JSON.stringify(pkg.scripts ?? {}),
+            ...runners.map(file => readFileSync(join(repo, file), 'utf-8')),
+        ].join('\n');
+        const runs = (command: string) =>
+            new RegExp(`(^|[^\\w.-])${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w.-])`, 'm').test(toolText);
         const unused = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter(name => {
             if (packages.has(name)) return false;
             if (name === '@types/node') return !usesNodeBuiltins;
             if (name.startsWith('@types/')) {
                 const typed = name.slice('@types/'.length);
-                return !packages.has(typed) && !Object.entries(PROVIDED).some(([module, types]) => types === name && packages.has(module));
+                return (
+                    !packages.has(typed) &&
+                    !Object.entries(PROVIDED).some(([module, types]) => types === name && packages.has(module))
+                );
             }
             return !binsOf(name).some(runs);
         });

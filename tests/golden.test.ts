@@ -14,7 +14,9 @@ function chainFiles(dir: string): string[] {
     });
 }
 
-const samples = chainFiles(join(repo, 'samples')).map(p => relative(repo, p)).sort();
+const samples = chainFiles(join(repo, 'samples'))
+    .map(p => relative(repo, p))
+    .sort();
 const update = process.env.CHAINLAB_UPDATE_GOLDEN === '1';
 
 describe('golden IR of the samples', () => {
@@ -23,7 +25,10 @@ describe('golden IR of the samples', () => {
         expect(result.status, result.stderr).toBe(0);
         const golden = join(repo, 'tests', 'golden', sample.replace(/\.chain$/, '.ir.json'));
         if (update || !existsSync(golden)) {
-            if (!update) throw new Error(`no golden file ${relative(repo, golden)}: run with CHAINLAB_UPDATE_GOLDEN=1 and review it`);
+            if (!update)
+                throw new Error(
+                    `no golden file ${relative(repo, golden)}: run with CHAINLAB_UPDATE_GOLDEN=1 and review it`,
+                );
             mkdirSync(dirname(golden), { recursive: true });
             writeFileSync(golden, result.stdout);
         }

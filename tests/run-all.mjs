@@ -19,9 +19,17 @@ mkdirSync(results, { recursive: true });
 /** A vitest suite: run in `cwd` (with `config`, if given), counts from its JSON report. */
 function vitestSuite(name, what, cwd, config) {
     return {
-        name, what, cwd,
+        name,
+        what,
+        cwd,
         command: join(root, 'node_modules', '.bin', 'vitest'),
-        args: ['run', ...(config ? ['--config', config] : []), '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+        args: [
+            'run',
+            ...(config ? ['--config', config] : []),
+            '--reporter=default',
+            '--reporter=json',
+            `--outputFile=${join(results, 'vitest.json')}`,
+        ],
         counts: () => vitestCounts(join(results, 'vitest.json')),
     };
 }
@@ -29,16 +37,42 @@ function vitestSuite(name, what, cwd, config) {
 /** Each suite: how to run it and how to read its counts afterwards. */
 const SUITES = [
     vitestSuite('language', 'vitest: grammar, validation, LSP features, IR export, fuzz', join(root, 'language')),
-    vitestSuite('cross', 'vitest: the CLI as a process, samples, golden IR, dependency hygiene, lint/format/layering', root, 'tests/vitest.config.ts'),
-    vitestSuite('diagram', 'vitest + Chromium: the diagram webview rendering language-server models', join(root, 'diagram')),
-    vitestSuite('extension', 'vitest: the extension\'s run → plot → ETP edit through the language server, against the real backend and CLI', join(root, 'extension')),
-    vitestSuite('vscode', 'code-server + Chromium: the packaged extension in a real VS Code', join(root, 'tests', 'vscode'), 'vitest.config.ts'),
+    vitestSuite(
+        'cross',
+        'vitest: the CLI as a process, samples, golden IR, dependency hygiene, lint/format/layering',
+        root,
+        'tests/vitest.config.ts',
+    ),
+    vitestSuite(
+        'diagram',
+        'vitest + Chromium: the diagram webview rendering language-server models',
+        join(root, 'diagram'),
+    ),
+    vitestSuite(
+        'extension',
+        "vitest: the extension's run → plot → ETP edit through the language server, against the real backend and CLI",
+        join(root, 'extension'),
+    ),
+    vitestSuite(
+        'vscode',
+        'code-server + Chromium: the packaged extension in a real VS Code',
+        join(root, 'tests', 'vscode'),
+        'vitest.config.ts',
+    ),
     {
         name: 'backend',
         what: 'pytest: IR, PTTS analysis, plan, RPC',
         cwd: join(root, 'backend'),
         command: join(root, 'backend', '.venv', 'bin', 'python'),
-        args: ['-m', 'pytest', '-q', '--color=no', '-p', 'no:cacheprovider', `--junitxml=${join(results, 'pytest.xml')}`],
+        args: [
+            '-m',
+            'pytest',
+            '-q',
+            '--color=no',
+            '-p',
+            'no:cacheprovider',
+            `--junitxml=${join(results, 'pytest.xml')}`,
+        ],
         counts: () => junitCounts(join(results, 'pytest.xml')),
     },
     {
@@ -54,7 +88,11 @@ const SUITES = [
 
 function vitestCounts(file) {
     const report = JSON.parse(readFileSync(file, 'utf-8'));
-    return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numFailedTestSuites ?? 0), skipped: report.numPendingTests + report.numTodoTests };
+    return {
+        passed: report.numPassedTests,
+        failed: report.numFailedTests + (report.numFailedTestSuites ?? 0),
+        skipped: report.numPendingTests + report.numTodoTests,
+    };
 }
 
 function junitCounts(file) {
@@ -62,9 +100,14 @@ function junitCounts(file) {
     const xml = readFileSync(file, 'utf-8');
     const total = { tests: 0, failures: 0, errors: 0, skipped: 0 };
     for (const [suite] of xml.matchAll(/<testsuite\b[^>]*>/g)) {
-        for (const name of Object.keys(total)) total[name] += Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+        for (const name of Object.keys(total))
+            total[name] += Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
     }
-    return { passed: total.tests - total.failures - total.errors - total.skipped, failed: total.failures + total.errors, skipped: total.skipped };
+    return {
+        passed: total.tests - total.failures - total.errors - total.skipped,
+        failed: total.failures + total.errors,
+        skipped: total.skipped,
+    };
 }
 
 const wanted = process.argv.slice(2);
@@ -75,7 +118,11 @@ for (const suite of SUITES) {
     process.stdout.write(`\n=== ${suite.name}: ${suite.what}\n`);
     const started = Date.now();
     for (const file of ['vitest.json', 'pytest.xml', 'ctest.xml']) rmSync(join(results, file), { force: true });
-    const run = spawnSync(suite.command, suite.args, { cwd: suite.cwd, stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
+    const run = spawnSync(suite.command, suite.args, {
+        cwd: suite.cwd,
+        stdio: 'inherit',
+        env: { ...process.env, NO_COLOR: '1' },
+    });
     let counts;
     try {
         counts = suite.counts();
@@ -89,7 +136,9 @@ for (const suite of SUITES) {
 process.stdout.write('\n=== summary\n');
 for (const s of summary) {
     const note = s.ok ? '' : s.passed === 0 && s.failed === 0 ? '  (ran no test)' : `  (exit ${s.status})`;
-    process.stdout.write(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name.padEnd(10)} ${String(s.passed).padStart(5)} passed ${String(s.failed).padStart(4)} failed ${String(s.skipped).padStart(4)} skipped  ${s.seconds.toFixed(1).padStart(6)} s${note}\n`);
+    process.stdout.write(
+        `${s.ok ? 'ok  ' : 'FAIL'} ${s.name.padEnd(10)} ${String(s.passed).padStart(5)} passed ${String(s.failed).padStart(4)} failed ${String(s.skipped).padStart(4)} skipped  ${s.seconds.toFixed(1).padStart(6)} s${note}\n`,
+    );
 }
 const passed = summary.reduce((n, s) => n + s.passed, 0);
 const failed = summary.reduce((n, s) => n + s.failed + (s.ok || s.failed > 0 ? 0 : 1), 0);

@@ -100,14 +100,26 @@ export function generateModel(instances, defs, seed = 1) {
     };
     const few = Math.max(2, Math.round(defs * 0.03));
     for (let i = 0; i < few; i++) defineBox('dup2', `Dup2_${i}`, 'in i: Frame  out a: Frame  out b: Frame  kernel dup');
-    for (let i = 0; i < Math.ceil(few / 2); i++) defineBox('dup3', `Dup3_${i}`, 'in i: Frame  out a: Frame  out b: Frame  out c: Frame  kernel dup');
-    for (let i = 0; i < Math.ceil(few / 2); i++) defineBox('dup4', `Dup4_${i}`, 'in i: Frame  out a: Frame  out b: Frame  out c: Frame  out d: Frame  kernel dup');
+    for (let i = 0; i < Math.ceil(few / 2); i++)
+        defineBox('dup3', `Dup3_${i}`, 'in i: Frame  out a: Frame  out b: Frame  out c: Frame  kernel dup');
+    for (let i = 0; i < Math.ceil(few / 2); i++)
+        defineBox(
+            'dup4',
+            `Dup4_${i}`,
+            'in i: Frame  out a: Frame  out b: Frame  out c: Frame  out d: Frame  kernel dup',
+        );
     for (let i = 0; i < few; i++) {
         const kernel = i % 3 === 2 ? `mul(${(0.5 + random()).toFixed(3)})` : 'add';
-        defineBox('add', `Join${i}`, `in a: Frame  in b: Frame  out o: Frame  kernel ${kernel}  split rows  depends pointwise  cost ${cost()}`);
+        defineBox(
+            'add',
+            `Join${i}`,
+            `in a: Frame  in b: Frame  out o: Frame  kernel ${kernel}  split rows  depends pointwise  cost ${cost()}`,
+        );
     }
-    for (let i = 0; i < few; i++) defineBox('sink1', `Display${i}`, `in i: Frame  kernel sink  split none  cost ${cost()}`);
-    for (let i = 0; i < Math.ceil(few / 2); i++) defineBox('sink2', `Wall${i}`, `in a: Frame  in b: Frame  kernel sink  split none`);
+    for (let i = 0; i < few; i++)
+        defineBox('sink1', `Display${i}`, `in i: Frame  kernel sink  split none  cost ${cost()}`);
+    for (let i = 0; i < Math.ceil(few / 2); i++)
+        defineBox('sink2', `Wall${i}`, `in a: Frame  in b: Frame  kernel sink  split none`);
     const unaryCount = Math.max(1, defs - 1 - Object.values(shapes).reduce((n, s) => n + s.length, 0));
     for (let i = 0; i < unaryCount; i++) {
         const kind = i % 5;
@@ -197,7 +209,12 @@ export function generateModel(instances, defs, seed = 1) {
         '}',
         '',
     );
-    return { text: lines.join('\n'), instances: chain.length, connections: connections.length, defs: Object.values(shapes).reduce((n, s) => n + s.length, 1) };
+    return {
+        text: lines.join('\n'),
+        instances: chain.length,
+        connections: connections.length,
+        defs: Object.values(shapes).reduce((n, s) => n + s.length, 1),
+    };
 }
 
 // ------------------------------------------------------------------ measurement
@@ -216,9 +233,17 @@ if (LANGIUM_SCOPES) {
 
 /** When each build phase of the current run ended (Langium's DocumentBuilder reports them). */
 let phaseEnds = {};
-const PHASES = [['IndexedContent', 'index'], ['ComputedScopes', 'scopes'], ['Linked', 'link'], ['IndexedReferences', 'refindex'], ['Validated', 'checks']];
+const PHASES = [
+    ['IndexedContent', 'index'],
+    ['ComputedScopes', 'scopes'],
+    ['Linked', 'link'],
+    ['IndexedReferences', 'refindex'],
+    ['Validated', 'checks'],
+];
 for (const [state, key] of PHASES) {
-    shared.workspace.DocumentBuilder.onBuildPhase(DocumentState[state], () => { phaseEnds[key] = performance.now(); });
+    shared.workspace.DocumentBuilder.onBuildPhase(DocumentState[state], () => {
+        phaseEnds[key] = performance.now();
+    });
 }
 
 /** Parse, build with validation, export the IR and check it; the times of each step in ms. */
@@ -238,7 +263,11 @@ async function runOnce(text, file) {
         phases[key] = (phaseEnds[key] ?? previous) - previous;
         previous = phaseEnds[key] ?? previous;
     }
-    const ir = exportIr(document.parseResult.value, { file, readFile: p => readFileSync(p, 'utf-8'), resolvePath: p => resolve(dirname(file), p) });
+    const ir = exportIr(document.parseResult.value, {
+        file,
+        readFile: p => readFileSync(p, 'utf-8'),
+        resolvePath: p => resolve(dirname(file), p),
+    });
     const t3 = performance.now();
     const schema = irSchemaErrors(ir);
     const t4 = performance.now();
@@ -248,10 +277,17 @@ async function runOnce(text, file) {
     shared.workspace.LangiumDocuments.deleteDocument(uri);
     shared.workspace.IndexManager.remove(uri);
     return {
-        parse: t1 - t0, validate: t2 - t1, export: t3 - t2, schema: t4 - t3, total: t4 - t0, cpu: (cpu.user + cpu.system) / 1000,
+        parse: t1 - t0,
+        validate: t2 - t1,
+        export: t3 - t2,
+        schema: t4 - t3,
+        total: t4 - t0,
+        cpu: (cpu.user + cpu.system) / 1000,
         ...Object.fromEntries(Object.entries(phases).map(([k, v]) => [`phase_${k}`, v])),
         errors: errors.map(e => `${e.range.start.line + 1}:${e.range.start.character + 1} ${e.message}`),
-        warnings: diagnostics.length - errors.length, schemaErrors: schema, boxesInIr: ir.chains[0]?.instances.length ?? 0,
+        warnings: diagnostics.length - errors.length,
+        schemaErrors: schema,
+        boxesInIr: ir.chains[0]?.instances.length ?? 0,
     };
 }
 
@@ -270,7 +306,9 @@ async function bench(instances, defs, runs, { print = true } = {}) {
     const text = readFileSync(file, 'utf-8');
     const cold = await runOnce(text, file);
     if (cold.errors.length > 0 || cold.schemaErrors.length > 0) {
-        console.error(`the generated model is not clean (${file}):\n  ${[...cold.errors, ...cold.schemaErrors].slice(0, 20).join('\n  ')}`);
+        console.error(
+            `the generated model is not clean (${file}):\n  ${[...cold.errors, ...cold.schemaErrors].slice(0, 20).join('\n  ')}`,
+        );
         process.exitCode = 2;
     }
     const warm = [];
@@ -278,19 +316,39 @@ async function bench(instances, defs, runs, { print = true } = {}) {
     const steps = ['parse', 'validate', 'export', 'schema', 'total', 'cpu', ...PHASES.map(([, k]) => `phase_${k}`)];
     const med = Object.fromEntries(steps.map(s => [s, median(warm.map(r => r[s]))]));
     const result = {
-        instances: model.instances, connections: model.connections, boxDefinitions: model.defs, lines: text.split('\n').length, bytes: text.length,
-        warnings: cold.warnings, cold: Object.fromEntries(steps.map(s => [s, cold[s]])), median: med,
-        min: Math.min(...warm.map(r => r.total)), max: Math.max(...warm.map(r => r.total)), runs,
-        targetMs: TARGET_MS, ratio: med.total / TARGET_MS, file: KEEP ? file : undefined,
+        instances: model.instances,
+        connections: model.connections,
+        boxDefinitions: model.defs,
+        lines: text.split('\n').length,
+        bytes: text.length,
+        warnings: cold.warnings,
+        cold: Object.fromEntries(steps.map(s => [s, cold[s]])),
+        median: med,
+        min: Math.min(...warm.map(r => r.total)),
+        max: Math.max(...warm.map(r => r.total)),
+        runs,
+        targetMs: TARGET_MS,
+        ratio: med.total / TARGET_MS,
+        file: KEEP ? file : undefined,
     };
     if (!KEEP) rmSync(dir, { recursive: true, force: true });
     if (print && !JSON_OUT) {
-        console.log(`model: ${result.instances} box instances of ${result.boxDefinitions} box definitions, ${result.connections} connections, ${result.lines} lines, ${(result.bytes / 1024).toFixed(0)} KiB${KEEP ? ` (${file})` : ''}; ${result.warnings} warning(s)`);
-        console.log(`cold (first run): parse ${ms(cold.parse)}, link + validate ${ms(cold.validate)}, IR export ${ms(cold.export)}, schema check ${ms(cold.schema)}: total ${ms(cold.total)} = ${(cold.total / TARGET_MS).toFixed(2)} × target`);
-        console.log(`median of ${runs}: parse ${ms(med.parse)}, link + validate ${ms(med.validate)}, IR export ${ms(med.export)}, schema check ${ms(med.schema)} (min ${ms(result.min)}, max ${ms(result.max)}; CPU time ${ms(med.cpu)})`);
-        console.log(`  link + validate by build phase: ${PHASES.map(([state, k]) => `${state} ${ms(med[`phase_${k}`])}`).join(', ')}`);
-        console.log(`per box: ${(med.total / result.instances * 1000).toFixed(1)} µs`);
-        console.log(`total ${med.total.toFixed(0)} ms = ${result.ratio.toFixed(2)} × target (< ${TARGET_MS} ms for the whole file): ${med.total < TARGET_MS ? 'met' : 'MISSED'}`);
+        console.log(
+            `model: ${result.instances} box instances of ${result.boxDefinitions} box definitions, ${result.connections} connections, ${result.lines} lines, ${(result.bytes / 1024).toFixed(0)} KiB${KEEP ? ` (${file})` : ''}; ${result.warnings} warning(s)`,
+        );
+        console.log(
+            `cold (first run): parse ${ms(cold.parse)}, link + validate ${ms(cold.validate)}, IR export ${ms(cold.export)}, schema check ${ms(cold.schema)}: total ${ms(cold.total)} = ${(cold.total / TARGET_MS).toFixed(2)} × target`,
+        );
+        console.log(
+            `median of ${runs}: parse ${ms(med.parse)}, link + validate ${ms(med.validate)}, IR export ${ms(med.export)}, schema check ${ms(med.schema)} (min ${ms(result.min)}, max ${ms(result.max)}; CPU time ${ms(med.cpu)})`,
+        );
+        console.log(
+            `  link + validate by build phase: ${PHASES.map(([state, k]) => `${state} ${ms(med[`phase_${k}`])}`).join(', ')}`,
+        );
+        console.log(`per box: ${((med.total / result.instances) * 1000).toFixed(1)} µs`);
+        console.log(
+            `total ${med.total.toFixed(0)} ms = ${result.ratio.toFixed(2)} × target (< ${TARGET_MS} ms for the whole file): ${med.total < TARGET_MS ? 'met' : 'MISSED'}`,
+        );
     }
     return result;
 }
@@ -301,7 +359,9 @@ if (SCALING) {
     for (const n of [500, 1000, 2000, 4000]) {
         const r = await bench(n, Math.max(20, Math.round(n / 4)), Math.min(RUNS, 5), { print: false });
         const m = r.median;
-        console.log(`${String(n).padEnd(10)} ${[m.parse, m.validate, m.export, m.schema, m.total, m.cpu].map(v => ms(v).padEnd(9)).join(' ')} ${(m.total / r.instances * 1000).toFixed(1)}`);
+        console.log(
+            `${String(n).padEnd(10)} ${[m.parse, m.validate, m.export, m.schema, m.total, m.cpu].map(v => ms(v).padEnd(9)).join(' ')} ${((m.total / r.instances) * 1000).toFixed(1)}`,
+        );
     }
 } else {
     const result = await bench(BOXES, DEFS, RUNS);

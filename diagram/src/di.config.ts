@@ -7,18 +7,38 @@ import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
 import { DIAGRAM_ELEMENT_TYPES as T } from '@chainlab/contract';
 import {
-    configureModelElement, configureViewerOptions, editLabelFeature, loadDefaultModules, PolylineEdgeView, SEdgeImpl,
-    SLabelImpl, SNodeImpl, SPortImpl, TYPES,
+    configureModelElement,
+    configureViewerOptions,
+    editLabelFeature,
+    loadDefaultModules,
+    PolylineEdgeView,
+    SEdgeImpl,
+    SLabelImpl,
+    SNodeImpl,
+    SPortImpl,
+    TYPES,
 } from 'sprotty';
 import { configureDiagramEditing } from './diagram-editing.js';
-import { BoxNodeView, ChainlabGraphImpl, ChainlabGraphView, ChainlabLabelView, PortView, SparklineImpl, SparklineView, TimelineNodeImpl, TimelineNodeView } from './views.js';
+import {
+    BoxNodeView,
+    ChainlabGraphImpl,
+    ChainlabGraphView,
+    ChainlabLabelView,
+    PortView,
+    SparklineImpl,
+    SparklineView,
+    TimelineNodeImpl,
+    TimelineNodeView,
+} from './views.js';
 
 export function chainlabDiagramModule(baseDiv: string): ContainerModule {
     return new ContainerModule((bind, unbind, isBound, rebind) => {
         const context = { bind, unbind, isBound, rebind };
         configureModelElement(context, T.graph, ChainlabGraphImpl, ChainlabGraphView);
-        for (const type of [T.box, T.subBox, T.component, T.banner]) configureModelElement(context, type, SNodeImpl, BoxNodeView);
-        for (const type of [T.lane, T.step, T.trigger, T.interval]) configureModelElement(context, type, TimelineNodeImpl, TimelineNodeView);
+        for (const type of [T.box, T.subBox, T.component, T.banner])
+            configureModelElement(context, type, SNodeImpl, BoxNodeView);
+        for (const type of [T.lane, T.step, T.trigger, T.interval])
+            configureModelElement(context, type, TimelineNodeImpl, TimelineNodeView);
         configureModelElement(context, T.inPort, SPortImpl, PortView);
         configureModelElement(context, T.outPort, SPortImpl, PortView);
         configureModelElement(context, T.edge, SEdgeImpl, PolylineEdgeView);
@@ -29,7 +49,12 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
         configureModelElement(context, T.sparkline, SparklineImpl, SparklineView);
         // issue markers ('marker') come with sprotty's default modules
         configureDiagramEditing(context);
-        configureViewerOptions(context, { needsClientLayout: false, needsServerLayout: true, baseDiv, hiddenDiv: `${baseDiv}_hidden` });
+        configureViewerOptions(context, {
+            needsClientLayout: false,
+            needsServerLayout: true,
+            baseDiv,
+            hiddenDiv: `${baseDiv}_hidden`,
+        });
         void TYPES; // the model source is bound by the host (sprotty-vscode or the test page)
     });
 }

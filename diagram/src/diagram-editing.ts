@@ -11,13 +11,34 @@
  */
 import { inject, injectable, type interfaces } from 'inversify';
 import {
-    configureActionHandler, KeyListener, MouseListener, SNodeImpl, SPortImpl, TYPES,
-    type IActionDispatcher, type IActionDispatcherProvider, type IActionHandler, type SModelElementImpl,
+    configureActionHandler,
+    KeyListener,
+    MouseListener,
+    SNodeImpl,
+    SPortImpl,
+    TYPES,
+    type IActionDispatcher,
+    type IActionDispatcherProvider,
+    type IActionHandler,
+    type SModelElementImpl,
 } from 'sprotty';
-import { GetSelectionAction, SetModelAction, UpdateModelAction, type Action, type SelectionResult, type SModelElement, type SModelRoot } from 'sprotty-protocol';
+import {
+    GetSelectionAction,
+    SetModelAction,
+    UpdateModelAction,
+    type Action,
+    type SelectionResult,
+    type SModelElement,
+    type SModelRoot,
+} from 'sprotty-protocol';
 import { matchesKeystroke } from 'sprotty/lib/utils/keyboard';
 import {
-    DELETE_SELECTION_ACTION, DIAGRAM_EDIT_ACTION, DIAGRAM_ELEMENT_TYPES as T, type DiagramEdit, type DiagramEditAction, type GraphFields,
+    DELETE_SELECTION_ACTION,
+    DIAGRAM_EDIT_ACTION,
+    DIAGRAM_ELEMENT_TYPES as T,
+    type DiagramEdit,
+    type DiagramEditAction,
+    type GraphFields,
 } from '@chainlab/contract';
 
 /** A gesture's edits as the contract's action (contract/schemas/diagram.schema.json); the server checks them again. */
@@ -55,11 +76,15 @@ export class EditingState implements IActionHandler {
 
     /** The chain the diagram shows, when it is an editable box-chain view. */
     get chain(): string | undefined {
-        return this.root?.view === 'chain' && !('stale' in this.root && this.root.stale) ? this.root.element : undefined;
+        return this.root?.view === 'chain' && !('stale' in this.root && this.root.stale)
+            ? this.root.element
+            : undefined;
     }
 
     instanceNames(): Set<string> {
-        return new Set((this.root?.children ?? []).map(c => (c as SModelElement & Named).name).filter((n): n is string => !!n));
+        return new Set(
+            (this.root?.children ?? []).map(c => (c as SModelElement & Named).name).filter((n): n is string => !!n),
+        );
     }
 
     /** The edits that delete the elements with these ids: box instances (with their connections) and connections. */
@@ -84,7 +109,8 @@ export class EditingState implements IActionHandler {
                 edits.push({ op: 'deleteInstance', chain, name: node.name });
                 continue;
             }
-            const edge = this.root.children?.find(c => c.id === id && c.type === T.edge) as (SModelElement & { sourceId: string; targetId: string }) | undefined;
+            const edge = this.root.children?.find(c => c.id === id && c.type === T.edge) as
+                (SModelElement & { sourceId: string; targetId: string }) | undefined;
             const from = edge && portEnds.get(edge.sourceId);
             const to = edge && portEnds.get(edge.targetId);
             if (from && to) edits.push({ op: 'deleteConnection', chain, from, to });
@@ -117,16 +143,26 @@ export function paletteSelect(state: EditingState, dispatcher: () => IActionDisp
     select.className = 'chainlab-palette';
     select.title = 'add an instance of a box to the chain (a text edit)';
     state.onModel(root => {
-        const boxes = state.chain ? root.palette ?? [] : [];
-        select.replaceChildren(Object.assign(document.createElement('option'), { value: '', textContent: 'add box…' }),
-            ...boxes.map(b => Object.assign(document.createElement('option'), { value: b, textContent: b })));
+        const boxes = state.chain ? (root.palette ?? []) : [];
+        select.replaceChildren(
+            Object.assign(document.createElement('option'), { value: '', textContent: 'add box…' }),
+            ...boxes.map(b => Object.assign(document.createElement('option'), { value: b, textContent: b })),
+        );
         select.disabled = boxes.length === 0;
     });
     select.addEventListener('change', () => {
         const box = select.value;
         select.value = '';
         const chain = state.chain;
-        if (box && chain) void dispatcher().dispatch(diagramEditAction({ op: 'addInstance', chain, box, name: nextInstanceName(box, state.instanceNames()) }));
+        if (box && chain)
+            void dispatcher().dispatch(
+                diagramEditAction({
+                    op: 'addInstance',
+                    chain,
+                    box,
+                    name: nextInstanceName(box, state.instanceNames()),
+                }),
+            );
     });
     return select;
 }
@@ -138,7 +174,11 @@ function portEnd(port: SPortImpl): string | undefined {
 }
 
 function enclosingPort(target: SModelElementImpl): SPortImpl | undefined {
-    for (let e: SModelElementImpl | undefined = target; e; e = 'parent' in e ? (e as { parent?: SModelElementImpl }).parent : undefined) {
+    for (
+        let e: SModelElementImpl | undefined = target;
+        e;
+        e = 'parent' in e ? (e as { parent?: SModelElementImpl }).parent : undefined
+    ) {
         if (e instanceof SPortImpl) return e;
     }
     return undefined;
@@ -175,7 +215,9 @@ export class DeleteKeyListener extends KeyListener {
 
     override keyDown(element: SModelElementImpl, event: KeyboardEvent): Action[] {
         if (!(matchesKeystroke(event, 'Delete') || matchesKeystroke(event, 'Backspace'))) return [];
-        const selected = [...element.root.index.all()].filter(e => (e as { selected?: boolean }).selected).map(e => e.id);
+        const selected = [...element.root.index.all()]
+            .filter(e => (e as { selected?: boolean }).selected)
+            .map(e => e.id);
         const edits = this.state.deleteEdits(selected);
         return edits.length ? [diagramEditAction(...edits)] : [];
     }
@@ -185,7 +227,8 @@ export class DeleteKeyListener extends KeyListener {
 export function configureDiagramEditing(context: { bind: interfaces.Bind; isBound: interfaces.IsBound }): void {
     const { bind } = context;
     bind(EditingState).toSelf().inSingletonScope();
-    for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND]) configureActionHandler(context, kind, EditingState);
+    for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND])
+        configureActionHandler(context, kind, EditingState);
     bind(ConnectMouseListener).toSelf().inSingletonScope();
     bind(TYPES.MouseListener).toService(ConnectMouseListener);
     bind(DeleteKeyListener).toSelf().inSingletonScope();

@@ -5,7 +5,12 @@ import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { injectable } from 'inversify';
 import { configureActionHandler, TYPES } from 'sprotty';
-import { SprottyStarter, VscodeDiagramServer, VscodeDiagramWidget, type SprottyDiagramIdentifier } from 'sprotty-vscode-webview';
+import {
+    SprottyStarter,
+    VscodeDiagramServer,
+    VscodeDiagramWidget,
+    type SprottyDiagramIdentifier,
+} from 'sprotty-vscode-webview';
 import { ChainlabDiagramWidget } from './chainlab-widget.js';
 import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION } from '@chainlab/contract';
@@ -32,7 +37,11 @@ class ChainlabSprottyStarter extends SprottyStarter {
         container.rebind(VscodeDiagramWidget).to(ChainlabDiagramWidget).inSingletonScope();
         container.rebind(VscodeDiagramServer).to(ChainlabDiagramServer).inSingletonScope();
         // edits go to the language server, which applies them to the text
-        configureActionHandler({ bind: container.bind.bind(container), isBound: container.isBound.bind(container) }, DIAGRAM_EDIT_ACTION, TYPES.ModelSource);
+        configureActionHandler(
+            { bind: container.bind.bind(container), isBound: container.isBound.bind(container) },
+            DIAGRAM_EDIT_ACTION,
+            TYPES.ModelSource,
+        );
     }
 }
 

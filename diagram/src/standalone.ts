@@ -6,7 +6,13 @@
 import 'reflect-metadata';
 import { ContainerModule, injectable } from 'inversify';
 import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher, type IActionHandler } from 'sprotty';
-import { ExportSvgAction, FitToScreenAction, RequestExportSvgAction, SelectAction, type Action } from 'sprotty-protocol';
+import {
+    ExportSvgAction,
+    FitToScreenAction,
+    RequestExportSvgAction,
+    SelectAction,
+    type Action,
+} from 'sprotty-protocol';
 import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction } from '@chainlab/contract';
@@ -53,11 +59,12 @@ const source = container.get<LocalModelSource>(TYPES.ModelSource);
 const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
 document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingState), dispatcher));
 
-
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
     show: async (model: SModelRoot) => {
         await source.setModel(model);
-        await container.get<IActionDispatcher>(TYPES.IActionDispatcher).dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
+        await container
+            .get<IActionDispatcher>(TYPES.IActionDispatcher)
+            .dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
     },
     selected: () => [...selected],
     edits: () => [...edits],
@@ -65,7 +72,8 @@ document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingSt
     exportSvg: async () => {
         const before = exported.length;
         await dispatcher().dispatch(RequestExportSvgAction.create());
-        for (let i = 0; i < 100 && exported.length === before; i++) await new Promise(resolve => setTimeout(resolve, 20));
+        for (let i = 0; i < 100 && exported.length === before; i++)
+            await new Promise(resolve => setTimeout(resolve, 20));
         return exported[before];
     },
 };

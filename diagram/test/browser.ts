@@ -5,9 +5,17 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM = process.env.CHAINLAB_CHROMIUM ?? '/usr/bin/chromium';
 
 export async function launchBrowser(): Promise<Browser> {
-    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: run \`node scripts/setup.mjs\` as root (installs the Debian package) or set CHAINLAB_CHROMIUM`);
+    if (!existsSync(CHROMIUM))
+        throw new Error(
+            `no chromium at ${CHROMIUM}: run \`node scripts/setup.mjs\` as root (installs the Debian package) or set CHAINLAB_CHROMIUM`,
+        );
     return chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+        args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+            '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+        ],
     });
 }

@@ -44,15 +44,30 @@ afterAll(async () => {
     client?.stop();
 });
 
-async function show(view: string, extra: Record<string, unknown> = {}, documentUri = uri): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
-    const reply = await client.requestModel(`page-${view}-${Object.keys(extra).join('-')}-${documentUri.length}`, documentUri, { view, ...extra });
+async function show(
+    view: string,
+    extra: Record<string, unknown> = {},
+    documentUri = uri,
+): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
+    const reply = await client.requestModel(
+        `page-${view}-${Object.keys(extra).join('-')}-${documentUri.length}`,
+        documentUri,
+        { view, ...extra },
+    );
     const model = { ...reply.newRoot, ...extra };
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', e => errors.push(e.message));
     await page.goto(pageUrl);
-    await page.waitForFunction(() => 'chainlabDiagram' in window, undefined, { timeout: 10_000 }).catch(e => { throw new Error(`${e.message}; page errors: ${errors.join('; ')}`); });
-    await page.evaluate(m => (window as unknown as { chainlabDiagram: { show(m: unknown): void } }).chainlabDiagram.show(m), model);
+    await page
+        .waitForFunction(() => 'chainlabDiagram' in window, undefined, { timeout: 10_000 })
+        .catch(e => {
+            throw new Error(`${e.message}; page errors: ${errors.join('; ')}`);
+        });
+    await page.evaluate(
+        m => (window as unknown as { chainlabDiagram: { show(m: unknown): void } }).chainlabDiagram.show(m),
+        model,
+    );
     await page.waitForSelector('svg.sprotty-graph g.sprotty-node');
     return { page, model, errors };
 }
@@ -67,7 +82,13 @@ describe('the diagram webview in Chromium', () => {
         expect(await page.locator('g.sprotty-edge').count()).toBe(count('edge'));
         const first = all.find(e => e.type === 'node:box')!;
         await page.locator(`[id$="_${first.id}"]`).first().click();
-        await expect.poll(() => page.evaluate(() => (window as unknown as { chainlabDiagram: { selected(): string[] } }).chainlabDiagram.selected())).toContain(first.id);
+        await expect
+            .poll(() =>
+                page.evaluate(() =>
+                    (window as unknown as { chainlabDiagram: { selected(): string[] } }).chainlabDiagram.selected(),
+                ),
+            )
+            .toContain(first.id);
         expect(await page.locator('g.sprotty-node.selected').count()).toBe(1);
         await page.screenshot({ path: join(artifacts, 'chain.png'), fullPage: true });
         expect(errors).toEqual([]);
@@ -77,7 +98,8 @@ describe('the diagram webview in Chromium', () => {
     test('editing gestures: palette adds, output then input port connects, Delete removes the selection', async () => {
         const { page, model, errors } = await show('chain');
         type Api = { edits(): Array<Record<string, string>>; selected(): string[] };
-        const edits = () => page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits());
+        const edits = () =>
+            page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits());
         const all = elements(model);
         const byId = new Map(all.map(e => [e.id, e]));
         const names = new Set(all.filter(e => e.type === 'node:box').map(e => String(e.name)));
@@ -86,22 +108,32 @@ describe('the diagram webview in Chromium', () => {
         const options = await page.locator('select.chainlab-palette option').allTextContents();
         expect(options).toEqual(['add box…', ...(model as { palette: string[] }).palette]);
         await page.selectOption('select.chainlab-palette', 'Sum');
-        await expect.poll(edits).toEqual([{ op: 'addInstance', chain: 'XRay', box: 'Sum', name: names.has('sum1') ? 'sum2' : 'sum1' }]);
+        await expect
+            .poll(edits)
+            .toEqual([{ op: 'addInstance', chain: 'XRay', box: 'Sum', name: names.has('sum1') ? 'sum2' : 'sum1' }]);
 
         // an output port, then an input port
         const edge = all.find(e => e.type === 'edge')!;
         const [source, target] = [byId.get(String(edge.sourceId))!, byId.get(String(edge.targetId))!];
-        const end = (p: Record<string, unknown>) => `${String(all.find(n => (n.children as Array<{ id: string }> | undefined)?.some(c => c.id === p.id))!.name)}.${String(p.name)}`;
+        const end = (p: Record<string, unknown>) =>
+            `${String(all.find(n => (n.children as Array<{ id: string }> | undefined)?.some(c => c.id === p.id))!.name)}.${String(p.name)}`;
         await page.locator(`[id$="_${source.id}"]`).first().click();
         await page.locator(`[id$="_${target.id}"]`).first().click();
-        await expect.poll(async () => (await edits()).at(-1)).toEqual({ op: 'connect', chain: 'XRay', from: end(source), to: end(target) });
+        await expect
+            .poll(async () => (await edits()).at(-1))
+            .toEqual({ op: 'connect', chain: 'XRay', from: end(source), to: end(target) });
 
         // select two boxes, press Delete: one edit request with both
         const boxes = all.filter(e => e.type === 'node:box').slice(0, 2);
         await page.locator(`[id$="_${boxes[0].id}"]`).first().click();
-        await page.locator(`[id$="_${boxes[1].id}"]`).first().click({ modifiers: ['Control'] });
+        await page
+            .locator(`[id$="_${boxes[1].id}"]`)
+            .first()
+            .click({ modifiers: ['Control'] });
         await page.keyboard.press('Delete');
-        await expect.poll(async () => (await edits()).slice(2)).toEqual(boxes.map(b => ({ op: 'deleteInstance', chain: 'XRay', name: b.name })));
+        await expect
+            .poll(async () => (await edits()).slice(2))
+            .toEqual(boxes.map(b => ({ op: 'deleteInstance', chain: 'XRay', name: b.name })));
         await page.screenshot({ path: join(artifacts, 'chain-editing.png'), fullPage: true });
         expect(errors).toEqual([]);
         await page.close();
@@ -109,7 +141,9 @@ describe('the diagram webview in Chromium', () => {
 
     test('SVG export: a standalone SVG document with every box, its labels and the styles inlined', async () => {
         const { page, model, errors } = await show('chain');
-        const svg = await page.evaluate(() => (window as unknown as { chainlabDiagram: { exportSvg(): Promise<string> } }).chainlabDiagram.exportSvg());
+        const svg = await page.evaluate(() =>
+            (window as unknown as { chainlabDiagram: { exportSvg(): Promise<string> } }).chainlabDiagram.exportSvg(),
+        );
         expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
         const all = elements(model);
         const boxes = all.filter(e => e.type === 'node:box');
@@ -150,7 +184,9 @@ describe('the diagram webview in Chromium', () => {
     });
 
     test('a warning shows as an issue marker on its node', async () => {
-        const text = readFileSync(sample, 'utf-8').replace(/^\s*storage:.*\n/m, '').replace(/^.*-> storage\.i.*\n/m, '');
+        const text = readFileSync(sample, 'utf-8')
+            .replace(/^\s*storage:.*\n/m, '')
+            .replace(/^.*-> storage\.i.*\n/m, '');
         const warnedUri = uri.replace(/xray\.chain$/, 'xray-warned.chain');
         await client.open(warnedUri, text);
         const { page, errors } = await show('chain', {}, warnedUri);
@@ -162,7 +198,10 @@ describe('the diagram webview in Chromium', () => {
     });
 
     test('a stale diagram is marked as such', async () => {
-        const { page, errors } = await show('chain', { stale: true, staleReason: '1 error(s), first at 3:5: no box NoSuchBox' });
+        const { page, errors } = await show('chain', {
+            stale: true,
+            staleReason: '1 error(s), first at 3:5: no box NoSuchBox',
+        });
         await expect.poll(() => page.locator('text.stale-banner').textContent()).toContain('stale');
         expect(errors).toEqual([]);
         await page.close();

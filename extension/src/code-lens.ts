@@ -13,8 +13,14 @@ export function registerCodeLens(client: LanguageClient, selector: vscode.Docume
         async provideCodeLenses(document, token) {
             try {
                 // sendRequest waits for the client's start, which sends the open documents before it resolves
-                const lenses = await client.sendRequest(CodeLensRequest.type, client.code2ProtocolConverter.asCodeLensParams(document), token);
-                return token.isCancellationRequested ? undefined : await client.protocol2CodeConverter.asCodeLenses(lenses, token);
+                const lenses = await client.sendRequest(
+                    CodeLensRequest.type,
+                    client.code2ProtocolConverter.asCodeLensParams(document),
+                    token,
+                );
+                return token.isCancellationRequested
+                    ? undefined
+                    : await client.protocol2CodeConverter.asCodeLenses(lenses, token);
             } catch (error) {
                 return client.handleFailedRequest(CodeLensRequest.type, token, error, undefined);
             }

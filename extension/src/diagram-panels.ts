@@ -11,7 +11,11 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { DiagramView } from '@chainlab/contract';
 
 export const VIEW_TITLES: Record<DiagramView, string> = {
-    chain: 'box chain', plan: 'plan', lanes: 'thread lanes', ptts: 'PTTS chain', timeline: 'trigger timeline',
+    chain: 'box chain',
+    plan: 'plan',
+    lanes: 'thread lanes',
+    ptts: 'PTTS chain',
+    timeline: 'trigger timeline',
 };
 
 /** What the webview gets besides sprotty-vscode's identifier: the view and the element to show. */
@@ -20,8 +24,16 @@ type ChainlabIdentifier = SprottyDiagramIdentifier & { view?: DiagramView; eleme
 export class ChainlabPanelManager extends LspWebviewPanelManager {
     private pending: { view: string; element?: string } = { view: 'chain' };
 
-    constructor(private readonly context: vscode.ExtensionContext, languageClient: LanguageClient) {
-        super({ extensionUri: context.extensionUri, languageClient, supportedFileExtensions: ['.chain'], defaultDiagramType: 'chainlab-chain' });
+    constructor(
+        private readonly context: vscode.ExtensionContext,
+        languageClient: LanguageClient,
+    ) {
+        super({
+            extensionUri: context.extensionUri,
+            languageClient,
+            supportedFileExtensions: ['.chain'],
+            defaultDiagramType: 'chainlab-chain',
+        });
     }
 
     /** Opens (or reveals) the diagram of one view of a document. */
@@ -30,7 +42,10 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         await this.openDiagram(uri, { diagramType: `chainlab-${view}`, reveal: true });
     }
 
-    protected override async createDiagramIdentifier(uri: vscode.Uri, diagramType?: string): Promise<SprottyDiagramIdentifier | undefined> {
+    protected override async createDiagramIdentifier(
+        uri: vscode.Uri,
+        diagramType?: string,
+    ): Promise<SprottyDiagramIdentifier | undefined> {
         const identifier = await super.createDiagramIdentifier(uri, diagramType);
         if (identifier) Object.assign(identifier, this.pending);
         return identifier;
@@ -40,8 +55,12 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         const { view, element } = identifier as ChainlabIdentifier;
         const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'diagram');
         const name = identifier.uri.slice(identifier.uri.lastIndexOf('/') + 1);
-        const panel = vscode.window.createWebviewPanel(identifier.diagramType, `${name}: ${element ?? VIEW_TITLES[view ?? 'chain']} (${VIEW_TITLES[view ?? 'chain']})`,
-            vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] });
+        const panel = vscode.window.createWebviewPanel(
+            identifier.diagramType,
+            `${name}: ${element ?? VIEW_TITLES[view ?? 'chain']} (${VIEW_TITLES[view ?? 'chain']})`,
+            vscode.ViewColumn.Beside,
+            { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
+        );
         const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString();
         const css = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString();
         const csp = `default-src 'none'; script-src ${panel.webview.cspSource}; style-src 'unsafe-inline' ${panel.webview.cspSource}; img-src ${panel.webview.cspSource} data:; font-src ${panel.webview.cspSource}`;
@@ -56,10 +75,18 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
     protected override createEndpoint(identifier: SprottyDiagramIdentifier): LspWebviewEndpoint {
         const webviewContainer = this.createWebview(identifier);
         const messageParticipant = this.messenger.registerWebviewPanel(webviewContainer);
-        const endpoint = new ChainlabWebviewEndpoint({ languageClient: this.languageClient, webviewContainer, messenger: this.messenger, messageParticipant, identifier });
+        const endpoint = new ChainlabWebviewEndpoint({
+            languageClient: this.languageClient,
+            webviewContainer,
+            messenger: this.messenger,
+            messageParticipant,
+            identifier,
+        });
         endpoint.addActionHandler<{ kind: string; svg: string }>('exportSvg', async action => {
             const target = await vscode.window.showSaveDialog({
-                defaultUri: vscode.Uri.parse(identifier.uri.replace(/\.chain$/, `-${(identifier as ChainlabIdentifier).view ?? 'chain'}.svg`)),
+                defaultUri: vscode.Uri.parse(
+                    identifier.uri.replace(/\.chain$/, `-${(identifier as ChainlabIdentifier).view ?? 'chain'}.svg`),
+                ),
                 filters: { SVG: ['svg'] },
             });
             if (target) await writeFile(target.fsPath, action.svg);
@@ -75,7 +102,8 @@ type ActionMessage = Parameters<LspWebviewEndpoint['receiveAction']>[0];
 
 class ChainlabWebviewEndpoint extends LspWebviewEndpoint {
     override async receiveAction(message: ActionMessage): Promise<void> {
-        if (EXTENSION_ACTIONS.has(message.action.kind)) return WebviewEndpoint.prototype.receiveAction.call(this, message);
+        if (EXTENSION_ACTIONS.has(message.action.kind))
+            return WebviewEndpoint.prototype.receiveAction.call(this, message);
         return super.receiveAction(message);
     }
 }

@@ -22,13 +22,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const status = new BackendStatus();
     context.subscriptions.push(output, status);
     await started;
-    const [{ registerDefaultCommands }, { ChainlabPanelManager }] = await Promise.all([import('sprotty-vscode'), import('./diagram-panels.js')]);
+    const [{ registerDefaultCommands }, { ChainlabPanelManager }] = await Promise.all([
+        import('sprotty-vscode'),
+        import('./diagram-panels.js'),
+    ]);
     const diagrams = new ChainlabPanelManager(context, client);
     registerDefaultCommands(diagrams, context, { extensionPrefix: 'chainlab' });
     registerCommands(context, { client, diagrams, plots: new PlotPanel(context.extensionUri), status, output });
-    context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(e => {
-        if (e.affectsConfiguration('chainlab.python')) void client?.restart();
-    }));
+    context.subscriptions.push(
+        vscode.workspace.onDidChangeConfiguration(e => {
+            if (e.affectsConfiguration('chainlab.python')) void client?.restart();
+        }),
+    );
 }
 
 export async function deactivate(): Promise<void> {

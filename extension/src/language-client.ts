@@ -8,11 +8,20 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
-    CodeLensRequest, LanguageClient, State, type DynamicFeature, type LanguageClientOptions, type ServerOptions, type StaticFeature,
+    CodeLensRequest,
+    LanguageClient,
+    State,
+    type DynamicFeature,
+    type LanguageClientOptions,
+    type ServerOptions,
+    type StaticFeature,
 } from 'vscode-languageclient/node';
 
 /** The .chain documents the client serves (saved and untitled). */
-export const CHAIN_DOCUMENTS = [{ scheme: 'file', language: 'chain' }, { scheme: 'untitled', language: 'chain' }];
+export const CHAIN_DOCUMENTS = [
+    { scheme: 'file', language: 'chain' },
+    { scheme: 'untitled', language: 'chain' },
+];
 
 /** The language client without its CodeLens feature: code-lens.ts registers CodeLens earlier, at activation. */
 export class ChainlabLanguageClient extends LanguageClient {
@@ -37,7 +46,9 @@ export function backendPython(): string {
 function forkServer(module: string, env: NodeJS.ProcessEnv): ChildProcess {
     const debugging = process.execArgv.some(arg => /^--(inspect|debug)/.test(arg));
     return fork(module, ['--stdio', `--clientProcessId=${process.pid}`], {
-        silent: true, env: { ...env, ELECTRON_RUN_AS_NODE: '1' }, execArgv: debugging ? ['--nolazy', '--inspect=6009'] : [],
+        silent: true,
+        env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
+        execArgv: debugging ? ['--nolazy', '--inspect=6009'] : [],
     });
 }
 
@@ -49,7 +60,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     let first: ChildProcess | undefined = forkServer(module, env);
     let current: ChildProcess | undefined;
     const serverOptions: ServerOptions = () => {
-        current = first && first.exitCode === null ? first : forkServer(module, { ...env, CHAINLAB_PYTHON: backendPython() });
+        current =
+            first && first.exitCode === null ? first : forkServer(module, { ...env, CHAINLAB_PYTHON: backendPython() });
         first = undefined;
         return Promise.resolve(current);
     };
@@ -63,7 +75,9 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     client.onDidChangeState(({ newState }) => {
         const server = current;
         if (newState !== State.Stopped || !server) return;
-        setTimeout(() => { if (server.exitCode === null && server.signalCode === null) server.kill(); }, 2000).unref();
+        setTimeout(() => {
+            if (server.exitCode === null && server.signalCode === null) server.kill();
+        }, 2000).unref();
     });
     return client;
 }

@@ -5,7 +5,11 @@
  */
 import type { AnalyzeResult, DeployResult, DistributionStats, LatencyStats } from '@chainlab/contract';
 
-export interface PlotSeries { name: string; kind: 'predicted' | 'measured'; points: Array<[number, number]> }
+export interface PlotSeries {
+    name: string;
+    kind: 'predicted' | 'measured';
+    points: Array<[number, number]>;
+}
 export interface PlotData {
     title: string;
     series: PlotSeries[];
@@ -15,17 +19,30 @@ export interface PlotData {
 
 /** An `Analyze latency` result: the exact end-to-end distribution, its statistics and requirement lines. */
 export function analysisPlot(
-    result: Pick<AnalyzeResult, 'name' | 'distribution' | 'mean_ms' | 'max_ms' | 'percentiles' | 'loss_probability' | 'requirements'>,
+    result: Pick<
+        AnalyzeResult,
+        'name' | 'distribution' | 'mean_ms' | 'max_ms' | 'percentiles' | 'loss_probability' | 'requirements'
+    >,
 ): PlotData {
     return {
         title: `ptts ${result.name}: end-to-end latency (exact analysis)`,
         series: [{ name: 'predicted', kind: 'predicted', points: result.distribution }],
-        requirements: result.requirements.filter(r => r.bound_ms !== undefined)
-            .map(r => ({ label: `${r.kind === 'percentile' ? `p${r.percentile}` : 'deadline'} ${r.op ?? '<'} ${r.bound_ms} ms`, ms: r.bound_ms! })),
-        stats: [{
-            name: 'predicted', mean: result.mean_ms, p50: result.percentiles['50'], p99: result.percentiles['99'],
-            max: result.max_ms, loss: result.loss_probability,
-        }],
+        requirements: result.requirements
+            .filter(r => r.bound_ms !== undefined)
+            .map(r => ({
+                label: `${r.kind === 'percentile' ? `p${r.percentile}` : 'deadline'} ${r.op ?? '<'} ${r.bound_ms} ms`,
+                ms: r.bound_ms!,
+            })),
+        stats: [
+            {
+                name: 'predicted',
+                mean: result.mean_ms,
+                p50: result.percentiles['50'],
+                p99: result.percentiles['99'],
+                max: result.max_ms,
+                loss: result.loss_probability,
+            },
+        ],
     };
 }
 
@@ -36,14 +53,29 @@ type NsStats = LatencyStats | DistributionStats;
 export type RunReply = Pick<DeployResult, 'results'>;
 
 const ms = (ns: number | undefined) => (ns ?? NaN) / 1e6;
-const statsRow = (name: string, s: NsStats) => ({ name, mean: ms(s.mean_ns), p50: ms(s.p50_ns), p99: ms(s.p99_ns), max: ms(s.max_ns) });
+const statsRow = (name: string, s: NsStats) => ({
+    name,
+    mean: ms(s.mean_ns),
+    p50: ms(s.p50_ns),
+    p99: ms(s.p99_ns),
+    max: ms(s.max_ns),
+});
 
 /** A `Run on target` reply: the plan's prediction and every scenario that measured something. */
 export function runPlot(chain: string, target: string, reply: RunReply): PlotData {
-    const plot: PlotData = { title: `chain ${chain} on ${target}: measured vs predicted`, series: [], requirements: [], stats: [] };
+    const plot: PlotData = {
+        title: `chain ${chain} on ${target}: measured vs predicted`,
+        series: [],
+        requirements: [],
+        stats: [],
+    };
     const predicted = reply.results.predicted;
     if (predicted.points.length) {
-        plot.series.push({ name: 'predicted', kind: 'predicted', points: predicted.points.map(([ns, p]) => [ns / 1e6, p]) });
+        plot.series.push({
+            name: 'predicted',
+            kind: 'predicted',
+            points: predicted.points.map(([ns, p]) => [ns / 1e6, p]),
+        });
         plot.stats.push(statsRow('predicted', predicted.stats));
     }
     for (const s of reply.results.scenarios) {

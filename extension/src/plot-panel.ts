@@ -18,8 +18,12 @@ export class PlotPanel {
 
     private create(): vscode.WebviewPanel {
         const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-        const panel = vscode.window.createWebviewPanel('chainlab.plot', 'Latency plot', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-            { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] });
+        const panel = vscode.window.createWebviewPanel(
+            'chainlab.plot',
+            'Latency plot',
+            { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+            { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
+        );
         const src = panel.webview.cspSource;
         panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${src}; style-src ${src}; img-src ${src} data:">
@@ -31,7 +35,10 @@ export class PlotPanel {
                 if (this.latest) void panel.webview.postMessage(this.latest);
             }
         });
-        panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
+        panel.onDidDispose(() => {
+            this.panel = undefined;
+            this.ready = false;
+        });
         return panel;
     }
 }

@@ -10,7 +10,8 @@ import { describe, expect, test } from 'vitest';
 const extension = join(dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf-8'));
 /** The files in the packaged extension (paths under extension/). */
-const packaged = () => execFileSync('unzip', ['-Z1', join(extension, 'chainlab.vsix')], { encoding: 'utf-8' }).split('\n');
+const packaged = () =>
+    execFileSync('unzip', ['-Z1', join(extension, 'chainlab.vsix')], { encoding: 'utf-8' }).split('\n');
 
 describe('the .chain file icon', () => {
     const language = manifest.contributes.languages.find((l: { id: string }) => l.id === 'chain');
@@ -23,13 +24,21 @@ describe('the .chain file icon', () => {
     });
 
     test('light and dark differ (each readable on its background)', () => {
-        expect(readFileSync(join(extension, language.icon.light), 'utf-8')).not.toBe(readFileSync(join(extension, language.icon.dark), 'utf-8'));
+        expect(readFileSync(join(extension, language.icon.light), 'utf-8')).not.toBe(
+            readFileSync(join(extension, language.icon.dark), 'utf-8'),
+        );
     });
 });
 
 test('every file the manifest names exists', () => {
-    const paths = [manifest.main, ...manifest.contributes.grammars.map((g: { path: string }) => g.path),
-        ...manifest.contributes.languages.flatMap((l: { configuration?: string; icon?: Record<string, string> }) => [l.configuration, ...Object.values(l.icon ?? {})])];
+    const paths = [
+        manifest.main,
+        ...manifest.contributes.grammars.map((g: { path: string }) => g.path),
+        ...manifest.contributes.languages.flatMap((l: { configuration?: string; icon?: Record<string, string> }) => [
+            l.configuration,
+            ...Object.values(l.icon ?? {}),
+        ]),
+    ];
     for (const path of paths.filter(Boolean)) expect(existsSync(join(extension, path)), path).toBe(true);
 });
 

@@ -11,8 +11,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-    createProtocolConnection, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest,
-    StreamMessageReader, StreamMessageWriter, type CodeAction, type ProtocolConnection, type TextEdit, type WorkspaceEdit,
+    createProtocolConnection,
+    DidOpenTextDocumentNotification,
+    InitializedNotification,
+    InitializeRequest,
+    StreamMessageReader,
+    StreamMessageWriter,
+    type CodeAction,
+    type ProtocolConnection,
+    type TextEdit,
+    type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node.js';
 import { ensureServerBundle } from '../../language/test/lsp/server-bundle';
 import type { AnalyzeResult, DeployResult } from '@chainlab/contract';
@@ -51,13 +59,30 @@ let reply: DeployResult;
 beforeAll(async () => {
     writeFileSync(file, model);
     server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd: repo, stdio: 'pipe' });
-    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection = createProtocolConnection(
+        new StreamMessageReader(server.stdout),
+        new StreamMessageWriter(server.stdin),
+    );
     connection.listen();
-    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+    await connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        workspaceFolders: null,
+        capabilities: {},
+    });
     await connection.sendNotification(InitializedNotification.type, {});
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'chain', version: 1, text: model } });
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'chain', version: 1, text: model },
+    });
     // what `Run on target` sends (commands.ts)
-    reply = await connection.sendRequest<DeployResult>('chainlab/deploy', { uri, chain: 'Small', target: 'here', scenario: 'baseline', iterations: 100, runs: join(dir, 'runs') });
+    reply = await connection.sendRequest<DeployResult>('chainlab/deploy', {
+        uri,
+        chain: 'Small',
+        target: 'here',
+        scenario: 'baseline',
+        iterations: 100,
+        runs: join(dir, 'runs'),
+    });
 }, 180_000);
 
 afterAll(() => {
@@ -67,12 +92,19 @@ afterAll(() => {
 });
 
 const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(repo, 'language', 'bin', 'chainlab.js'), ...args], { encoding: 'utf-8', cwd: repo });
+    const r = spawnSync(process.execPath, [join(repo, 'language', 'bin', 'chainlab.js'), ...args], {
+        encoding: 'utf-8',
+        cwd: repo,
+    });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 function applied(text: string, edits: TextEdit[]): string {
-    const offset = (p: { line: number; character: number }) => text.split('\n').slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+    const offset = (p: { line: number; character: number }) =>
+        text
+            .split('\n')
+            .slice(0, p.line)
+            .reduce((n, l) => n + l.length + 1, 0) + p.character;
     for (const edit of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start))) {
         text = text.slice(0, offset(edit.range.start)) + edit.newText + text.slice(offset(edit.range.end));
     }
@@ -88,12 +120,17 @@ function millionths(text: string): bigint {
 
 describe('run → plot → ETP from measurement', () => {
     test('the language server names the elements the commands offer (no parsing in the extension)', async () => {
-        const elements = await connection.sendRequest<Record<string, Array<{ name: string; range: { start: { line: number } } }>>>('chainlab/elements', { uri });
-        expect(Object.fromEntries(Object.entries(elements).map(([kind, list]) => [kind, list.map(e => [e.name, e.range.start.line])])))
-            .toEqual({ chain: [['Small', 5]], ptts: [['System', 10]], target: [['here', 17]] });
+        const elements = await connection.sendRequest<
+            Record<string, Array<{ name: string; range: { start: { line: number } } }>>
+        >('chainlab/elements', { uri });
+        expect(
+            Object.fromEntries(
+                Object.entries(elements).map(([kind, list]) => [kind, list.map(e => [e.name, e.range.start.line])]),
+            ),
+        ).toEqual({ chain: [['Small', 5]], ptts: [['System', 10]], target: [['here', 17]] });
     });
 
-    test('the run plot shows the reply\'s histogram and statistics, converted to ms', () => {
+    test("the run plot shows the reply's histogram and statistics, converted to ms", () => {
         expect(reply.status).toBe('ok');
         expect(measuredSomething(reply)).toBe(true);
         const plot = runPlot('Small', 'here', reply);
@@ -101,13 +138,28 @@ describe('run → plot → ETP from measurement', () => {
         expect(plot.series.map(s => s.name)).toEqual(['predicted', 'measured baseline']);
         expect(plot.series[1].points).toEqual(baseline.histogram_ms);
         const m = baseline.measured;
-        expect(plot.stats[1]).toEqual({ name: 'measured baseline', mean: m.mean_ns! / 1e6, p50: m.p50_ns! / 1e6, p99: m.p99_ns! / 1e6, max: m.max_ns! / 1e6 });
+        expect(plot.stats[1]).toEqual({
+            name: 'measured baseline',
+            mean: m.mean_ns! / 1e6,
+            p50: m.p50_ns! / 1e6,
+            p99: m.p99_ns! / 1e6,
+            max: m.max_ns! / 1e6,
+        });
         const p = reply.results.predicted.stats;
-        expect(plot.stats[0]).toEqual({ name: 'predicted', mean: p.mean_ns! / 1e6, p50: p.p50_ns! / 1e6, p99: p.p99_ns! / 1e6, max: p.max_ns! / 1e6 });
+        expect(plot.stats[0]).toEqual({
+            name: 'predicted',
+            mean: p.mean_ns! / 1e6,
+            p50: p.p50_ns! / 1e6,
+            p99: p.p99_ns! / 1e6,
+            max: p.max_ns! / 1e6,
+        });
     });
 
     test('the ETP edit comes from the server; written back, the model checks clean and analyses', async () => {
-        const result = await connection.sendRequest<{ scenario: string; components: number; edit: WorkspaceEdit }>('chainlab/etpFromMeasurement', { uri, chain: 'Small' });
+        const result = await connection.sendRequest<{ scenario: string; components: number; edit: WorkspaceEdit }>(
+            'chainlab/etpFromMeasurement',
+            { uri, chain: 'Small' },
+        );
         expect(result.scenario).toBe('baseline');
         expect(result.components).toBe(1);
         const edits = result.edit.changes![uri];
@@ -119,7 +171,9 @@ describe('run → plot → ETP from measurement', () => {
 
         // the same edit as the quick fix the server offers on the `etp chain` line
         const actions = await connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-            textDocument: { uri }, range: { start: { line: 12, character: 0 }, end: { line: 12, character: 0 } }, context: { diagnostics: [] },
+            textDocument: { uri },
+            range: { start: { line: 12, character: 0 }, end: { line: 12, character: 0 } },
+            context: { diagnostics: [] },
         });
         expect(actions.find(a => a.title === 'Update ETP from measurement (Small)')?.edit).toEqual(result.edit);
 
@@ -131,12 +185,21 @@ describe('run → plot → ETP from measurement', () => {
         const analyzed = cli('analyze', edited, '--ptts', 'System', '--json');
         expect([0, 3], analyzed.stderr).toContain(analyzed.status); // 3: the analysis ran and a requirement fails
         const analysis = JSON.parse(analyzed.stdout) as AnalyzeResult;
-        expect(analyzed.status).toBe((analysis.requirements as unknown as Array<{ passed: boolean }>).every(r => r.passed) ? 0 : 3);
+        expect(analyzed.status).toBe(
+            (analysis.requirements as unknown as Array<{ passed: boolean }>).every(r => r.passed) ? 0 : 3,
+        );
 
         // an analysis plot takes the analysis' own statistics
-        expect(analysisPlot(analysis).stats).toEqual([{
-            name: 'predicted', mean: analysis.mean_ms, p50: analysis.percentiles['50'], p99: analysis.percentiles['99'], max: analysis.max_ms, loss: analysis.loss_probability,
-        }]);
+        expect(analysisPlot(analysis).stats).toEqual([
+            {
+                name: 'predicted',
+                mean: analysis.mean_ms,
+                p50: analysis.percentiles['50'],
+                p99: analysis.percentiles['99'],
+                max: analysis.max_ms,
+                loss: analysis.loss_probability,
+            },
+        ]);
         expect(readFileSync(file, 'utf-8')).toBe(model); // the server only proposes the edit; the editor applies it
     });
 });

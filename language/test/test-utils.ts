@@ -18,10 +18,12 @@ export function codeOf(diagnostic: Diagnostic): string | undefined {
 
 /** The diagnostics with a given code, as `line:col..line:col` ranges (1-based) for compact assertions. */
 export function rangesOf(document: LangiumDocument, code: string): string[] {
-    return (document.diagnostics ?? []).filter(d => codeOf(d) === code).map(d => {
-        const { start, end } = d.range;
-        return `${start.line + 1}:${start.character + 1}..${end.line + 1}:${end.character + 1}`;
-    });
+    return (document.diagnostics ?? [])
+        .filter(d => codeOf(d) === code)
+        .map(d => {
+            const { start, end } = d.range;
+            return `${start.line + 1}:${start.character + 1}..${end.line + 1}:${end.character + 1}`;
+        });
 }
 
 /** The text a diagnostic's range covers. */

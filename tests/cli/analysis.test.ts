@@ -11,7 +11,18 @@ describe('chainlab analyze', () => {
         const result = chainlab(['analyze', FIG52, '--ptts', 'Fig52', '--json']);
         expect(result.stderr).toBe('');
         const r = JSON.parse(result.stdout);
-        for (const key of ['hyperperiod_ms', 'roots', 'distribution', 'mean_ms', 'std_ms', 'min_ms', 'max_ms', 'percentiles', 'loss_probability', 'analysis_ms']) {
+        for (const key of [
+            'hyperperiod_ms',
+            'roots',
+            'distribution',
+            'mean_ms',
+            'std_ms',
+            'min_ms',
+            'max_ms',
+            'percentiles',
+            'loss_probability',
+            'analysis_ms',
+        ]) {
             expect(r).toHaveProperty(key);
         }
         expect(r.hyperperiod_ms).toBe(40600);
@@ -33,7 +44,10 @@ describe('chainlab analyze', () => {
         expect([0, 3]).toContain(result.status);
         const dir = tempDir('chainlab-analyze');
         const file = join(dir, 'strict.chain');
-        writeFileSync(file, 'ptts T {\n  component A period 10 ms etp uniform 1 ms .. 9 ms\n  component B period 7 ms etp point 1 ms\n  require latency p99 < 2 ms\n}\n');
+        writeFileSync(
+            file,
+            'ptts T {\n  component A period 10 ms etp uniform 1 ms .. 9 ms\n  component B period 7 ms etp point 1 ms\n  require latency p99 < 2 ms\n}\n',
+        );
         const strict = chainlab(['analyze', file]);
         expect(strict.status).toBe(3);
         expect(strict.stdout).toMatch(/FAIL +latency p99 < 2 ms/);
@@ -65,7 +79,17 @@ describe('chainlab simulate and explore', () => {
     });
 
     test('explore sweeps an offset in parallel and names the best one', () => {
-        const result = chainlab(['explore', 'samples/ptts/case-study.chain', '--ptts', 'ConfigE', '--vary', 'Wall', '--step', '4 ms', '--json']);
+        const result = chainlab([
+            'explore',
+            'samples/ptts/case-study.chain',
+            '--ptts',
+            'ConfigE',
+            '--vary',
+            'Wall',
+            '--step',
+            '4 ms',
+            '--json',
+        ]);
         expect(result.status).toBe(0);
         const r = JSON.parse(result.stdout);
         expect(r.points.length).toBe(5); // 0, 4, 8, 12, 16 ms of a 16.6 ms period
@@ -103,7 +127,9 @@ describe('chainlab plan and synth', () => {
     });
 
     test('bad options are refused before anything runs', () => {
-        expect(chainlab(['plan', 'samples/xray.chain', '--schedule', 'fastest']).stderr).toContain("--schedule is one of simple, barrier, fixed, predictable, reduced, not 'fastest'");
+        expect(chainlab(['plan', 'samples/xray.chain', '--schedule', 'fastest']).stderr).toContain(
+            "--schedule is one of simple, barrier, fixed, predictable, reduced, not 'fastest'",
+        );
         const tooMany = chainlab(['plan', 'samples/xray.chain', '--threads', '9']);
         expect(tooMany.status).toBe(1);
         expect(tooMany.stderr).not.toMatch(/Traceback|internal error/);

@@ -11,12 +11,21 @@ function chainFiles(dir: string): string[] {
     });
 }
 
-const samples = chainFiles(join(repo, 'samples')).map(p => relative(repo, p)).sort();
+const samples = chainFiles(join(repo, 'samples'))
+    .map(p => relative(repo, p))
+    .sort();
 
 describe('chainlab check', () => {
     test('the required samples exist', () => {
-        for (const required of ['samples/xray.chain', 'samples/ptts/thesis-fig5-2.chain', 'samples/ptts/table5-1.chain', 'samples/ptts/case-study.chain',
-            'samples/chains/fig3-1.chain', 'samples/chains/fig3-5.chain', 'samples/chains/appendix-a.chain']) {
+        for (const required of [
+            'samples/xray.chain',
+            'samples/ptts/thesis-fig5-2.chain',
+            'samples/ptts/table5-1.chain',
+            'samples/ptts/case-study.chain',
+            'samples/chains/fig3-1.chain',
+            'samples/chains/fig3-5.chain',
+            'samples/chains/appendix-a.chain',
+        ]) {
             expect(samples).toContain(required);
         }
     });
@@ -34,7 +43,9 @@ describe('chainlab check', () => {
         writeFileSync(file, 'platform P { cores 2 }\nbox B { in i: Missing kernel blur(3) }\n');
         const result = chainlab(['check', file]);
         expect(result.status).toBe(1);
-        expect(result.stderr).toContain(`${file}:2:15: error: Unknown image type 'Missing'; there are no image types here.`);
+        expect(result.stderr).toContain(
+            `${file}:2:15: error: Unknown image type 'Missing'; there are no image types here.`,
+        );
         expect(result.stderr).toMatch(new RegExp(`${file}:2:30: error: Unknown kernel 'blur'`));
     });
 
@@ -49,7 +60,10 @@ describe('chainlab check', () => {
     });
 
     test('a missing file or a wrong extension is a clear error', () => {
-        expect(chainlab(['check', 'nope.chain'])).toMatchObject({ status: 1, stderr: expect.stringContaining('nope.chain: no such file') });
+        expect(chainlab(['check', 'nope.chain'])).toMatchObject({
+            status: 1,
+            stderr: expect.stringContaining('nope.chain: no such file'),
+        });
         expect(chainlab(['check', 'README.md']).stderr).toContain('README.md: not a .chain file');
     });
 
@@ -69,7 +83,14 @@ describe('chainlab export', () => {
         expect(ir.ir_version).toBe('1.0');
         expect(ir.chains.map((c: { name: string }) => c.name)).toContain('XRay');
         const python = join(repo, 'backend', '.venv', 'bin', 'python');
-        const check = spawnSync(python, ['-c', 'import json,sys; from chainlab.ir import validate_ir; print(validate_ir(json.load(sys.stdin))["source"])'], { input: result.stdout, encoding: 'utf-8' });
+        const check = spawnSync(
+            python,
+            [
+                '-c',
+                'import json,sys; from chainlab.ir import validate_ir; print(validate_ir(json.load(sys.stdin))["source"])',
+            ],
+            { input: result.stdout, encoding: 'utf-8' },
+        );
         expect(check.stderr).toBe('');
         expect(check.stdout.trim()).toBe('samples/xray.chain');
     });

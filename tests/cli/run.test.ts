@@ -7,32 +7,59 @@ import { chainlab, tempDir } from './cli-helpers.js';
 describe('chainlab generate / run', () => {
     test('generate writes a standalone C project that builds with -Werror and runs without arguments', () => {
         const out = tempDir('chainlab-gen');
-        const result = chainlab(['generate', 'samples/chains/appendix-a.chain', '-o', out, '--schedule', 'reduced', '--memory', 'reuse']);
+        const result = chainlab([
+            'generate',
+            'samples/chains/appendix-a.chain',
+            '-o',
+            out,
+            '--schedule',
+            'reduced',
+            '--memory',
+            'reuse',
+        ]);
         expect(result.stderr).toBe('');
         expect(result.status).toBe(0);
         expect(result.stdout).toContain('chain App: reduced/reuse, 2 thread(s)');
-        for (const file of ['CMakeLists.txt', 'README.md', 'src/chain.c', 'src/main.c', 'runtime/src/rt.c']) expect(existsSync(join(out, file))).toBe(true);
+        for (const file of ['CMakeLists.txt', 'README.md', 'src/chain.c', 'src/main.c', 'runtime/src/rt.c'])
+            expect(existsSync(join(out, file))).toBe(true);
         expect(readFileSync(join(out, 'src/chain.c'), 'utf-8')).toContain('static void f6_0(void *user, uint64_t it)');
-        for (const cmd of [['-S', out, '-B', join(out, 'build')], ['--build', join(out, 'build')]]) {
+        for (const cmd of [
+            ['-S', out, '-B', join(out, 'build')],
+            ['--build', join(out, 'build')],
+        ]) {
             const r = spawnSync('cmake', cmd, { encoding: 'utf-8' });
             expect(r.status, r.stdout + r.stderr).toBe(0);
         }
         const run = spawnSync(join(out, 'build', 'chain'), ['--iterations', '20'], { cwd: out, encoding: 'utf-8' });
         expect(run.status).toBe(0);
-        const reference = spawnSync(join(out, 'build', 'chain'), ['--iterations', '20', '--reference'], { cwd: out, encoding: 'utf-8' });
+        const reference = spawnSync(join(out, 'build', 'chain'), ['--iterations', '20', '--reference'], {
+            cwd: out,
+            encoding: 'utf-8',
+        });
         expect(run.stdout).toMatch(/checksum [0-9a-f]{16}/);
         expect(run.stdout.match(/checksum (\w+)/)![1]).toBe(reference.stdout.match(/checksum (\w+)/)![1]);
     });
 
     test('run --target here measures, predicts and writes the report', () => {
         const out = tempDir('chainlab-run');
-        const result = chainlab(['run', 'samples/chains/appendix-a.chain', '--target', 'here', '--iterations', '200', '-o', out, '--json']);
+        const result = chainlab([
+            'run',
+            'samples/chains/appendix-a.chain',
+            '--target',
+            'here',
+            '--iterations',
+            '200',
+            '-o',
+            out,
+            '--json',
+        ]);
         expect(result.status, result.stderr).toBe(0);
         const report = JSON.parse(result.stdout);
         expect(report).toMatchObject({ chain: 'App', status: 'ok', completed: 200, iterations: 200 });
         expect(report.measured.samples).toBe(200);
         expect(report.summary).toContain('measured  mean');
-        for (const file of ['latencies.csv', 'run.json', 'report.json', 'cdf.png', 'cdf.svg']) expect(existsSync(join(out, file))).toBe(true);
+        for (const file of ['latencies.csv', 'run.json', 'report.json', 'cdf.png', 'cdf.svg'])
+            expect(existsSync(join(out, file))).toBe(true);
         const text = chainlab(['run', 'samples/chains/appendix-a.chain', '--iterations', '50', '-o', out]);
         expect(text.status).toBe(0);
         expect(text.stdout).toMatch(/iterations 50\/50 \(ok\), checksum [0-9a-f]{16}/);
@@ -43,7 +70,16 @@ describe('chainlab generate / run', () => {
         expect(ssh.status).toBe(1);
         expect(ssh.stderr).toContain('ssh target');
         expect(ssh.stderr).not.toContain('Traceback');
-        const none = chainlab(['run', 'samples/xray.chain', '--chain', 'XRay', '--target', 'mars', '--iterations', '5']);
+        const none = chainlab([
+            'run',
+            'samples/xray.chain',
+            '--chain',
+            'XRay',
+            '--target',
+            'mars',
+            '--iterations',
+            '5',
+        ]);
         expect(none.status).toBe(1);
         expect(none.stderr).toContain("no target named 'mars'");
     });

@@ -8,7 +8,10 @@ import { chainlab, cli, repo, tempDir } from './cli-helpers.js';
 /** The Appendix A chain with a 2-core local target: chain on core 0, the hog on core 1, duty-cycled. */
 function labChain(dir: string): string {
     const file = join(dir, 'lab.chain');
-    writeFileSync(file, readFileSync(join(repo, 'samples/chains/appendix-a.chain'), 'utf-8') + `
+    writeFileSync(
+        file,
+        readFileSync(join(repo, 'samples/chains/appendix-a.chain'), 'utf-8') +
+            `
 throttle Duty {
     duty-cycle  counter llc-misses  sample 100 us  suspend 900 us  threshold 25 %
     mechanism sigstop
@@ -20,19 +23,33 @@ target bench {
     throttle Duty
     workload hog
 }
-`);
+`,
+    );
     return file;
 }
 
 function hogsOf(dir: string): string[] {
-    return spawnSync('ps', ['-eo', 'stat,args'], { encoding: 'utf-8' }).stdout.split('\n').filter(line => line.includes(dir));
+    return spawnSync('ps', ['-eo', 'stat,args'], { encoding: 'utf-8' })
+        .stdout.split('\n')
+        .filter(line => line.includes(dir));
 }
 
 describe('chainlab run --scenario', () => {
     test('baseline, congested and throttled: same checksum, the throttler suspends the hog, nothing left running', () => {
         const dir = tempDir('chainlab-scen');
         const out = join(dir, 'runs');
-        const result = chainlab(['run', labChain(dir), '--target', 'bench', '--scenario', 'baseline,congested,throttled', '--iterations', '2000', '-o', out]);
+        const result = chainlab([
+            'run',
+            labChain(dir),
+            '--target',
+            'bench',
+            '--scenario',
+            'baseline,congested,throttled',
+            '--iterations',
+            '2000',
+            '-o',
+            out,
+        ]);
         expect(result.stderr).toBe('');
         expect(result.status).toBe(0);
         expect(result.stdout).toMatch(/^baseline\s+[\d.]+/m);
@@ -49,8 +66,11 @@ describe('chainlab run --scenario', () => {
         expect(throttled.throttle.cores[0].suspensions).toBeGreaterThan(0);
         // suspended 900 of every ~1000 us while over the threshold: the hog moves far less
         expect(throttled.be_bytes_per_s).toBeLessThan(0.6 * congested.be_bytes_per_s);
-        for (const s of ['baseline', 'congested', 'throttled']) expect(existsSync(join(out, deployment, s, 'latencies.csv'))).toBe(true);
-        expect(readFileSync(join(out, deployment, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain('mechanism=sigstop');
+        for (const s of ['baseline', 'congested', 'throttled'])
+            expect(existsSync(join(out, deployment, s, 'latencies.csv'))).toBe(true);
+        expect(readFileSync(join(out, deployment, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain(
+            'mechanism=sigstop',
+        );
         const remote = JSON.parse(readFileSync(join(out, deployment, 'deployment.json'), 'utf-8')).remote_dir;
         expect(remote).toMatch(/runs\/\d{8}-\d{6}-App$/);
         expect(hogsOf(remote)).toEqual([]);
@@ -62,7 +82,11 @@ describe('chainlab run --scenario', () => {
         expect(bad.stderr).toContain("unknown scenario 'storm'");
         const dir = tempDir('chainlab-scen');
         const file = join(dir, 'nobe.chain');
-        writeFileSync(file, readFileSync(join(repo, 'samples/chains/appendix-a.chain'), 'utf-8') + '\ntarget solo {\n    local\n    rt-cores 0\n}\n');
+        writeFileSync(
+            file,
+            readFileSync(join(repo, 'samples/chains/appendix-a.chain'), 'utf-8') +
+                '\ntarget solo {\n    local\n    rt-cores 0\n}\n',
+        );
         const none = chainlab(['run', file, '--target', 'solo', '--scenario', 'congested', '--iterations', '5']);
         expect(none.status).toBe(1);
         expect(none.stderr).toContain('need be-cores');
@@ -73,15 +97,25 @@ describe('chainlab run --scenario', () => {
 describe('Ctrl-C during chainlab run', () => {
     test('stops the chain, keeps and reports what was measured, exits 130', async () => {
         const out = tempDir('chainlab-ctrlc');
-        const child = spawn(process.execPath, [cli, 'run', 'samples/chains/appendix-a.chain', '--iterations', '1000000', '-o', out],
-            { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+            process.execPath,
+            [cli, 'run', 'samples/chains/appendix-a.chain', '--iterations', '1000000', '-o', out],
+            { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         let stdout = '';
         let stderr = '';
-        child.stdout.on('data', chunk => { stdout += chunk; });
-        child.stderr.on('data', chunk => { stderr += chunk; });
+        child.stdout.on('data', chunk => {
+            stdout += chunk;
+        });
+        child.stderr.on('data', chunk => {
+            stderr += chunk;
+        });
         // interrupt once the chain is measuring (its binary exists in the cache and runs)
         const started = Date.now();
-        while (Date.now() - started < 60_000 && !spawnSync('ps', ['-eo', 'args'], { encoding: 'utf-8' }).stdout.includes(`--out ${out}`)) {
+        while (
+            Date.now() - started < 60_000 &&
+            !spawnSync('ps', ['-eo', 'args'], { encoding: 'utf-8' }).stdout.includes(`--out ${out}`)
+        ) {
             await new Promise(r => setTimeout(r, 100));
         }
         await new Promise(r => setTimeout(r, 1500));

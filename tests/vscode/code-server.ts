@@ -16,9 +16,18 @@ export const codeServerBin = join(here, 'node_modules', '.bin', 'code-server');
 export const vsix = join(repo, 'extension', 'chainlab.vsix');
 
 /** A loopback "gallery" that refuses: code-server would otherwise look up open-vsx.org. */
-const GALLERY = JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item', resourceUrlTemplate: 'http://127.0.0.1:9/res/{publisher}/{name}/{version}/{path}' });
+const GALLERY = JSON.stringify({
+    serviceUrl: 'http://127.0.0.1:9/gallery',
+    itemUrl: 'http://127.0.0.1:9/item',
+    resourceUrlTemplate: 'http://127.0.0.1:9/res/{publisher}/{name}/{version}/{path}',
+});
 
-export interface CodeServer { url: string; dirs: { user: string; extensions: string }; log: () => string; stop: () => Promise<void> }
+export interface CodeServer {
+    url: string;
+    dirs: { user: string; extensions: string };
+    log: () => string;
+    stop: () => Promise<void>;
+}
 
 async function freePort(): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -32,44 +41,109 @@ async function freePort(): Promise<number> {
 }
 
 export async function startCodeServer(workspace: string, settings: Record<string, unknown>): Promise<CodeServer> {
-    if (!existsSync(codeServerBin)) throw new Error(`code-server is not installed (${codeServerBin}): run \`node scripts/setup.mjs\``);
+    if (!existsSync(codeServerBin))
+        throw new Error(`code-server is not installed (${codeServerBin}): run \`node scripts/setup.mjs\``);
     if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run \`npm run package\``);
     const base = mkdtempSync(join(tmpdir(), 'chainlab-code-server-'));
-    const dirs = { user: join(base, 'user'), extensions: join(base, 'extensions'), config: join(base, 'xdg-config'), data: join(base, 'xdg-data') };
+    const dirs = {
+        user: join(base, 'user'),
+        extensions: join(base, 'extensions'),
+        config: join(base, 'xdg-config'),
+        data: join(base, 'xdg-data'),
+    };
     for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
     mkdirSync(join(dirs.user, 'User'), { recursive: true });
-    writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify({
-        'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'chat.disableAIFeatures': true,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off',
-        'extensions.ignoreRecommendations': true, 'update.mode': 'none', 'workbench.enableExperiments': false, ...settings,
-    }, null, 2));
+    writeFileSync(
+        join(dirs.user, 'User', 'settings.json'),
+        JSON.stringify(
+            {
+                'security.workspace.trust.enabled': false,
+                'workbench.startupEditor': 'none',
+                'chat.disableAIFeatures': true,
+                'workbench.secondarySideBar.defaultVisibility': 'hidden',
+                'workbench.tips.enabled': false,
+                'telemetry.telemetryLevel': 'off',
+                'extensions.ignoreRecommendations': true,
+                'update.mode': 'none',
+                'workbench.enableExperiments': false,
+                ...settings,
+            },
+            null,
+            2,
+        ),
+    );
     const env = { ...process.env, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, EXTENSIONS_GALLERY: GALLERY };
-    const common = ['--user-data-dir', dirs.user, '--extensions-dir', dirs.extensions, '--disable-telemetry', '--disable-update-check'];
-    const install = spawnSync(codeServerBin, [...common, '--install-extension', vsix], { env, encoding: 'utf-8', timeout: 120_000 });
+    const common = [
+        '--user-data-dir',
+        dirs.user,
+        '--extensions-dir',
+        dirs.extensions,
+        '--disable-telemetry',
+        '--disable-update-check',
+    ];
+    const install = spawnSync(codeServerBin, [...common, '--install-extension', vsix], {
+        env,
+        encoding: 'utf-8',
+        timeout: 120_000,
+    });
     if (install.status !== 0) throw new Error(`installing ${vsix} failed: ${install.stdout}${install.stderr}`);
     const port = await freePort();
     let output = '';
-    const child: ChildProcess = spawn(codeServerBin, [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-        '--disable-workspace-trust', '--disable-getting-started-override', workspace], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    child.stdout!.on('data', chunk => { output += String(chunk); });
-    child.stderr!.on('data', chunk => { output += String(chunk); });
+    const child: ChildProcess = spawn(
+        codeServerBin,
+        [
+            ...common,
+            '--bind-addr',
+            `127.0.0.1:${port}`,
+            '--auth',
+            'none',
+            '--disable-workspace-trust',
+            '--disable-getting-started-override',
+            workspace,
+        ],
+        { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
+    child.stdout!.on('data', chunk => {
+        output += String(chunk);
+    });
+    child.stderr!.on('data', chunk => {
+        output += String(chunk);
+    });
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     for (;;) {
         try {
             if ((await fetch(`${url}/healthz`)).ok) break;
-        } catch { /* not listening yet */ }
+        } catch {
+            /* not listening yet */
+        }
         if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}): ${output}`);
         if (Date.now() > deadline) throw new Error(`code-server did not answer on ${url} within 60 s: ${output}`);
         await new Promise(resolve => setTimeout(resolve, 200));
     }
     return {
-        url, dirs, log: () => output,
+        url,
+        dirs,
+        log: () => output,
         stop: async () => {
             if (child.exitCode !== null) return;
-            try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ }
-            await new Promise(resolve => { const t = setTimeout(resolve, 5000); child.once('exit', () => { clearTimeout(t); resolve(undefined); }); });
-            try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+            try {
+                process.kill(-child.pid!, 'SIGTERM');
+            } catch {
+                /* gone */
+            }
+            await new Promise(resolve => {
+                const t = setTimeout(resolve, 5000);
+                child.once('exit', () => {
+                    clearTimeout(t);
+                    resolve(undefined);
+                });
+            });
+            try {
+                process.kill(-child.pid!, 'SIGKILL');
+            } catch {
+                /* gone */
+            }
         },
     };
 }

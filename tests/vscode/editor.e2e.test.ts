@@ -79,16 +79,26 @@ async function useTheme(theme: keyof typeof THEMES): Promise<void> {
     await expect.poll(classes, { timeout: 20_000 }).toMatch(wanted);
 }
 
-const lensAbove = (title: string) => page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true }).first();
-const xrayLine = (start: string) => readFileSync(join(repo, 'samples', 'xray.chain'), 'utf-8').split('\n').findIndex(l => l.startsWith(start)) + 1;
+const lensAbove = (title: string) =>
+    page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true }).first();
+const xrayLine = (start: string) =>
+    readFileSync(join(repo, 'samples', 'xray.chain'), 'utf-8')
+        .split('\n')
+        .findIndex(l => l.startsWith(start)) + 1;
 
 /** The rendered token class (Monaco's `mtkN`, one per colour) of each character of an editor line, once coloured. */
 async function lineColours(lineText: string): Promise<string[]> {
     // Monaco renders spaces as non-breaking ones
-    const line = page.locator('.monaco-editor .view-line').filter({ hasText: lineText.replace(/ /g, '\u00a0') }).first();
-    const spans = () => line.locator('span > span').evaluateAll(els => els.map(e => [e.textContent ?? '', e.className.split(' ')[0]]));
+    const line = page
+        .locator('.monaco-editor .view-line')
+        .filter({ hasText: lineText.replace(/ /g, '\u00a0') })
+        .first();
+    const spans = () =>
+        line.locator('span > span').evaluateAll(els => els.map(e => [e.textContent ?? '', e.className.split(' ')[0]]));
     // the grammar colours a line a moment after it is shown
-    await expect.poll(async () => new Set((await spans()).map(([, className]) => className)).size, { timeout: 20_000 }).toBeGreaterThan(1);
+    await expect
+        .poll(async () => new Set((await spans()).map(([, className]) => className)).size, { timeout: 20_000 })
+        .toBeGreaterThan(1);
     return (await spans()).flatMap(([text, className]) => [...text].map(() => className));
 }
 
@@ -102,7 +112,9 @@ describe('the language polish in VS Code', () => {
             const icons = page.locator('.chain-lang-file-icon.file-icon');
             await expect.poll(() => icons.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2); // the explorer row and the tab
             for (const icon of await icons.all()) {
-                const image = decodeURIComponent(await icon.evaluate(e => getComputedStyle(e, '::before').backgroundImage));
+                const image = decodeURIComponent(
+                    await icon.evaluate(e => getComputedStyle(e, '::before').backgroundImage),
+                );
                 expect(image).toContain(`chainlab.chainlab-vscode-0.1.0/media/chain-${theme}.svg`);
             }
             await page.screenshot({ path: join(artifacts, `editor-${theme}.png`) });
@@ -124,7 +136,9 @@ describe('the language polish in VS Code', () => {
         const chain = await lineColours(chainLine);
         expect(chain[chainLine.indexOf('mul.x') + 4]).not.toBe(keyword);
         expect(chain[chainLine.indexOf('s: Src')]).not.toBe(keyword);
-        await expect.poll(() => page.locator('[id="status.problems"]').getAttribute('aria-label')).toMatch(/No Problems/);
+        await expect
+            .poll(() => page.locator('[id="status.problems"]').getAttribute('aria-label'))
+            .toMatch(/No Problems/);
         await useTheme('light');
         await page.screenshot({ path: join(artifacts, 'highlighting-light.png') });
         await useTheme('dark');
@@ -146,7 +160,8 @@ describe('the language polish in VS Code', () => {
         const restored = Date.now() - started;
         // 2. Opening a file after the reload (the extension is activated by the workspace's .chain files).
         const opened: number[] = [];
-        for (let i = 0; i < 3; i++) { // the best of three: a busy machine may slow one
+        for (let i = 0; i < 3; i++) {
+            // the best of three: a busy machine may slow one
             await page.keyboard.press('F1');
             await page.keyboard.type('View: Close All Editors');
             await page.keyboard.press('Enter');
@@ -158,8 +173,10 @@ describe('the language polish in VS Code', () => {
             await lensAbove('Analyze latency').waitFor({ timeout: 30_000 });
             opened.push(Date.now() - started);
         }
-        console.log(`CodeLens after a reload with the file open: ${restored} ms (the editor showed after ${editorShown} ms); `
-            + `opening the file after a reload → CodeLens: ${opened.join(' ms, ')} ms`);
+        console.log(
+            `CodeLens after a reload with the file open: ${restored} ms (the editor showed after ${editorShown} ms); ` +
+                `opening the file after a reload → CodeLens: ${opened.join(' ms, ')} ms`,
+        );
         expect(Math.min(...opened)).toBeLessThan(2000);
         expect(restored).toBeLessThan(15_000);
         await page.screenshot({ path: join(artifacts, 'codelens-after-reload.png') });
@@ -179,7 +196,9 @@ describe('the language polish in VS Code', () => {
             await window.waitForTimeout(8000);
             await window.keyboard.press('Control+Shift+M');
             await window.locator('.markers-panel').waitFor();
-            await expect.poll(() => window.locator('[id="status.problems"]').getAttribute('aria-label'), { timeout: 10_000 }).toMatch(/No Problems/);
+            await expect
+                .poll(() => window.locator('[id="status.problems"]').getAttribute('aria-label'), { timeout: 10_000 })
+                .toMatch(/No Problems/);
             expect(await window.locator('.markers-panel .monaco-tl-row').count()).toBe(0);
             await window.screenshot({ path: join(artifacts, 'repository-problems.png') });
         } finally {

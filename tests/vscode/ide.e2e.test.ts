@@ -16,7 +16,13 @@ import { launchBrowser } from '../../diagram/test/browser.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
-const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [join(repo, 'language', 'bin', 'chainlab.js'), ...args], { encoding: 'utf-8', cwd: repo }));
+const cli = (...args: string[]) =>
+    JSON.parse(
+        execFileSync(process.execPath, [join(repo, 'language', 'bin', 'chainlab.js'), ...args], {
+            encoding: 'utf-8',
+            cwd: repo,
+        }),
+    );
 
 let server: CodeServer;
 let browser: Browser;
@@ -46,9 +52,18 @@ async function webviewFrame(selector: string, timeoutMs = 60_000): Promise<Frame
     const deadline = Date.now() + timeoutMs;
     for (;;) {
         for (const frame of page.frames()) {
-            if (await frame.locator(selector).count().catch(() => 0)) return frame;
+            if (
+                await frame
+                    .locator(selector)
+                    .count()
+                    .catch(() => 0)
+            )
+                return frame;
         }
-        if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeoutMs} ms\n${server.log().slice(-3000)}\n${extensionLog()}`);
+        if (Date.now() > deadline)
+            throw new Error(
+                `no webview shows ${selector} within ${timeoutMs} ms\n${server.log().slice(-3000)}\n${extensionLog()}`,
+            );
         await page.waitForTimeout(250);
     }
 }
@@ -97,19 +112,29 @@ describe('chainlab in VS Code (code-server)', () => {
 
     test('the chain diagram shows every box; clicking one moves the editor selection to it', async () => {
         const ir = cli('export', 'samples/xray.chain');
-        const instances = ir.chains.find((c: { name: string }) => c.name === 'XRay').instances as Array<{ name: string; loc: { line: number } }>;
+        const instances = ir.chains.find((c: { name: string }) => c.name === 'XRay').instances as Array<{
+            name: string;
+            loc: { line: number };
+        }>;
         await (await codeLens('chain XRay', 'Diagram')).click();
         const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
-        await expect.poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 }).toBe(instances.length);
+        await expect
+            .poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 })
+            .toBe(instances.length);
         await page.screenshot({ path: join(artifacts, 'diagram.png') });
         const target = instances[instances.length - 1];
         await frame.locator(`g.sprotty-node[id$="_${target.name}"]`).click();
         // the diagram has the focus: bring the editor forward (its tab keeps the selection) and read the cursor
         const selection = page.locator('[id="status.editor.selection"]');
-        await expect.poll(async () => {
-            await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
-            return selection.textContent({ timeout: 2000 }).catch(() => '');
-        }, { timeout: 30_000 }).toMatch(new RegExp(`Ln ${target.loc.line},`));
+        await expect
+            .poll(
+                async () => {
+                    await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+                    return selection.textContent({ timeout: 2000 }).catch(() => '');
+                },
+                { timeout: 30_000 },
+            )
+            .toMatch(new RegExp(`Ln ${target.loc.line},`));
         await page.screenshot({ path: join(artifacts, 'diagram-selection.png') });
     });
 
@@ -119,15 +144,23 @@ describe('chainlab in VS Code (code-server)', () => {
         const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
         await frame.locator('g.sprotty-node[id$="_storage"]').click();
         // the keybinding applies once the workbench has seen the diagram panel become active
-        await expect.poll(() => page.locator('.editor-group-container.active .tab.active', { hasText: 'box chain' }).count(), { timeout: 10_000 }).toBe(1);
+        await expect
+            .poll(() => page.locator('.editor-group-container.active .tab.active', { hasText: 'box chain' }).count(), {
+                timeout: 10_000,
+            })
+            .toBe(1);
         await page.keyboard.press('Delete'); // the extension's keybinding while the box-chain diagram is active
-        await expect.poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 }).toBe(count - 1);
+        await expect
+            .poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 })
+            .toBe(count - 1);
         await page.screenshot({ path: join(artifacts, 'diagram-delete.png') });
         // the text is the source of truth: undo in the editor brings the box back
         await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
         await page.locator('.monaco-editor textarea').first().focus();
         await page.keyboard.press('Control+Z');
-        await expect.poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 }).toBe(count);
+        await expect
+            .poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 })
+            .toBe(count);
     });
 
     test('Export SVG from the diagram toolbar saves the diagram where the save dialog says', async () => {
@@ -148,7 +181,8 @@ describe('chainlab in VS Code (code-server)', () => {
     test('the toolbar options redraw the diagram: without costs the cost lines are gone', async () => {
         const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
         // the diagram itself (SVG export leaves a rendered copy in a hidden div outside the container)
-        const costLines = () => frame.locator('[id$="_container"] g.sprotty-node text', { hasText: / · (rows|not split)/ }).count();
+        const costLines = () =>
+            frame.locator('[id$="_container"] g.sprotty-node text', { hasText: / · (rows|not split)/ }).count();
         expect(await costLines()).toBeGreaterThan(0);
         await frame.locator('.chainlab-toolbar label', { hasText: 'costs' }).locator('input').uncheck();
         await expect.poll(costLines, { timeout: 30_000 }).toBe(0);
@@ -170,7 +204,9 @@ describe('chainlab in VS Code (code-server)', () => {
             frame = await webviewFrame('#plot table.stats', 120_000);
         }
         const row = frame.locator('table.stats tr[data-series="predicted"] td');
-        await expect.poll(() => row.nth(3).textContent(), { timeout: 30_000 }).toBe(String(+Number(expected.percentiles['99']).toFixed(3)));
+        await expect
+            .poll(() => row.nth(3).textContent(), { timeout: 30_000 })
+            .toBe(String(+Number(expected.percentiles['99']).toFixed(3)));
         expect(await frame.locator('svg.plot-cdf path.series').count()).toBe(1);
         await page.screenshot({ path: join(artifacts, 'plot.png') });
     });

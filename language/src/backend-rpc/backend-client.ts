@@ -9,18 +9,33 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-    CancellationTokenSource, NotificationType, ResponseError, createMessageConnection,
-    type CancellationToken, type MessageConnection,
+    CancellationTokenSource,
+    NotificationType,
+    ResponseError,
+    createMessageConnection,
+    type CancellationToken,
+    type MessageConnection,
 } from 'vscode-jsonrpc/node.js';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import {
-    CONTRACT_VERSION, ERROR_CODES, type BackendMethod, type BackendProgressParams, type ContractMismatchData, type ErrorData,
-    type ParamsOf, type ResultOf,
+    CONTRACT_VERSION,
+    ERROR_CODES,
+    type BackendMethod,
+    type BackendProgressParams,
+    type ContractMismatchData,
+    type ErrorData,
+    type ParamsOf,
+    type ResultOf,
 } from '@chainlab/contract';
 
 /** An error the backend reports about the model: print it, do not treat it as a crash. */
 export class BackendModelError extends Error {
-    constructor(message: string, readonly data: ErrorData | undefined) { super(message); }
+    constructor(
+        message: string,
+        readonly data: ErrorData | undefined,
+    ) {
+        super(message);
+    }
 }
 
 export class BackendUnavailableError extends Error {}
@@ -28,12 +43,16 @@ export class BackendUnavailableError extends Error {}
 /** The backend speaks another contract version than this client (an old install on one side): trust nothing it says. */
 export class ContractMismatchError extends BackendUnavailableError {
     constructor(readonly backendVersion: string | undefined) {
-        super(`chainlab backend speaks contract ${backendVersion ?? 'none (it predates the contract)'}, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+        super(
+            `chainlab backend speaks contract ${backendVersion ?? 'none (it predates the contract)'}, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+        );
     }
 
     /** The error data of CONTRACT_MISMATCH (none for a backend that names no version). */
     get data(): ContractMismatchData | undefined {
-        return this.backendVersion === undefined ? undefined : { backend: this.backendVersion, client: CONTRACT_VERSION };
+        return this.backendVersion === undefined
+            ? undefined
+            : { backend: this.backendVersion, client: CONTRACT_VERSION };
     }
 }
 
@@ -67,7 +86,8 @@ export function backendPython(): string {
     const venv = join(repoRoot(), 'backend', '.venv', 'bin', 'python');
     if (existsSync(venv)) return venv;
     throw new BackendUnavailableError(
-        `the Python backend is not set up (${venv} is missing): run 'npm start' or 'npm run setup' once, or set CHAINLAB_PYTHON`);
+        `the Python backend is not set up (${venv} is missing): run 'npm start' or 'npm run setup' once, or set CHAINLAB_PYTHON`,
+    );
 }
 
 let nextToken = 0;
@@ -86,7 +106,10 @@ export class BackendClient {
 
     private constructor(python: string) {
         this.child = spawn(python, ['-m', 'chainlab.rpc'], { stdio: ['pipe', 'pipe', 'pipe'] });
-        this.child.stderr!.on('data', chunk => { this.stderr.push(String(chunk)); if (this.stderr.length > 200) this.stderr.shift(); });
+        this.child.stderr!.on('data', chunk => {
+            this.stderr.push(String(chunk));
+            if (this.stderr.length > 200) this.stderr.shift();
+        });
         this.child.on('exit', () => this.died());
         this.child.stdin!.on('error', () => this.died()); // EPIPE: the backend is gone; requests report that
         this.child.on('error', () => this.died());
@@ -94,7 +117,10 @@ export class BackendClient {
         // vscode-jsonrpc (it rethrows write errors as unhandled rejections); died() rejects what is in flight.
         const toBackend = new PassThrough();
         toBackend.pipe(this.child.stdin!);
-        this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(toBackend));
+        this.connection = createMessageConnection(
+            new StreamMessageReader(this.child.stdout!),
+            new StreamMessageWriter(toBackend),
+        );
         this.connection.onNotification(new NotificationType<BackendProgressParams>('progress'), params => {
             this.progressHandlers.get(params.token)?.({ fraction: params.fraction, message: params.message });
         });
@@ -108,11 +134,14 @@ export class BackendClient {
      * its answer).
      */
     private async agreeOnContract(): Promise<void> {
-        const asked = this.connection.sendRequest<ResultOf<'backend/version'>>('backend/version', { contract_version: CONTRACT_VERSION } satisfies ParamsOf<'backend/version'>);
+        const asked = this.connection.sendRequest<ResultOf<'backend/version'>>('backend/version', {
+            contract_version: CONTRACT_VERSION,
+        } satisfies ParamsOf<'backend/version'>);
         asked.catch(() => undefined); // a backend that dies first is reported by the request waiting on this
         try {
             const version = await asked;
-            if (version.contract_version !== CONTRACT_VERSION) throw new ContractMismatchError(version.contract_version);
+            if (version.contract_version !== CONTRACT_VERSION)
+                throw new ContractMismatchError(version.contract_version);
         } catch (error) {
             if (error instanceof ResponseError && error.code === ERROR_CODES.CONTRACT_MISMATCH) {
                 throw new ContractMismatchError((error.data as ContractMismatchData | undefined)?.backend);
@@ -125,7 +154,11 @@ export class BackendClient {
         this.exited = true;
         // let the last stderr lines arrive before the message quotes them
         setTimeout(() => {
-            const how = this.child.signalCode ? ` (killed by ${this.child.signalCode})` : this.child.exitCode !== null ? ` (exit code ${this.child.exitCode})` : '';
+            const how = this.child.signalCode
+                ? ` (killed by ${this.child.signalCode})`
+                : this.child.exitCode !== null
+                  ? ` (exit code ${this.child.exitCode})`
+                  : '';
             for (const reject of this.inFlight) reject(how, this.lastStderr());
             this.inFlight.clear();
         }, 50);
@@ -149,24 +182,53 @@ export class BackendClient {
      * A time-out or a cancellation rejects at once and kills the backend (work in flight cannot be
      * interrupted otherwise); the caller starts a new one for the next request.
      */
-    async request<M extends BackendMethod>(method: M, params: ParamsOf<M>, options: { onProgress?: (p: Progress) => void; timeoutMs?: number; cancellation?: CancellationToken } = {}): Promise<ResultOf<M>> {
+    async request<M extends BackendMethod>(
+        method: M,
+        params: ParamsOf<M>,
+        options: { onProgress?: (p: Progress) => void; timeoutMs?: number; cancellation?: CancellationToken } = {},
+    ): Promise<ResultOf<M>> {
         if (this.exited) throw new BackendUnavailableError(`the backend is not running${this.lastStderr()}`);
         const token = ++nextToken;
         const cancel = new CancellationTokenSource();
         let stop: ((error: Error) => void) | undefined;
-        const stopped = new Promise<never>((_, reject) => { stop = reject; });
-        const abort = (error: Error) => { cancel.cancel(); this.exited = true; this.child.kill('SIGKILL'); stop!(error); };
+        const stopped = new Promise<never>((_, reject) => {
+            stop = reject;
+        });
+        const abort = (error: Error) => {
+            cancel.cancel();
+            this.exited = true;
+            this.child.kill('SIGKILL');
+            stop!(error);
+        };
         const timer = options.timeoutMs
-            ? setTimeout(() => abort(new BackendUnavailableError(`${method} took longer than ${options.timeoutMs! / 1000} s; the backend was stopped`)), options.timeoutMs)
+            ? setTimeout(
+                  () =>
+                      abort(
+                          new BackendUnavailableError(
+                              `${method} took longer than ${options.timeoutMs! / 1000} s; the backend was stopped`,
+                          ),
+                      ),
+                  options.timeoutMs,
+              )
             : undefined;
-        const listener = options.cancellation?.onCancellationRequested(() => abort(new RequestCancelledError(`${method} was cancelled`)));
+        const listener = options.cancellation?.onCancellationRequested(() =>
+            abort(new RequestCancelledError(`${method} was cancelled`)),
+        );
         if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
         const onDeath = (how: string, stderr: string) =>
-            stop!(new BackendUnavailableError(`the backend exited during ${method}${how}; the next request starts a new one${stderr}`));
+            stop!(
+                new BackendUnavailableError(
+                    `the backend exited during ${method}${how}; the next request starts a new one${stderr}`,
+                ),
+            );
         this.inFlight.add(onDeath);
         try {
             await Promise.race([this.handshake, stopped]);
-            const reply = this.connection.sendRequest<ResultOf<M>>(method, { ...params, progressToken: options.onProgress ? token : undefined }, cancel.token);
+            const reply = this.connection.sendRequest<ResultOf<M>>(
+                method,
+                { ...params, progressToken: options.onProgress ? token : undefined },
+                cancel.token,
+            );
             reply.catch(() => undefined); // after an abort nobody waits for the reply any more
             return await Promise.race([reply, stopped]);
         } catch (error) {
@@ -192,11 +254,22 @@ export class BackendClient {
         if (!this.exited) {
             try {
                 await this.connection.sendNotification('exit', {});
-            } catch { /* already gone */ }
+            } catch {
+                /* already gone */
+            }
             await new Promise<void>(done => {
-                const kill = setTimeout(() => { this.child.kill('SIGKILL'); done(); }, 3000);
-                this.child.once('exit', () => { clearTimeout(kill); done(); });
-                if (this.exited) { clearTimeout(kill); done(); }
+                const kill = setTimeout(() => {
+                    this.child.kill('SIGKILL');
+                    done();
+                }, 3000);
+                this.child.once('exit', () => {
+                    clearTimeout(kill);
+                    done();
+                });
+                if (this.exited) {
+                    clearTimeout(kill);
+                    done();
+                }
             });
         }
         this.connection.dispose();

@@ -6,14 +6,26 @@ import { loadIr, processOutput, type Output } from './commands.js';
 import { withBackend } from './backend-session.js';
 import { formatMs, formatProbability, table, textCdf } from './text-plot.js';
 
-export interface AnalyzeOptions { ptts?: string; json?: boolean; perRoot?: boolean; maxTrees?: number }
+export interface AnalyzeOptions {
+    ptts?: string;
+    json?: boolean;
+    perRoot?: boolean;
+    maxTrees?: number;
+}
 
-export async function analyzeCommand(file: string, options: AnalyzeOptions, output: Output = processOutput): Promise<number> {
+export async function analyzeCommand(
+    file: string,
+    options: AnalyzeOptions,
+    output: Output = processOutput,
+): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const result = await backend.request('ptts/analyze', {
-            ir, ptts: options.ptts, per_root: options.perRoot ?? false, ...(options.maxTrees ? { max_trees: options.maxTrees } : {}),
+            ir,
+            ptts: options.ptts,
+            per_root: options.perRoot ?? false,
+            ...(options.maxTrees ? { max_trees: options.maxTrees } : {}),
         });
         if (options.json) {
             output.out(JSON.stringify(result, null, 2));
@@ -26,8 +38,18 @@ export async function analyzeCommand(file: string, options: AnalyzeOptions, outp
 
 function describeRequirement(r: RequirementResult): [string, string, string] {
     const verdict = r.passed ? 'ok' : 'FAIL';
-    if (r.kind === 'percentile') return [verdict, `latency p${r.percentile} ${r.op} ${formatMs(r.bound_ms!)}`, `p${r.percentile} = ${formatMs(r.value_ms!)}`];
-    if (r.kind === 'deadline') return [verdict, `latency ${r.op} ${formatMs(r.bound_ms!)} with probability >= ${formatProbability(r.required_probability!)}`, `P = ${formatProbability(r.value)}`];
+    if (r.kind === 'percentile')
+        return [
+            verdict,
+            `latency p${r.percentile} ${r.op} ${formatMs(r.bound_ms!)}`,
+            `p${r.percentile} = ${formatMs(r.value_ms!)}`,
+        ];
+    if (r.kind === 'deadline')
+        return [
+            verdict,
+            `latency ${r.op} ${formatMs(r.bound_ms!)} with probability >= ${formatProbability(r.required_probability!)}`,
+            `P = ${formatProbability(r.value)}`,
+        ];
     return [verdict, `loss ${r.op} ${formatProbability(r.limit!)}`, `loss = ${formatProbability(r.value)}`];
 }
 
@@ -57,12 +79,17 @@ function describePair(pair: LossPair): string {
 }
 
 export function registerAnalyze(program: Command): void {
-    program.command('analyze')
-        .description('Exact end-to-end latency distribution and loss probability of a PTTS chain (thesis chapter 5). Exit 3 when a requirement fails.')
+    program
+        .command('analyze')
+        .description(
+            'Exact end-to-end latency distribution and loss probability of a PTTS chain (thesis chapter 5). Exit 3 when a requirement fails.',
+        )
         .argument('<file>', 'a .chain file')
         .option('--ptts <name>', 'the ptts to analyse (optional when the file has one)')
         .option('--json', 'print one JSON object (distribution, percentiles, loss, requirements, timing)')
         .option('--per-root', 'include the distribution of every latency tree (root)')
         .option('--max-trees <n>', 'refuse exact analysis above this many latency trees', positiveInt('--max-trees'))
-        .action(async (file: string, options: AnalyzeOptions) => { process.exitCode = await analyzeCommand(file, options); });
+        .action(async (file: string, options: AnalyzeOptions) => {
+            process.exitCode = await analyzeCommand(file, options);
+        });
 }

@@ -37,19 +37,32 @@ export function interruptOnCtrlC(backend: BackendClient, output: Output): () => 
         backend.interrupt();
     };
     process.on('SIGINT', handler);
-    return () => { process.off('SIGINT', handler); };
+    return () => {
+        process.off('SIGINT', handler);
+    };
 }
 
 /**
  * A long backend run from the CLI: a progress line on a terminal, Ctrl-C stops the run but keeps what was
  * measured, the summary (or the JSON reply) printed. Returns the reply; the caller maps its status to an exit code.
  */
-export async function measuredRun<M extends 'run/local' | 'deploy/run'>(backend: BackendClient, output: Output, json: boolean | undefined, method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+export async function measuredRun<M extends 'run/local' | 'deploy/run'>(
+    backend: BackendClient,
+    output: Output,
+    json: boolean | undefined,
+    method: M,
+    params: ParamsOf<M>,
+): Promise<ResultOf<M>> {
     const showProgress = !json && process.stderr.isTTY;
     const stopOnCtrlC = interruptOnCtrlC(backend, output);
     try {
-        const reply = await backend.request(method, params,
-            showProgress ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `) } : {});
+        const reply = await backend.request(
+            method,
+            params,
+            showProgress
+                ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `) }
+                : {},
+        );
         if (showProgress) process.stderr.write('\n');
         output.out(json ? JSON.stringify(reply, null, 2) : reply.summary);
         return reply;

@@ -21,7 +21,9 @@ export const processOutput: Output = {
 export function reportDiagnostics(files: readonly LoadedFile[], output: Output): number {
     let errors = 0;
     for (const file of files) {
-        const sorted = [...file.diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+        const sorted = [...file.diagnostics].sort(
+            (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+        );
         for (const diagnostic of sorted) {
             output.err(formatDiagnostic(file.path, diagnostic));
             if (isError(diagnostic)) errors++;
@@ -64,7 +66,11 @@ export async function loadIr(path: string, output: Output = processOutput): Prom
     }
 }
 
-export async function exportCommand(path: string, options: { output?: string }, output: Output = processOutput): Promise<number> {
+export async function exportCommand(
+    path: string,
+    options: { output?: string },
+    output: Output = processOutput,
+): Promise<number> {
     const ir = await loadIr(path, output);
     if (!ir) return 1;
     const text = JSON.stringify(ir, null, 2);
@@ -78,17 +84,23 @@ export async function exportCommand(path: string, options: { output?: string }, 
 }
 
 export function registerCheck(program: Command): void {
-    program.command('check')
+    program
+        .command('check')
         .description('Validate .chain files; prints file:line:col: error|warning: message lines and exits 1 on errors.')
         .argument('<files...>', '.chain files')
-        .action(async (files: string[]) => { process.exitCode = await checkCommand(files); });
+        .action(async (files: string[]) => {
+            process.exitCode = await checkCommand(files);
+        });
 }
 
 export function registerExport(program: Command): void {
-    program.command('export')
-        .description('Export a .chain file as the chainlab IR (versioned JSON, the backend\'s input).')
+    program
+        .command('export')
+        .description("Export a .chain file as the chainlab IR (versioned JSON, the backend's input).")
         .argument('<file>', 'a .chain file')
         .option('--json', 'print the IR as JSON (the default and only format)')
         .option('-o, --output <path>', 'write the IR to a file instead of standard output')
-        .action(async (file: string, options: { output?: string }) => { process.exitCode = await exportCommand(file, options); });
+        .action(async (file: string, options: { output?: string }) => {
+            process.exitCode = await exportCommand(file, options);
+        });
 }

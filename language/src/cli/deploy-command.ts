@@ -6,15 +6,38 @@ import { measuredRun, withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
-export interface DeployOptions { chain?: string; target: string; scenario: string; iterations?: number; calibrate?: number; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; runs?: string; json?: boolean }
+export interface DeployOptions {
+    chain?: string;
+    target: string;
+    scenario: string;
+    iterations?: number;
+    calibrate?: number;
+    schedule?: Heuristic;
+    memory?: MemoryAllocator;
+    threads?: number;
+    runs?: string;
+    json?: boolean;
+}
 
-export async function deployCommand(file: string, options: DeployOptions, output: Output = processOutput): Promise<number> {
+export async function deployCommand(
+    file: string,
+    options: DeployOptions,
+    output: Output = processOutput,
+): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const reply = await measuredRun(backend, output, options.json, 'deploy/run', {
-            ir, file, chain: options.chain, target: options.target, scenario: options.scenario, iterations: options.iterations,
-            calibrate: options.calibrate, heuristic: options.schedule, memory: options.memory, threads: options.threads,
+            ir,
+            file,
+            chain: options.chain,
+            target: options.target,
+            scenario: options.scenario,
+            iterations: options.iterations,
+            calibrate: options.calibrate,
+            heuristic: options.schedule,
+            memory: options.memory,
+            threads: options.threads,
             runs: resolve(options.runs ?? 'runs'),
         });
         if (reply.status === 'stopped') {
@@ -25,38 +48,67 @@ export async function deployCommand(file: string, options: DeployOptions, output
     });
 }
 
-export interface TrustHostOptions { target: string; json?: boolean }
+export interface TrustHostOptions {
+    target: string;
+    json?: boolean;
+}
 
-export async function trustHostCommand(file: string, options: TrustHostOptions, output: Output = processOutput): Promise<number> {
+export async function trustHostCommand(
+    file: string,
+    options: TrustHostOptions,
+    output: Output = processOutput,
+): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const reply = await backend.request('deploy/trust-host', { ir, target: options.target });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
-        else output.out(`${reply.host} (target ${reply.target}): ${reply.fingerprint} ${reply.added ? `added to ${reply.known_hosts}` : `already in ${reply.known_hosts}`}`);
+        else
+            output.out(
+                `${reply.host} (target ${reply.target}): ${reply.fingerprint} ${reply.added ? `added to ${reply.known_hosts}` : `already in ${reply.known_hosts}`}`,
+            );
         return 0;
     });
 }
 
 export function registerDeploy(program: Command): void {
-    program.command('deploy')
-        .description('Run the chain on a target (this machine or a lab machine over SSH) in scenarios, collect and report measured vs predicted latency.')
+    program
+        .command('deploy')
+        .description(
+            'Run the chain on a target (this machine or a lab machine over SSH) in scenarios, collect and report measured vs predicted latency.',
+        )
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .option('--target <name>', 'a target of the file ("here" = this machine)', 'here')
-        .option('--scenario <list>', 'baseline, congested (+ best-effort workload), throttled (+ the throttler)', scenarioList, SCENARIOS.join(','))
-        .option('--iterations <n>', 'iterations per scenario (default: the chain\'s)', positiveInt('--iterations'))
-        .option('--calibrate <reps>', 'measure every sub-box alone this many times on the target and plan with those costs', nonNegativeInt('--calibrate'))
+        .option(
+            '--scenario <list>',
+            'baseline, congested (+ best-effort workload), throttled (+ the throttler)',
+            scenarioList,
+            SCENARIOS.join(','),
+        )
+        .option('--iterations <n>', "iterations per scenario (default: the chain's)", positiveInt('--iterations'))
+        .option(
+            '--calibrate <reps>',
+            'measure every sub-box alone this many times on the target and plan with those costs',
+            nonNegativeInt('--calibrate'),
+        )
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
+        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads'))
         .option('--runs <dir>', 'where runs are stored (default runs/)')
         .option('--json', 'print the results as JSON')
-        .action(async (file: string, options: DeployOptions) => { process.exitCode = await deployCommand(file, options); });
-    program.command('trust-host')
-        .description('Show the SSH host key fingerprint of a target and add it to known_hosts (check it against the lab machine first).')
+        .action(async (file: string, options: DeployOptions) => {
+            process.exitCode = await deployCommand(file, options);
+        });
+    program
+        .command('trust-host')
+        .description(
+            'Show the SSH host key fingerprint of a target and add it to known_hosts (check it against the lab machine first).',
+        )
         .argument('<file>', 'a .chain file')
         .requiredOption('--target <name>', 'an ssh target of the file')
         .option('--json', 'print the result as JSON')
-        .action(async (file: string, options: TrustHostOptions) => { process.exitCode = await trustHostCommand(file, options); });
+        .action(async (file: string, options: TrustHostOptions) => {
+            process.exitCode = await trustHostCommand(file, options);
+        });
 }

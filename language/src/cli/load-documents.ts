@@ -34,7 +34,10 @@ export async function loadFiles(paths: readonly string[], services = chainServic
         services.shared.workspace.LangiumDocuments.addDocument(document);
         documents.push({ path, document });
     }
-    await services.shared.workspace.DocumentBuilder.build(documents.map(d => d.document), { validation: true });
+    await services.shared.workspace.DocumentBuilder.build(
+        documents.map(d => d.document),
+        { validation: true },
+    );
     return documents.map(({ path, document }) => ({ path, document, diagnostics: document.diagnostics ?? [] }));
 }
 

@@ -11,13 +11,25 @@ import { registerGenerate, registerRun } from './run-command.js';
 import { registerThrottleParams } from './throttle-command.js';
 
 const REGISTRARS: Array<(program: Command) => void> = [
-    registerCheck, registerExport, registerAnalyze, registerSimulate, registerExplore, registerPlan, registerSynth, registerOverview,
-    registerGenerate, registerRun, registerThrottleParams, registerDeploy,
+    registerCheck,
+    registerExport,
+    registerAnalyze,
+    registerSimulate,
+    registerExplore,
+    registerPlan,
+    registerSynth,
+    registerOverview,
+    registerGenerate,
+    registerRun,
+    registerThrottleParams,
+    registerDeploy,
 ];
 
 export function createProgram(): Command {
     const program = new Command('chainlab')
-        .description('Model, plan, analyse, generate and measure soft real-time image-processing chains (.chain files).')
+        .description(
+            'Model, plan, analyse, generate and measure soft real-time image-processing chains (.chain files).',
+        )
         .version('0.1.0')
         .showHelpAfterError('(run chainlab --help for usage)');
     for (const register of REGISTRARS) register(program);
@@ -26,7 +38,10 @@ export function createProgram(): Command {
 
 export async function main(argv: string[]): Promise<void> {
     // `chainlab ... | head` closes the pipe early: that is not an error.
-    process.stdout.on('error', error => { if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0); throw error; });
+    process.stdout.on('error', error => {
+        if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+        throw error;
+    });
     const program = createProgram();
     program.exitOverride();
     try {
@@ -38,7 +53,9 @@ export async function main(argv: string[]): Promise<void> {
             process.stderr.write(`chainlab: error: ${error.message}\n`);
             process.exitCode = 1;
         } else {
-            process.stderr.write(`chainlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+            process.stderr.write(
+                `chainlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+            );
             process.exitCode = 70;
         }
     }

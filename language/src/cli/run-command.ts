@@ -9,34 +9,72 @@ import { measuredRun, withBackend } from './backend-session.js';
 import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
+export interface GenerateOptions {
+    chain?: string;
+    out: string;
+    schedule?: Heuristic;
+    memory?: MemoryAllocator;
+    threads?: number;
+    json?: boolean;
+}
 
-export interface GenerateOptions { chain?: string; out: string; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; json?: boolean }
-
-export async function generateCommand(file: string, options: GenerateOptions, output: Output = processOutput): Promise<number> {
+export async function generateCommand(
+    file: string,
+    options: GenerateOptions,
+    output: Output = processOutput,
+): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const reply = await backend.request('run/generate', {
-            ir, chain: options.chain, out: resolve(options.out), heuristic: options.schedule, memory: options.memory, threads: options.threads,
+            ir,
+            chain: options.chain,
+            out: resolve(options.out),
+            heuristic: options.schedule,
+            memory: options.memory,
+            threads: options.threads,
         });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
         else {
-            output.out(`chain ${reply.chain}: ${reply.heuristic}/${reply.memory}, ${reply.threads} thread(s) -> ${reply.out} (${reply.files.length} files)`);
-            output.out(`build: cmake -S ${reply.out} -B ${reply.out}/build && cmake --build ${reply.out}/build && ${reply.out}/build/chain`);
+            output.out(
+                `chain ${reply.chain}: ${reply.heuristic}/${reply.memory}, ${reply.threads} thread(s) -> ${reply.out} (${reply.files.length} files)`,
+            );
+            output.out(
+                `build: cmake -S ${reply.out} -B ${reply.out}/build && cmake --build ${reply.out}/build && ${reply.out}/build/chain`,
+            );
         }
         return 0;
     });
 }
 
-export interface RunOptions { chain?: string; target: string; iterations?: number; schedule?: Heuristic; memory?: MemoryAllocator; threads?: number; calibrate?: number; scenario?: string; out?: string; json?: boolean }
+export interface RunOptions {
+    chain?: string;
+    target: string;
+    iterations?: number;
+    schedule?: Heuristic;
+    memory?: MemoryAllocator;
+    threads?: number;
+    calibrate?: number;
+    scenario?: string;
+    out?: string;
+    json?: boolean;
+}
 
 export async function runCommand(file: string, options: RunOptions, output: Output = processOutput): Promise<number> {
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const reply = await measuredRun(backend, output, options.json, 'run/local', {
-            ir, chain: options.chain, target: options.target, iterations: options.iterations, heuristic: options.schedule, memory: options.memory,
-            threads: options.threads, calibrate: options.calibrate, scenario: options.scenario, out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
+            ir,
+            chain: options.chain,
+            target: options.target,
+            iterations: options.iterations,
+            heuristic: options.schedule,
+            memory: options.memory,
+            threads: options.threads,
+            calibrate: options.calibrate,
+            scenario: options.scenario,
+            out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
         });
         if (reply.status === 'stopped') {
             output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
@@ -47,31 +85,47 @@ export async function runCommand(file: string, options: RunOptions, output: Outp
 }
 
 export function registerGenerate(program: Command): void {
-    program.command('generate')
-        .description('Generate a standalone C project (CMake, runtime, README) that runs the chain\'s plan.')
+    program
+        .command('generate')
+        .description("Generate a standalone C project (CMake, runtime, README) that runs the chain's plan.")
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .requiredOption('-o, --out <dir>', 'directory of the generated project')
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', 'number of threads (default: the chain\'s)', positiveInt('--threads'))
+        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads'))
         .option('--json', 'print the result as JSON')
-        .action(async (file: string, options: GenerateOptions) => { process.exitCode = await generateCommand(file, options); });
+        .action(async (file: string, options: GenerateOptions) => {
+            process.exitCode = await generateCommand(file, options);
+        });
 }
 
 export function registerRun(program: Command): void {
-    program.command('run')
-        .description('Plan, generate, build (cached) and run the chain on a target; report measured vs predicted latency.')
+    program
+        .command('run')
+        .description(
+            'Plan, generate, build (cached) and run the chain on a target; report measured vs predicted latency.',
+        )
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
-        .option('--iterations <n>', 'iterations to measure (default: the chain\'s)', positiveInt('--iterations'))
+        .option('--iterations <n>', "iterations to measure (default: the chain's)", positiveInt('--iterations'))
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', 'threads (default: the target\'s rt-core count)', positiveInt('--threads'))
-        .option('--calibrate <reps>', 'first measure every sub-box alone this many times and plan with the measured costs', nonNegativeInt('--calibrate'))
-        .option('--scenario <list>', 'comma-separated: baseline (chain alone), congested (+ best-effort workload on the be-cores), throttled (+ the throttler); prints a Table 4.4-style comparison', scenarioList)
-        .option('-o, --out <dir>', 'directory of the run\'s files (default chainlab-runs/CHAIN)')
+        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads'))
+        .option(
+            '--calibrate <reps>',
+            'first measure every sub-box alone this many times and plan with the measured costs',
+            nonNegativeInt('--calibrate'),
+        )
+        .option(
+            '--scenario <list>',
+            'comma-separated: baseline (chain alone), congested (+ best-effort workload on the be-cores), throttled (+ the throttler); prints a Table 4.4-style comparison',
+            scenarioList,
+        )
+        .option('-o, --out <dir>', "directory of the run's files (default chainlab-runs/CHAIN)")
         .option('--json', 'print the report as JSON')
-        .action(async (file: string, options: RunOptions) => { process.exitCode = await runCommand(file, options); });
+        .action(async (file: string, options: RunOptions) => {
+            process.exitCode = await runCommand(file, options);
+        });
 }

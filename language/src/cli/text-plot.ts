@@ -14,9 +14,12 @@ export function textCdf(distribution: Distribution, rows = 16): string[] {
     let index = 0;
     let cumulative = 0;
     for (const x of xs) {
-        while (index < distribution.length && distribution[index][0] <= x + 1e-9) cumulative += distribution[index++][1];
+        while (index < distribution.length && distribution[index][0] <= x + 1e-9)
+            cumulative += distribution[index++][1];
         const filled = Math.round(Math.min(1, cumulative) * BAR);
-        lines.push(`${formatMs(x).padStart(11)} |${'█'.repeat(filled)}${' '.repeat(BAR - filled)}| ${(cumulative * 100).toFixed(cumulative > 0.999 && cumulative < 1 ? 3 : 1).padStart(6)} %`);
+        lines.push(
+            `${formatMs(x).padStart(11)} |${'█'.repeat(filled)}${' '.repeat(BAR - filled)}| ${(cumulative * 100).toFixed(cumulative > 0.999 && cumulative < 1 ? 3 : 1).padStart(6)} %`,
+        );
     }
     return lines;
 }
@@ -36,6 +39,16 @@ export function formatProbability(p: number): string {
 /** Left-aligned columns. */
 export function table(rows: ReadonlyArray<ReadonlyArray<string>>, indent = '  '): string[] {
     const widths: number[] = [];
-    for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] ?? 0, cell.length); });
-    return rows.map(row => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+    for (const row of rows)
+        row.forEach((cell, i) => {
+            widths[i] = Math.max(widths[i] ?? 0, cell.length);
+        });
+    return rows.map(
+        row =>
+            indent +
+            row
+                .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+                .join('  ')
+                .trimEnd(),
+    );
 }

@@ -10,7 +10,10 @@ import type { AnalysisResults } from './analysis-results.js';
 import { cdfMarkdownImage } from './cdf-svg.js';
 
 export class AnalysisHoverProvider extends ChainHoverProvider {
-    constructor(services: LangiumServices, private readonly results: AnalysisResults) {
+    constructor(
+        services: LangiumServices,
+        private readonly results: AnalysisResults,
+    ) {
         super(services);
     }
 
@@ -19,10 +22,12 @@ export class AnalysisHoverProvider extends ChainHoverProvider {
         const r = this.results.get(AstUtils.getDocument(node).uri.toString(), node.name);
         if (!r) return undefined;
         const failed = r.requirements.filter(q => !q.passed).length;
-        const verdict = r.requirements.length ? ` · ${failed ? `${failed} requirement(s) missed` : 'requirements met'}` : '';
+        const verdict = r.requirements.length
+            ? ` · ${failed ? `${failed} requirement(s) missed` : 'requirements met'}`
+            : '';
         return [
-            `**latest analysis**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms`
-                + ` · loss ${r.loss_probability.toPrecision(3)}${verdict}`,
+            `**latest analysis**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms` +
+                ` · loss ${r.loss_probability.toPrecision(3)}${verdict}`,
             cdfMarkdownImage(r.distribution, r.percentiles['99']),
         ].join('\n\n');
     }

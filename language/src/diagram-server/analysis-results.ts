@@ -5,7 +5,10 @@
 import type { AnalyzeResult } from '@chainlab/contract';
 
 /** The part of a `chainlab/analyze` result (the backend's ptts/analyze reply) the diagrams and hovers show. */
-export type AnalysisSummary = Pick<AnalyzeResult, 'distribution' | 'mean_ms' | 'percentiles' | 'loss_probability' | 'requirements'>;
+export type AnalysisSummary = Pick<
+    AnalyzeResult,
+    'distribution' | 'mean_ms' | 'percentiles' | 'loss_probability' | 'requirements'
+>;
 
 export class AnalysisResults {
     private readonly results = new Map<string, AnalysisSummary>();
@@ -26,14 +29,24 @@ export class AnalysisResults {
 }
 
 /** Keeps a `chainlab/analyze` result of a ptts; true when one was kept. */
-export function rememberAnalysis(results: AnalysisResults, request: string, uri: string, params: { ptts?: unknown } | object, result: unknown): boolean {
+export function rememberAnalysis(
+    results: AnalysisResults,
+    request: string,
+    uri: string,
+    params: { ptts?: unknown } | object,
+    result: unknown,
+): boolean {
     const ptts = (params as { ptts?: unknown }).ptts;
-    if (request !== 'chainlab/analyze' || typeof ptts !== 'string' || !result || typeof result !== 'object') return false;
+    if (request !== 'chainlab/analyze' || typeof ptts !== 'string' || !result || typeof result !== 'object')
+        return false;
     const r = result as Partial<AnalysisSummary>;
     if (!Array.isArray(r.distribution) || !r.percentiles) return false;
     results.set(uri, ptts, {
-        distribution: r.distribution, mean_ms: r.mean_ms ?? NaN, percentiles: r.percentiles,
-        loss_probability: r.loss_probability ?? 0, requirements: r.requirements ?? [],
+        distribution: r.distribution,
+        mean_ms: r.mean_ms ?? NaN,
+        percentiles: r.percentiles,
+        loss_probability: r.loss_probability ?? 0,
+        requirements: r.requirements ?? [],
     });
     return true;
 }

@@ -2,16 +2,28 @@
 export function cdfSvg(distribution: Array<[number, number]>, p99?: number, width = 180, height = 60): string {
     if (!distribution.length) return '';
     const points = [...distribution].sort((a, b) => a[0] - b[0]);
-    const min = points[0][0], span = points[points.length - 1][0] - min || 1;
+    const min = points[0][0],
+        span = points[points.length - 1][0] - min || 1;
     const total = points.reduce((s, [, p]) => s + p, 0) || 1;
     const x = (v: number) => (4 + ((v - min) / span) * (width - 8)).toFixed(1);
     const y = (c: number) => (height - 4 - c * (height - 8)).toFixed(1);
     let cum = 0;
-    const path = points.map(([v, p], i) => { const from = cum; cum += p / total; return `${i ? 'L' : 'M'}${x(v)},${y(from)} L${x(v)},${y(cum)}`; }).join(' ');
-    const marker = p99 !== undefined ? `<line x1="${x(p99)}" y1="2" x2="${x(p99)}" y2="${height - 2}" stroke="#c62828" stroke-dasharray="3 2"/>` : '';
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`
-        + `<rect x="0.5" y="0.5" width="${width - 1}" height="${height - 1}" fill="#fff" stroke="#c7cbd6"/>${marker}`
-        + `<path d="${path}" fill="none" stroke="#0a66d8" stroke-width="1.5"/></svg>`;
+    const path = points
+        .map(([v, p], i) => {
+            const from = cum;
+            cum += p / total;
+            return `${i ? 'L' : 'M'}${x(v)},${y(from)} L${x(v)},${y(cum)}`;
+        })
+        .join(' ');
+    const marker =
+        p99 !== undefined
+            ? `<line x1="${x(p99)}" y1="2" x2="${x(p99)}" y2="${height - 2}" stroke="#c62828" stroke-dasharray="3 2"/>`
+            : '';
+    return (
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+        `<rect x="0.5" y="0.5" width="${width - 1}" height="${height - 1}" fill="#fff" stroke="#c7cbd6"/>${marker}` +
+        `<path d="${path}" fill="none" stroke="#0a66d8" stroke-width="1.5"/></svg>`
+    );
 }
 
 /** The same CDF as a markdown image (a data URI: no file, no network). */

@@ -7,8 +7,13 @@ import { ChainlabDiagramSharedModule, createDiagramModule, type ChainlabDiagramS
 import type { PlanSource } from './plan-view.js';
 
 /** `language`: further modules of the language server's composition (src/server/server-module.ts, start-up.ts). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function createChainDiagramServices(context: DefaultSharedModuleContext, plans: PlanSource, language: Array<Module<any, any>> = []): {
+export function createChainDiagramServices(
+    context: DefaultSharedModuleContext,
+    plans: PlanSource,
+    // modules of any services on top of these (Langium's own module types are this loose)
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    language: Array<Module<any, any>> = [],
+): {
     shared: LangiumSprottySharedServices;
     Chain: ChainServices & ChainlabDiagramServices;
 } {

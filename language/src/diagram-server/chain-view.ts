@@ -25,15 +25,27 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
     for (const instance of chainInstances(chain)) {
         const box = boxes.get(instance.box.$refText);
         const id = ctx.id(instance.name, instance);
-        const lines = [label(`${id}.name`, T.heading, instance.name), label(`${id}.kernel`, T.text, kernelText(instance.box.$refText, box))];
-        if (showCosts && box) lines.push(label(`${id}.cost`, T.text, costText(box, schedule.slicesOf(instance)?.rows.length ?? 1)));
-        const n = node(id, T.box, lines, { name: instance.name, cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`] });
+        const lines = [
+            label(`${id}.name`, T.heading, instance.name),
+            label(`${id}.kernel`, T.text, kernelText(instance.box.$refText, box)),
+        ];
+        if (showCosts && box)
+            lines.push(label(`${id}.cost`, T.text, costText(box, schedule.slicesOf(instance)?.rows.length ?? 1)));
+        const n = node(id, T.box, lines, {
+            name: instance.name,
+            cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`],
+        });
         n.tooltip = box ? boxTooltip(box, ir) : undefined;
         ctx.trace(n, instance);
         for (const p of instance.box.ref ? boxPorts(instance.box.ref) : []) {
             const portId = ctx.id(`${id}.${p.name}`, p);
             portIds.set(`${instance.name}.${p.name}`, portId);
-            const sPort = port(portId, p.direction === 'in' ? T.inPort : T.outPort, showPorts ? `${p.name}: ${p.type.$refText}` : undefined, p.name);
+            const sPort = port(
+                portId,
+                p.direction === 'in' ? T.inPort : T.outPort,
+                showPorts ? `${p.name}: ${p.type.$refText}` : undefined,
+                p.name,
+            );
             ctx.trace(sPort, p);
             n.children!.push(sPort);
         }
@@ -41,7 +53,15 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
     }
     const connections = chainConnections(chain);
     const key = (from: string, to: string) => `${from}->${to}`;
-    const astConnections = new Map(connections.map(c => [key(`${c.from.instance.$refText}.${c.from.port.$refText}`, `${c.to.instance.$refText}.${c.to.port.$refText}`), c]));
+    const astConnections = new Map(
+        connections.map(c => [
+            key(
+                `${c.from.instance.$refText}.${c.from.port.$refText}`,
+                `${c.to.instance.$refText}.${c.to.port.$refText}`,
+            ),
+            c,
+        ]),
+    );
     for (const c of irChain.connections) {
         const source = portIds.get(`${c.from.instance}.${c.from.port}`);
         const target = portIds.get(`${c.to.instance}.${c.to.port}`);
@@ -51,7 +71,14 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
         ctx.trace(e, astConnections.get(name));
         children.push(e);
     }
-    return { type: T.graph, id: 'root', view: 'chain', element: chain.name, palette: ir.boxes.map(b => b.name), children };
+    return {
+        type: T.graph,
+        id: 'root',
+        view: 'chain',
+        element: chain.name,
+        palette: ir.boxes.map(b => b.name),
+        children,
+    };
 }
 
 function kernelText(boxName: string, box: IrBox | undefined): string {
@@ -63,7 +90,10 @@ function kernelText(boxName: string, box: IrBox | undefined): string {
 /** Cost and split of a box; `rows ×2` are the sub-boxes the plan makes of it (see resolvedSchedule). */
 function costText(box: IrBox, slices: number): string {
     if (box.source_period_ns) return `every ${formatNs(box.source_period_ns)}`;
-    const split = box.split === 'rows' ? `rows ×${slices}, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}` : 'not split';
+    const split =
+        box.split === 'rows'
+            ? `rows ×${slices}, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}`
+            : 'not split';
     return `${box.cost_ns !== null ? formatNs(box.cost_ns) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
 }
 

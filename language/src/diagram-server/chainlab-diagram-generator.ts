@@ -54,11 +54,22 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
         return graph;
     }
 
-    private async build(view: DiagramView, ir: IrModel, document: LangiumDocument<Model>, options: ChainlabDiagramOptions, ctx: ViewContext): Promise<ChainlabGraph> {
+    private async build(
+        view: DiagramView,
+        ir: IrModel,
+        document: LangiumDocument<Model>,
+        options: ChainlabDiagramOptions,
+        ctx: ViewContext,
+    ): Promise<ChainlabGraph> {
         const elements = document.parseResult.value.elements;
         if (view === 'chain' || view === 'plan' || view === 'lanes') {
             const chain = elements.filter(isChain).find(c => !options.element || c.name === options.element);
-            if (!chain) return messageGraph(view, options.element ? `no chain named ${options.element} in this file` : 'this file has no chain', options.element);
+            if (!chain)
+                return messageGraph(
+                    view,
+                    options.element ? `no chain named ${options.element} in this file` : 'this file has no chain',
+                    options.element,
+                );
             if (view === 'chain') return chainView(ir, chain, ctx);
             let plan;
             try {
@@ -69,8 +80,15 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             return view === 'plan' ? planView(chain, plan, ctx) : lanesView(chain, plan, ctx);
         }
         const ptts = elements.filter(isPtts).find(p => !options.element || p.name === options.element);
-        if (!ptts) return messageGraph(view, options.element ? `no ptts named ${options.element} in this file` : 'this file has no ptts', options.element);
-        return view === 'ptts' ? pttsView(ir, ptts, this.analyses.get(document.uri.toString(), ptts.name), ctx) : timelineView(ir, ptts, ctx);
+        if (!ptts)
+            return messageGraph(
+                view,
+                options.element ? `no ptts named ${options.element} in this file` : 'this file has no ptts',
+                options.element,
+            );
+        return view === 'ptts'
+            ? pttsView(ir, ptts, this.analyses.get(document.uri.toString(), ptts.name), ctx)
+            : timelineView(ir, ptts, ctx);
     }
 
     private stale(key: string, view: DiagramView, element: string | undefined, reason: string): ChainlabGraph {
@@ -96,7 +114,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
 /** The view named by the `view` option, else by a diagram type `chainlab-<view>`, else the box chain. */
 export function viewOf(options: ChainlabDiagramOptions & { diagramType?: string }): DiagramView {
     const named = options.view ?? /^chainlab-(\w+)$/.exec(options.diagramType ?? '')?.[1];
-    return VIEWS.includes(named as DiagramView) ? named as DiagramView : 'chain';
+    return VIEWS.includes(named as DiagramView) ? (named as DiagramView) : 'chain';
 }
 
 /** The first error of the document as `line:col: message`, or undefined when it has none. */

@@ -29,6 +29,10 @@ export class ChainlabDiagramServerManager extends DefaultDiagramServerManager {
         const documents = this.shared.workspace.LangiumDocuments;
         if (!documents.hasDocument(parsed)) return;
         const servers = this.findServersForUri(parsed);
-        if (servers.length) await this.updateDiagrams(new Map([[documents.getDocument(parsed) as LangiumDocument, servers]]), CancellationToken.None);
+        if (servers.length)
+            await this.updateDiagrams(
+                new Map([[documents.getDocument(parsed) as LangiumDocument, servers]]),
+                CancellationToken.None,
+            );
     }
 }

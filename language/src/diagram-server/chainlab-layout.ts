@@ -56,7 +56,12 @@ export class ChainlabLayoutEngine implements IModelLayoutEngine {
 
     layout(model: SModelRoot): SModelRoot | Promise<SModelRoot> {
         const graph = model as ChainlabGraph;
-        if (graph.view === 'timeline' || graph.view === 'lanes' || (graph.children ?? []).every(c => c.type === T.banner)) return model;
+        if (
+            graph.view === 'timeline' ||
+            graph.view === 'lanes' ||
+            (graph.children ?? []).every(c => c.type === T.banner)
+        )
+            return model;
         this.elk ??= new ElkLayoutEngine(elkFactory, undefined, new ChainlabLayoutConfigurator());
         return this.elk.layout(model as SGraph);
     }

@@ -37,38 +37,55 @@ export function diagramEdits(document: LangiumDocument<Model>, wanted: readonly 
 function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): TextEdit[] {
     const text = document.textDocument;
     const end = chain.$cstNode!.range.end; // the closing brace
-    const insert = (line: string): TextEdit => ({ range: { start: { line: end.line, character: end.character - 1 }, end }, newText: `    ${line}\n}` });
+    const insert = (line: string): TextEdit => ({
+        range: { start: { line: end.line, character: end.character - 1 }, end },
+        newText: `    ${line}\n}`,
+    });
     const instances = chainInstances(chain);
-    const connectionText = (c: ReturnType<typeof chainConnections>[number]) => `${c.from.instance.$refText}.${c.from.port.$refText} -> ${c.to.instance.$refText}.${c.to.port.$refText}`;
+    const connectionText = (c: ReturnType<typeof chainConnections>[number]) =>
+        `${c.from.instance.$refText}.${c.from.port.$refText} -> ${c.to.instance.$refText}.${c.to.port.$refText}`;
     const removeLine = (node: { $cstNode?: { range: TextEdit['range'] } }): TextEdit => {
         const { start, end: stop } = node.$cstNode!.range;
-        const lineText = text.getText({ start: { line: start.line, character: 0 }, end: { line: start.line + 1, character: 0 } });
+        const lineText = text.getText({
+            start: { line: start.line, character: 0 },
+            end: { line: start.line + 1, character: 0 },
+        });
         const alone = lineText.trim() === text.getText({ start, end: stop }).trim();
         // a member on its own line goes with its line; otherwise only its text
-        return alone ? { range: { start: { line: start.line, character: 0 }, end: { line: start.line + 1, character: 0 } }, newText: '' } : { range: { start, end: stop }, newText: '' };
+        return alone
+            ? {
+                  range: { start: { line: start.line, character: 0 }, end: { line: start.line + 1, character: 0 } },
+                  newText: '',
+              }
+            : { range: { start, end: stop }, newText: '' };
     };
     switch (edit.op) {
         case 'addInstance': {
             if (!/^[A-Za-z_]\w*$/.test(edit.name)) throw new DiagramEditError(`'${edit.name}' is not a name`);
-            if (instances.some(i => i.name === edit.name)) throw new DiagramEditError(`chain ${chain.name} already has an instance ${edit.name}`);
+            if (instances.some(i => i.name === edit.name))
+                throw new DiagramEditError(`chain ${chain.name} already has an instance ${edit.name}`);
             return [insert(`${edit.name}: ${edit.box}`)];
         }
         case 'connect': {
             for (const end of [edit.from, edit.to]) {
                 if (!/^\w+\.\w+$/.test(end)) throw new DiagramEditError(`'${end}' is not instance.port`);
-                if (!instances.some(i => i.name === end.split('.')[0])) throw new DiagramEditError(`chain ${chain.name} has no instance ${end.split('.')[0]}`);
+                if (!instances.some(i => i.name === end.split('.')[0]))
+                    throw new DiagramEditError(`chain ${chain.name} has no instance ${end.split('.')[0]}`);
             }
             return [insert(`${edit.from} -> ${edit.to}`)];
         }
         case 'deleteInstance': {
             const instance = instances.find(i => i.name === edit.name);
             if (!instance) throw new DiagramEditError(`chain ${chain.name} has no instance ${edit.name}`);
-            const touching = chainConnections(chain).filter(c => c.from.instance.$refText === edit.name || c.to.instance.$refText === edit.name);
+            const touching = chainConnections(chain).filter(
+                c => c.from.instance.$refText === edit.name || c.to.instance.$refText === edit.name,
+            );
             return [removeLine(instance), ...touching.map(removeLine)];
         }
         case 'deleteConnection': {
             const connection = chainConnections(chain).find(c => connectionText(c) === `${edit.from} -> ${edit.to}`);
-            if (!connection) throw new DiagramEditError(`chain ${chain.name} has no connection ${edit.from} -> ${edit.to}`);
+            if (!connection)
+                throw new DiagramEditError(`chain ${chain.name} has no connection ${edit.from} -> ${edit.to}`);
             return [removeLine(connection)];
         }
     }

@@ -25,10 +25,15 @@ export interface ChainlabGraph extends SGraph, GraphFields {
  * A node with a tooltip (shown by the browser on hover: buffer offsets, exact values) and, for box instances, the name
  * edits use.
  */
-export interface ChainlabNode extends SNode { tooltip?: string; name?: string }
+export interface ChainlabNode extends SNode {
+    tooltip?: string;
+    name?: string;
+}
 
 /** A port with the name edits use (`instance.port`). */
-export interface ChainlabPort extends SPort { name?: string }
+export interface ChainlabPort extends SPort {
+    name?: string;
+}
 
 /** A distribution drawn inside a node: points normalised to 0..1 on both axes. */
 export interface Sparkline extends SModelElement {
@@ -57,7 +62,10 @@ export function placedLabel(id: string, type: string, text: string, x: number, y
 
 export function port(id: string, type: typeof T.inPort | typeof T.outPort, text?: string, name?: string): ChainlabPort {
     return {
-        type, id, size: { width: PORT_SIZE, height: PORT_SIZE }, name,
+        type,
+        id,
+        size: { width: PORT_SIZE, height: PORT_SIZE },
+        name,
         children: text ? [label(`${id}.label`, T.portLabel, text)] : [],
     };
 }
@@ -67,7 +75,14 @@ export function edge(id: string, type: string, sourceId: string, targetId: strin
 }
 
 /** A node sized to hold its labels stacked (ELK's label placement stacks them in the top cell). */
-export function node(id: string, type: string, labels: SLabel[], extra: Partial<ChainlabNode> = {}, minHeight = 0, minWidth = 90): ChainlabNode {
+export function node(
+    id: string,
+    type: string,
+    labels: SLabel[],
+    extra: Partial<ChainlabNode> = {},
+    minHeight = 0,
+    minWidth = 90,
+): ChainlabNode {
     const width = Math.max(minWidth, ...labels.map(l => (l.size?.width ?? 0) + 16));
     const height = Math.max(minHeight, labels.length * LINE_HEIGHT + 16);
     return { type, id, size: { width, height }, children: [...labels], ...extra };
@@ -75,12 +90,22 @@ export function node(id: string, type: string, labels: SLabel[], extra: Partial<
 
 /** The one-node diagram shown when there is nothing to draw (no chain, no ptts, the backend failed). */
 export function messageGraph(view: DiagramView, text: string, element?: string): ChainlabGraph {
-    return { type: T.graph, id: 'root', view, element, children: [node('message', T.banner, [label('message.text', T.text, text)])] };
+    return {
+        type: T.graph,
+        id: 'root',
+        view,
+        element,
+        children: [node('message', T.banner, [label('message.text', T.text, text)])],
+    };
 }
 
 /** A byte count as a short edge label ("2 MiB"). */
 export function shortBytes(bytes: number): string {
-    for (const [unit, factor] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) {
+    for (const [unit, factor] of [
+        ['GiB', 2 ** 30],
+        ['MiB', 2 ** 20],
+        ['KiB', 2 ** 10],
+    ] as const) {
         if (bytes >= factor) return `${+(bytes / factor).toFixed(2)} ${unit}`;
     }
     return `${bytes} B`;

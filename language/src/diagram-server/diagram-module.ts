@@ -19,7 +19,12 @@ export type ChainlabDiagramAdded = {
 
 export type ChainlabDiagramServices = LangiumSprottyServices & ChainlabDiagramAdded;
 
-export function createDiagramModule(plans: PlanSource): Module<ChainlabDiagramServices, SprottyDiagramServices & ChainlabDiagramAdded & { lsp: Pick<LangiumServices['lsp'], 'HoverProvider'> }> {
+export function createDiagramModule(
+    plans: PlanSource,
+): Module<
+    ChainlabDiagramServices,
+    SprottyDiagramServices & ChainlabDiagramAdded & { lsp: Pick<LangiumServices['lsp'], 'HoverProvider'> }
+> {
     return {
         diagram: {
             DiagramGenerator: services => new ChainlabDiagramGenerator(services),
@@ -33,7 +38,10 @@ export function createDiagramModule(plans: PlanSource): Module<ChainlabDiagramSe
     };
 }
 
-export const ChainlabDiagramSharedModule: Module<LangiumSprottySharedServices, { diagram: { DiagramServerManager: ChainlabDiagramServerManager } }> = {
+export const ChainlabDiagramSharedModule: Module<
+    LangiumSprottySharedServices,
+    { diagram: { DiagramServerManager: ChainlabDiagramServerManager } }
+> = {
     diagram: {
         DiagramServerManager: services => new ChainlabDiagramServerManager(services),
     },

@@ -9,8 +9,15 @@ export function etpPoints(etp: IrEtp | null | undefined): Array<[number, number]
             return [[etp.value_ns, 1]];
         case 'uniform': {
             const count = Math.floor((etp.max_ns - etp.min_ns) / Math.max(1, etp.step_ns)) + 1;
-            if (count > 2000) return [[etp.min_ns, 0.5], [etp.max_ns, 0.5]]; // the CDF's shape is a ramp either way
-            return Array.from({ length: count }, (_, i) => [etp.min_ns + i * etp.step_ns, 1 / count] as [number, number]);
+            if (count > 2000)
+                return [
+                    [etp.min_ns, 0.5],
+                    [etp.max_ns, 0.5],
+                ]; // the CDF's shape is a ramp either way
+            return Array.from(
+                { length: count },
+                (_, i) => [etp.min_ns + i * etp.step_ns, 1 / count] as [number, number],
+            );
         }
         case 'pmf':
         case 'histogram':

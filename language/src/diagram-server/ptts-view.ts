@@ -7,13 +7,28 @@ import type { Ptts } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { pttsComponents } from '../dsl/model-util.js';
 import type { AnalysisSummary } from './analysis-results.js';
-import { edge, label, messageGraph, ms, node, port, T, type ChainlabGraph, type Sparkline } from './diagram-elements.js';
+import {
+    edge,
+    label,
+    messageGraph,
+    ms,
+    node,
+    port,
+    T,
+    type ChainlabGraph,
+    type Sparkline,
+} from './diagram-elements.js';
 import { cdfSparkline, etpPoints } from './etp-points.js';
 import type { ViewContext } from './view-context.js';
 
 const SPARK = { width: 120, height: 36 };
 
-export function pttsView(ir: IrModel, ptts: Ptts, analysis: AnalysisSummary | undefined, ctx: ViewContext): ChainlabGraph {
+export function pttsView(
+    ir: IrModel,
+    ptts: Ptts,
+    analysis: AnalysisSummary | undefined,
+    ctx: ViewContext,
+): ChainlabGraph {
     const irPtts = ir.ptts.find(p => p.name === ptts.name);
     if (!irPtts) return messageGraph('ptts', `ptts ${ptts.name} is not in the exported model`, ptts.name);
     const asts = new Map(pttsComponents(ptts).map(c => [c.name, c]));
@@ -22,17 +37,30 @@ export function pttsView(ir: IrModel, ptts: Ptts, analysis: AnalysisSummary | un
     for (const c of irPtts.components) {
         const id = ctx.id(c.name, asts.get(c.name));
         const points = etpPoints(c.etp);
-        const etpText = c.etp.kind === 'chain' ? `etp: latency of chain ${c.etp.chain}` : `etp ${c.etp.kind}${points ? ` ${ms(points[0][0])} .. ${ms(points[points.length - 1][0])}` : ''}`;
+        const etpText =
+            c.etp.kind === 'chain'
+                ? `etp: latency of chain ${c.etp.chain}`
+                : `etp ${c.etp.kind}${points ? ` ${ms(points[0][0])} .. ${ms(points[points.length - 1][0])}` : ''}`;
         const labels = [
             label(`${id}.name`, T.heading, c.name),
             label(`${id}.timing`, T.text, `period ${ms(c.period_ns)} · offset ${ms(c.offset_ns)}`),
             label(`${id}.etp`, T.text, etpText),
         ];
-        const n = node(id, T.component, labels, {}, labels.length * 16 + 16 + (points ? SPARK.height + 8 : 0), SPARK.width + 20);
+        const n = node(
+            id,
+            T.component,
+            labels,
+            {},
+            labels.length * 16 + 16 + (points ? SPARK.height + 8 : 0),
+            SPARK.width + 20,
+        );
         if (points) {
             const spark: Sparkline = {
-                type: T.sparkline, id: `${id}.etp-cdf`, points: cdfSparkline(points),
-                position: { x: (n.size!.width - SPARK.width) / 2, y: labels.length * 16 + 12 }, size: SPARK,
+                type: T.sparkline,
+                id: `${id}.etp-cdf`,
+                points: cdfSparkline(points),
+                position: { x: (n.size!.width - SPARK.width) / 2, y: labels.length * 16 + 12 },
+                size: SPARK,
             };
             n.children!.push(spark);
         }
@@ -50,14 +78,27 @@ export function pttsView(ir: IrModel, ptts: Ptts, analysis: AnalysisSummary | un
 }
 
 function analysisLabels(a: AnalysisSummary | undefined) {
-    if (!a) return [label('analysis.title', T.heading, 'end to end'), label('analysis.hint', T.text, 'not analysed yet: Analyze latency')];
+    if (!a)
+        return [
+            label('analysis.title', T.heading, 'end to end'),
+            label('analysis.hint', T.text, 'not analysed yet: Analyze latency'),
+        ];
     const lines = [
         label('analysis.title', T.heading, 'end to end'),
         label('analysis.p99', T.text, `p50 ${a.percentiles['50']} ms · p99 ${a.percentiles['99']} ms`),
         label('analysis.loss', T.text, `loss ${a.loss_probability.toPrecision(3)}`),
     ];
     const failed = a.requirements.filter(r => !r.passed).length;
-    if (a.requirements.length) lines.push(label('analysis.req', T.text, failed ? `${failed} of ${a.requirements.length} requirements missed` : `all ${a.requirements.length} requirements met`));
+    if (a.requirements.length)
+        lines.push(
+            label(
+                'analysis.req',
+                T.text,
+                failed
+                    ? `${failed} of ${a.requirements.length} requirements missed`
+                    : `all ${a.requirements.length} requirements met`,
+            ),
+        );
     return lines;
 }
 

@@ -14,13 +14,21 @@ import type { ViewContext } from './view-context.js';
 
 export const TIMELINE = { width: 960, laneHeight: 56, laneGap: 14, nameWidth: 110, maxTriggersPerLane: 60 };
 
-export interface TimelineNode extends ChainlabNode { splits?: number[] }
+export interface TimelineNode extends ChainlabNode {
+    splits?: number[];
+}
 
 export function timelineView(ir: IrModel, ptts: Ptts, ctx: ViewContext): ChainlabGraph {
     const irPtts = ir.ptts.find(p => p.name === ptts.name);
-    if (!irPtts || irPtts.components.length === 0) return messageGraph('timeline', `ptts ${ptts.name} has no components`, ptts.name);
+    if (!irPtts || irPtts.components.length === 0)
+        return messageGraph('timeline', `ptts ${ptts.name} has no components`, ptts.name);
     const comps = irPtts.components;
-    const [from, to] = ctx.options.window ?? defaultWindow(comps.map(c => c.period_ns), comps.map(c => c.offset_ns));
+    const [from, to] =
+        ctx.options.window ??
+        defaultWindow(
+            comps.map(c => c.period_ns),
+            comps.map(c => c.offset_ns),
+        );
     if (!(to > from)) return messageGraph('timeline', `the window ${ms(from)} .. ${ms(to)} is empty`, ptts.name);
     const scale = (TIMELINE.width - TIMELINE.nameWidth) / (to - from);
     const x = (t: number) => TIMELINE.nameWidth + (t - from) * scale;
@@ -30,33 +38,72 @@ export function timelineView(ir: IrModel, ptts: Ptts, ctx: ViewContext): Chainla
     comps.forEach((c, i) => {
         const laneId = ctx.id(`lane.${c.name}`, asts.get(c.name));
         const lane: ChainlabNode = {
-            type: T.lane, id: laneId, position: { x: 0, y: i * (TIMELINE.laneHeight + TIMELINE.laneGap) },
+            type: T.lane,
+            id: laneId,
+            position: { x: 0, y: i * (TIMELINE.laneHeight + TIMELINE.laneGap) },
             size: { width: TIMELINE.width, height: TIMELINE.laneHeight },
-            children: [placedLabel(`${laneId}.name`, T.heading, c.name, 6, 4),
-                       placedLabel(`${laneId}.period`, T.text, `T ${ms(c.period_ns)}`, 6, 22)],
+            children: [
+                placedLabel(`${laneId}.name`, T.heading, c.name, 6, 4),
+                placedLabel(`${laneId}.period`, T.text, `T ${ms(c.period_ns)}`, 6, 22),
+            ],
         };
         ctx.trace(lane, asts.get(c.name));
         const points = etpPoints(c.etp);
         const next = comps[i + 1];
         for (const t of triggers(c.period_ns, c.offset_ns, from, to)) {
-            lane.children!.push({ type: T.trigger, id: `${laneId}.t${t}`, position: { x: x(t) - 1, y: 2 }, size: { width: 2, height: TIMELINE.laneHeight - 4 },
-                                  tooltip: `${c.name} triggered at ${ms(t)}` } as ChainlabNode);
+            lane.children!.push({
+                type: T.trigger,
+                id: `${laneId}.t${t}`,
+                position: { x: x(t) - 1, y: 2 },
+                size: { width: 2, height: TIMELINE.laneHeight - 4 },
+                tooltip: `${c.name} triggered at ${ms(t)}`,
+            } as ChainlabNode);
             if (!points) continue;
             const [lo, hi] = [t + points[0][0], t + points[points.length - 1][0]];
-            const left = Math.max(x(lo), TIMELINE.nameWidth), right = Math.min(x(hi), TIMELINE.width);
+            const left = Math.max(x(lo), TIMELINE.nameWidth),
+                right = Math.min(x(hi), TIMELINE.width);
             if (right <= left) continue;
-            const sampledBy = next ? [...triggers(next.period_ns, next.offset_ns, lo, hi + next.period_ns)].filter(s => s >= lo).slice(0, 8) : [];
+            const sampledBy = next
+                ? [...triggers(next.period_ns, next.offset_ns, lo, hi + next.period_ns)]
+                      .filter(s => s >= lo)
+                      .slice(0, 8)
+                : [];
             const interval: TimelineNode = {
-                type: T.interval, id: `${laneId}.p${t}`, position: { x: left, y: TIMELINE.laneHeight - 20 }, size: { width: Math.max(1, right - left), height: 14 },
-                splits: sampledBy.filter(s => s < hi).map(s => x(s) - left).filter(s => s > 0 && s < right - left),
-                tooltip: `triggered at ${ms(t)}: output produced in [${ms(lo)}, ${ms(hi)}]` + (next ? `; read by ${next.name} at ${sampledBy.map(ms).join(', ')}` : ''),
+                type: T.interval,
+                id: `${laneId}.p${t}`,
+                position: { x: left, y: TIMELINE.laneHeight - 20 },
+                size: { width: Math.max(1, right - left), height: 14 },
+                splits: sampledBy
+                    .filter(s => s < hi)
+                    .map(s => x(s) - left)
+                    .filter(s => s > 0 && s < right - left),
+                tooltip:
+                    `triggered at ${ms(t)}: output produced in [${ms(lo)}, ${ms(hi)}]` +
+                    (next ? `; read by ${next.name} at ${sampledBy.map(ms).join(', ')}` : ''),
             };
             lane.children!.push(interval);
         }
-        if (!points) lane.children!.push(placedLabel(`${laneId}.unknown`, T.text, 'ETP known after the chain is analysed', TIMELINE.nameWidth + 8, TIMELINE.laneHeight - 20));
+        if (!points)
+            lane.children!.push(
+                placedLabel(
+                    `${laneId}.unknown`,
+                    T.text,
+                    'ETP known after the chain is analysed',
+                    TIMELINE.nameWidth + 8,
+                    TIMELINE.laneHeight - 20,
+                ),
+            );
         children.push(lane);
     });
-    children.push(placedLabel('axis', T.text, `${ms(from)} .. ${ms(to)}`, TIMELINE.nameWidth, comps.length * (TIMELINE.laneHeight + TIMELINE.laneGap)));
+    children.push(
+        placedLabel(
+            'axis',
+            T.text,
+            `${ms(from)} .. ${ms(to)}`,
+            TIMELINE.nameWidth,
+            comps.length * (TIMELINE.laneHeight + TIMELINE.laneGap),
+        ),
+    );
     return { type: T.graph, id: 'root', view: 'timeline', element: ptts.name, children };
 }
 

@@ -20,6 +20,9 @@ const ChainBatchSharedModule: Module<LangiumSharedServices, DeepPartial<LangiumS
     },
 };
 
-export function createBatchChainServices(context: DefaultSharedModuleContext): { shared: LangiumSharedServices; Chain: ChainServices } {
+export function createBatchChainServices(context: DefaultSharedModuleContext): {
+    shared: LangiumSharedServices;
+    Chain: ChainServices;
+} {
     return createChainServices(context, { shared: [ChainBatchSharedModule] });
 }

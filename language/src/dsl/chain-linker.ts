@@ -5,8 +5,21 @@
  * another. Also: linking and the node checks in one synchronous pass each.
  */
 import {
-    AstUtils, Cancellation, DefaultDocumentValidator, DefaultLinker, DocumentValidator, interruptAndCheck,
-    type AstNode, type AstNodeDescription, type AstReflection, type LangiumDocument, type LinkingError, type ParseResult, type ReferenceInfo, type ValidationAcceptor, type ValidationCheck,
+    AstUtils,
+    Cancellation,
+    DefaultDocumentValidator,
+    DefaultLinker,
+    DocumentValidator,
+    interruptAndCheck,
+    type AstNode,
+    type AstNodeDescription,
+    type AstReflection,
+    type LangiumDocument,
+    type LinkingError,
+    type ParseResult,
+    type ReferenceInfo,
+    type ValidationAcceptor,
+    type ValidationCheck,
     type ValidationOptions,
 } from 'langium';
 import type { Diagnostic } from 'vscode-languageserver';
@@ -23,7 +36,10 @@ export class ChainLinker extends DefaultLinker {
      * Langium's link awaits a cancellation check for every AST node (a promise and a microtask each, a
      * third of linking a 2,000-box chain); here the loop is synchronous and checks every few thousand nodes.
      */
-    override async link(document: LangiumDocument, cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<void> {
+    override async link(
+        document: LangiumDocument,
+        cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None,
+    ): Promise<void> {
         let count = 0;
         for (const node of AstUtils.streamAst(document.parseResult.value)) {
             if (++count % NODES_PER_CANCEL_CHECK === 0) await interruptAndCheck(cancelToken);
@@ -31,7 +47,10 @@ export class ChainLinker extends DefaultLinker {
         }
     }
 
-    override createLinkingError(refInfo: ReferenceInfo, targetDescription?: AstNodeDescription): SuggestingLinkingError {
+    override createLinkingError(
+        refInfo: ReferenceInfo,
+        targetDescription?: AstNodeDescription,
+    ): SuggestingLinkingError {
         const error = super.createLinkingError(refInfo, targetDescription);
         if (targetDescription) return error; // found, but its node could not be loaded: Langium's message says so
         const name = refInfo.reference.$refText;
@@ -43,17 +62,29 @@ export class ChainLinker extends DefaultLinker {
             // `a.o -> b.i`: outputs on the left, inputs on the right (all ports if none fits)
             const side = refInfo.container.$containerProperty === 'to' ? 'in' : 'out';
             const fitting = ports.filter(p => p.direction === side);
-            const suggestions = closeNames(name, (fitting.length > 0 ? fitting : ports).map(p => p.name));
+            const suggestions = closeNames(
+                name,
+                (fitting.length > 0 ? fitting : ports).map(p => p.name),
+            );
             const owner = `Box '${box.name}' (instance '${instance.name}') has no port '${name}'`;
             return suggestions.length > 0
                 ? { ...error, message: `${owner}; did you mean ${quotedAlternatives(suggestions)}?`, suggestions }
-                : { ...error, message: `${owner}; its ports: ${ports.map(p => `${p.direction} ${p.name}`).join(', ') || 'none'}.` };
+                : {
+                      ...error,
+                      message: `${owner}; its ports: ${ports.map(p => `${p.direction} ${p.name}`).join(', ') || 'none'}.`,
+                  };
         }
         const [what, whats] = REFERENCED[referenceType(this.reflection, refInfo)] ?? ['element', 'elements'];
-        const known = this.scopeProvider.getScope(refInfo).getAllElements().map(d => d.name).filter(n => n !== name).toArray();
+        const known = this.scopeProvider
+            .getScope(refInfo)
+            .getAllElements()
+            .map(d => d.name)
+            .filter(n => n !== name)
+            .toArray();
         const suggestions = closeNames(name, known);
         const unknown = `Unknown ${what} '${name}'`;
-        if (suggestions.length > 0) return { ...error, message: `${unknown}; did you mean ${quotedAlternatives(suggestions)}?`, suggestions };
+        if (suggestions.length > 0)
+            return { ...error, message: `${unknown}; did you mean ${quotedAlternatives(suggestions)}?`, suggestions };
         if (known.length === 0) return { ...error, message: `${unknown}; there are no ${whats} here.` };
         if (known.length <= 30) return { ...error, message: `${unknown}; known ${whats}: ${known.join(', ')}.` };
         return { ...error, message: `${unknown}.` };
@@ -89,8 +120,12 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
      * cancellation every few thousand nodes. Langium's default makes one async task per node, which is
      * a third of the validation time of a 2,000-box chain.
      */
-    protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor,
-        cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<void> {
+    protected override async validateAstNodes(
+        rootNode: AstNode,
+        options: ValidationOptions,
+        acceptor: ValidationAcceptor,
+        cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None,
+    ): Promise<void> {
         // arrays, not the registry's streams: a stream is walked again (and allocates) for every node
         const checksByType = new Map<string, ValidationCheck[]>();
         const pending: Array<Promise<unknown>> = [];
@@ -98,7 +133,11 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
         for (const node of AstUtils.streamAst(rootNode)) {
             if (++count % NODES_PER_CANCEL_CHECK === 0) await interruptAndCheck(cancelToken);
             let checks = checksByType.get(node.$type);
-            if (!checks) checksByType.set(node.$type, (checks = this.validationRegistry.getChecks(node.$type, options.categories).toArray()));
+            if (!checks)
+                checksByType.set(
+                    node.$type,
+                    (checks = this.validationRegistry.getChecks(node.$type, options.categories).toArray()),
+                );
             for (const check of checks) {
                 const result = check(node, acceptor, cancelToken) as unknown;
                 if (result instanceof Promise) pending.push(result);
@@ -108,12 +147,28 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
     }
 
     /** Langium's, without the errors that only follow from another (syntax-error-messages.ts). */
-    protected override processParsingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
-        super.processParsingErrors({ ...parseResult, parserErrors: parserErrorsWithoutFollowUps(parseResult) }, diagnostics, options);
+    protected override processParsingErrors(
+        parseResult: ParseResult,
+        diagnostics: Diagnostic[],
+        options: ValidationOptions,
+    ): void {
+        super.processParsingErrors(
+            { ...parseResult, parserErrors: parserErrorsWithoutFollowUps(parseResult) },
+            diagnostics,
+            options,
+        );
     }
 
-    protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
-        super.processLexingErrors({ ...parseResult, lexerErrors: lexerErrorsWithoutFollowUps(parseResult) }, diagnostics, options);
+    protected override processLexingErrors(
+        parseResult: ParseResult,
+        diagnostics: Diagnostic[],
+        options: ValidationOptions,
+    ): void {
+        super.processLexingErrors(
+            { ...parseResult, lexerErrors: lexerErrorsWithoutFollowUps(parseResult) },
+            diagnostics,
+            options,
+        );
     }
 
     /**
@@ -124,14 +179,26 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
         for (const reference of document.references) {
             const error: SuggestingLinkingError | undefined = reference.error;
             if (!error) continue;
-            if (isPortRef(error.container) && error.property === 'port' && error.container.instance?.ref?.box?.ref === undefined) continue;
-            diagnostics.push(this.toDiagnostic('error', error.message, {
-                node: error.container, property: error.property, index: error.index,
-                data: {
-                    code: DocumentValidator.LinkingError, containerType: error.container.$type, property: error.property,
-                    refText: error.reference.$refText, suggestions: error.suggestions,
-                },
-            }));
+            if (
+                isPortRef(error.container) &&
+                error.property === 'port' &&
+                error.container.instance?.ref?.box?.ref === undefined
+            )
+                continue;
+            diagnostics.push(
+                this.toDiagnostic('error', error.message, {
+                    node: error.container,
+                    property: error.property,
+                    index: error.index,
+                    data: {
+                        code: DocumentValidator.LinkingError,
+                        containerType: error.container.$type,
+                        property: error.property,
+                        refText: error.reference.$refText,
+                        suggestions: error.suggestions,
+                    },
+                }),
+            );
         }
     }
 }

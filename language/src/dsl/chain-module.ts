@@ -2,12 +2,14 @@
  * Dependency injection for the .chain language: the generated services plus
  * readable syntax errors, scoping, validation, hover, formatting and quick fixes.
  */
+import { inject, type Module } from 'langium';
 import {
-    inject, type Module,
-} from 'langium';
-import {
-    createDefaultModule, createDefaultSharedModule,
-    type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices,
+    createDefaultModule,
+    createDefaultSharedModule,
+    type DefaultSharedModuleContext,
+    type LangiumServices,
+    type LangiumSharedServices,
+    type PartialLangiumServices,
 } from 'langium/lsp';
 import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/module.js';
 import { ChainDocumentValidator, ChainLinker } from './chain-linker.js';
@@ -67,12 +69,24 @@ export interface ChainExtensions {
     language?: Array<Module<any, any>>;
 }
 
-export function createChainServices(context: DefaultSharedModuleContext, extensions: ChainExtensions = {}): {
+export function createChainServices(
+    context: DefaultSharedModuleContext,
+    extensions: ChainExtensions = {},
+): {
     shared: LangiumSharedServices;
     Chain: ChainServices;
 } {
-    const shared = inject(createDefaultSharedModule(context), ChainGeneratedSharedModule, ...(extensions.shared ?? []) as [Module<LangiumSharedServices>]);
-    const Chain = inject(createDefaultModule({ shared }), ChainGeneratedModule, ChainModule, ...(extensions.language ?? []) as [Module<ChainServices>]);
+    const shared = inject(
+        createDefaultSharedModule(context),
+        ChainGeneratedSharedModule,
+        ...((extensions.shared ?? []) as [Module<LangiumSharedServices>]),
+    );
+    const Chain = inject(
+        createDefaultModule({ shared }),
+        ChainGeneratedModule,
+        ChainModule,
+        ...((extensions.language ?? []) as [Module<ChainServices>]),
+    );
     shared.ServiceRegistry.register(Chain);
     registerValidationChecks(Chain);
     if (!context.connection) {

@@ -9,7 +9,13 @@
  * size, so parsing grew quadratically (4,000 boxes: parse 500 → 270 ms). With
  * nothing to add there is nothing to search for.
  */
-import { CstNodeBuilder, createLangiumParser, type AstNode, type LangiumCoreServices, type LangiumParser } from 'langium';
+import {
+    CstNodeBuilder,
+    createLangiumParser,
+    type AstNode,
+    type LangiumCoreServices,
+    type LangiumParser,
+} from 'langium';
 import { ChainParserErrorMessageProvider } from './syntax-error-messages.js';
 
 type HiddenTokens = Parameters<CstNodeBuilder['addHiddenNodes']>[0];
@@ -26,6 +32,7 @@ export function createChainParser(services: LangiumCoreServices): LangiumParser 
     (parser as unknown as { nodeBuilder: CstNodeBuilder }).nodeBuilder = new ChainCstNodeBuilder();
     // Syntax messages name the block a '}' would close: the node on top of the parser's (private) stack.
     const messages = services.parser.ParserErrorMessageProvider;
-    if (messages instanceof ChainParserErrorMessageProvider) messages.currentNode = () => (parser as unknown as { current?: AstNode }).current;
+    if (messages instanceof ChainParserErrorMessageProvider)
+        messages.currentNode = () => (parser as unknown as { current?: AstNode }).current;
     return parser;
 }

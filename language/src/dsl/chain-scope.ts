@@ -10,8 +10,21 @@
  * `n: Box` all boxes; bench/language/bench-language.mjs).
  */
 import {
-    AstUtils, Cancellation, DefaultScopeComputation, DefaultScopeProvider, EMPTY_SCOPE, interruptAndCheck, MultiMap, stream,
-    type AstNode, type AstNodeDescription, type LangiumDocument, type PrecomputedScopes, type ReferenceInfo, type Scope, type Stream,
+    AstUtils,
+    Cancellation,
+    DefaultScopeComputation,
+    DefaultScopeProvider,
+    EMPTY_SCOPE,
+    interruptAndCheck,
+    MultiMap,
+    stream,
+    type AstNode,
+    type AstNodeDescription,
+    type LangiumDocument,
+    type PrecomputedScopes,
+    type ReferenceInfo,
+    type Scope,
+    type Stream,
 } from 'langium';
 import { isPortRef, type Box } from '../generated/ast.js';
 import { NODES_PER_CANCEL_CHECK } from './chain-linker.js';
@@ -23,7 +36,10 @@ export class ChainScopeComputation extends DefaultScopeComputation {
     }
 
     /** As Langium's, with a cancellation check every few thousand nodes instead of an await per node. */
-    override async computeLocalScopes(document: LangiumDocument, cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<PrecomputedScopes> {
+    override async computeLocalScopes(
+        document: LangiumDocument,
+        cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None,
+    ): Promise<PrecomputedScopes> {
         const scopes = new MultiMap<AstNode, AstNodeDescription>();
         let count = 0;
         for (const node of AstUtils.streamAllContents(document.parseResult.value)) {
@@ -40,7 +56,10 @@ export class ChainScopeComputation extends DefaultScopeComputation {
  */
 type Layer = ReadonlyMap<string, AstNodeDescription>;
 
-function layerOf(descriptions: Iterable<AstNodeDescription>, accept: (d: AstNodeDescription) => boolean = () => true): Layer {
+function layerOf(
+    descriptions: Iterable<AstNodeDescription>,
+    accept: (d: AstNodeDescription) => boolean = () => true,
+): Layer {
     const layer = new Map<string, AstNodeDescription>();
     for (const description of descriptions) {
         if (!layer.has(description.name) && accept(description)) layer.set(description.name, description);
@@ -50,7 +69,10 @@ function layerOf(descriptions: Iterable<AstNodeDescription>, accept: (d: AstNode
 
 /** Nested local scopes (innermost first) over an outer scope, each looked up in O(1). */
 class LayeredScope implements Scope {
-    constructor(private readonly layers: readonly Layer[], private readonly outer: Scope) {}
+    constructor(
+        private readonly layers: readonly Layer[],
+        private readonly outer: Scope,
+    ) {}
 
     getElement(name: string): AstNodeDescription | undefined {
         for (const layer of this.layers) {
@@ -101,9 +123,9 @@ export class ChainScopeProvider extends DefaultScopeProvider {
 
     private layer(precomputed: PrecomputedScopes, node: AstNode, referenceType: string): Layer {
         let byNode = this.layers.get(precomputed);
-        if (!byNode) this.layers.set(precomputed, byNode = new Map<AstNode, Map<string, Layer>>());
+        if (!byNode) this.layers.set(precomputed, (byNode = new Map<AstNode, Map<string, Layer>>()));
         let byType = byNode.get(node);
-        if (!byType) byNode.set(node, byType = new Map<string, Layer>());
+        if (!byType) byNode.set(node, (byType = new Map<string, Layer>()));
         let layer = byType.get(referenceType);
         if (!layer) {
             layer = layerOf(precomputed.get(node), d => this.reflection.isSubtype(d.type, referenceType));
@@ -115,7 +137,9 @@ export class ChainScopeProvider extends DefaultScopeProvider {
     private portScope(box: Box): Scope {
         let scope = this.portScopes.get(box);
         if (!scope) {
-            const descriptions = boxPorts(box).filter(p => p.name).map(p => this.descriptions.createDescription(p, p.name));
+            const descriptions = boxPorts(box)
+                .filter(p => p.name)
+                .map(p => this.descriptions.createDescription(p, p.name));
             scope = new LayeredScope([layerOf(descriptions)], EMPTY_SCOPE);
             this.portScopes.set(box, scope);
         }

@@ -8,5 +8,6 @@ import { DocumentState, type LangiumDocument, type LangiumSharedCoreServices } f
 export async function whenValidated(shared: LangiumSharedCoreServices, document: LangiumDocument): Promise<void> {
     if (document.state >= DocumentState.Validated) return;
     await shared.workspace.WorkspaceLock.read(() => undefined); // runs after the queued document updates
-    if (document.state < DocumentState.Validated) await shared.workspace.DocumentBuilder.build([document], { validation: true });
+    if (document.state < DocumentState.Validated)
+        await shared.workspace.DocumentBuilder.build([document], { validation: true });
 }

@@ -5,13 +5,49 @@
  */
 import type { AstNode } from 'langium';
 import {
-    isCache, isComponent, isConnection, isCoresOption, isCoresSetting, isCostSetting, isDepends, isEtpSetting,
-    isInstance, isIterationsSetting, isKernel, isMemorySetting, isOffsetSetting, isOrderSetting, isPeriodSetting,
-    isPort, isRequirement, isResolutionSetting, isSchedule, isSmtSetting, isSourceSpec, isSplitSetting,
+    isCache,
+    isComponent,
+    isConnection,
+    isCoresOption,
+    isCoresSetting,
+    isCostSetting,
+    isDepends,
+    isEtpSetting,
+    isInstance,
+    isIterationsSetting,
+    isKernel,
+    isMemorySetting,
+    isOffsetSetting,
+    isOrderSetting,
+    isPeriodSetting,
+    isPort,
+    isRequirement,
+    isResolutionSetting,
+    isSchedule,
+    isSmtSetting,
+    isSourceSpec,
+    isSplitSetting,
     isThreadsOption,
-    type Box, type Cache, type Chain, type Component, type Connection, type CoreSet, type Depends, type Etp,
-    type Instance, type IterationsSetting, type Kernel, type Platform, type Port, type Ptts, type Requirement, type Schedule, type SourceSpec,
-    type Target, type TargetSetting, type Duration,
+    type Box,
+    type Cache,
+    type Chain,
+    type Component,
+    type Connection,
+    type CoreSet,
+    type Depends,
+    type Etp,
+    type Instance,
+    type IterationsSetting,
+    type Kernel,
+    type Platform,
+    type Port,
+    type Ptts,
+    type Requirement,
+    type Schedule,
+    type SourceSpec,
+    type Target,
+    type TargetSetting,
+    type Duration,
 } from '../generated/ast.js';
 
 function first<T extends AstNode>(items: readonly AstNode[], guard: (n: unknown) => n is T): T | undefined {
@@ -59,7 +95,8 @@ export const chainConnections = (c: Chain): Connection[] => c.members.filter(isC
 export const chainSchedule = (c: Chain): Schedule | undefined => first(c.members, isSchedule);
 export const chainMemory = (c: Chain): string | undefined => first(c.members, isMemorySetting)?.memory;
 export const chainIterations = (c: Chain): number | undefined => first(c.members, isIterationsSetting)?.iterations;
-export const chainIterationsSetting = (c: Chain): IterationsSetting | undefined => first(c.members, isIterationsSetting);
+export const chainIterationsSetting = (c: Chain): IterationsSetting | undefined =>
+    first(c.members, isIterationsSetting);
 export const chainRequirements = (c: Chain): Requirement[] => c.members.filter(isRequirement);
 export const scheduleThreads = (s: Schedule | undefined): number | undefined =>
     s ? first(s.options, isThreadsOption)?.threads : undefined;
@@ -88,7 +125,8 @@ export function expandCoreSet(cores: CoreSet | undefined): number[] {
     const result = new Set<number>();
     for (const range of cores.ranges) {
         const last = range.last ?? range.first;
-        for (let core = range.first; core <= last && result.size < 4096 && Number.isSafeInteger(core); core++) result.add(core);
+        for (let core = range.first; core <= last && result.size < 4096 && Number.isSafeInteger(core); core++)
+            result.add(core);
     }
     return [...result];
 }
@@ -96,5 +134,8 @@ export function expandCoreSet(cores: CoreSet | undefined): number[] {
 /** The value of a STRING token: quotes removed, backslash escapes resolved. */
 export function unquote(token: string): string {
     const body = token.length >= 2 && (token[0] === '"' || token[0] === "'") ? token.slice(1, -1) : token;
-    return body.replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t', r: '\r' } as Record<string, string>)[c] ?? c);
+    return body.replace(
+        /\\(.)/g,
+        (_, c: string) => (({ n: '\n', t: '\t', r: '\r' }) as Record<string, string>)[c] ?? c,
+    );
 }

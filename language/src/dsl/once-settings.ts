@@ -21,9 +21,17 @@ const ALL = () => true;
 const ONCE: Readonly<Record<string, OnceList>> = {
     Platform: { list: 'settings', itemType: 'PlatformSetting', once: type => type !== 'Cache' },
     Box: { list: 'members', itemType: 'BoxMember', once: type => type !== 'Port' },
-    Chain: { list: 'members', itemType: 'ChainMember', once: type => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(type) },
+    Chain: {
+        list: 'members',
+        itemType: 'ChainMember',
+        once: type => ['Schedule', 'MemorySetting', 'IterationsSetting'].includes(type),
+    },
     Schedule: { list: 'options', itemType: 'ScheduleOption', once: ALL },
-    Ptts: { list: 'members', itemType: 'PttsMember', once: type => type === 'ResolutionSetting' || type === 'OrderSetting' },
+    Ptts: {
+        list: 'members',
+        itemType: 'PttsMember',
+        once: type => type === 'ResolutionSetting' || type === 'OrderSetting',
+    },
     Component: { list: 'settings', itemType: 'ComponentSetting', once: ALL },
     HistogramEtp: { list: 'options', itemType: 'HistogramOption', once: ALL },
     DutyCycle: { list: 'settings', itemType: 'DutyCycleSetting', once: ALL },

@@ -29,6 +29,9 @@ export function exactProbabilities(weights: readonly bigint[], digits = 6): stri
 
 /** `pmf { 20.13 ms: 0.25, … }` from [time as written, weight] entries, in their order. */
 export function pmfText(entries: ReadonlyArray<readonly [string, bigint]>, digits = 6): string {
-    const probabilities = exactProbabilities(entries.map(([, weight]) => weight), digits);
+    const probabilities = exactProbabilities(
+        entries.map(([, weight]) => weight),
+        digits,
+    );
     return `pmf { ${entries.map(([time], i) => `${time}: ${probabilities[i]}`).join(', ')} }`;
 }

@@ -13,11 +13,15 @@ import { decimalToNumber, durationNs, gcd, lcm, parseDecimal } from './units.js'
 export const MAX_TREES = 10n ** 12n;
 
 /** Smallest and largest point of an ETP and the gcd of its points, on the analysis resolution if any. */
-export interface EtpSpan { readonly min: bigint; readonly max: bigint; readonly grid: bigint }
+export interface EtpSpan {
+    readonly min: bigint;
+    readonly max: bigint;
+    readonly grid: bigint;
+}
 
 /** `resolution` rounds every point up onto it, as the backend bins ETPs (grid.py). */
 const roundUp = (value: bigint, resolution: bigint | undefined): bigint =>
-    (resolution ? ((value + resolution - 1n) / resolution) * resolution : value);
+    resolution ? ((value + resolution - 1n) / resolution) * resolution : value;
 
 function pointsSpan(points: bigint[]): EtpSpan | undefined {
     if (points.length === 0) return undefined;
@@ -35,7 +39,8 @@ function uniformGrid(min: bigint, step: bigint, count: bigint, resolution: bigin
     // every one is a multiple of the resolution, so the gcd cannot fall below it.
     const period = resolution / gcd(step, resolution);
     let grid = count > period ? period * step : 0n;
-    for (let k = 0n; k < count && k < period && grid !== resolution; k++) grid = gcd(grid, roundUp(min + k * step, resolution));
+    for (let k = 0n; k < count && k < period && grid !== resolution; k++)
+        grid = gcd(grid, roundUp(min + k * step, resolution));
     return grid;
 }
 
@@ -48,7 +53,8 @@ export function etpSpan(etp: Etp | undefined, resolution?: bigint): EtpSpan | un
             return v.ok ? pointsSpan([roundUp(v.value, resolution)]) : undefined;
         }
         case 'uniform': {
-            const min = durationNs(etp.min), max = durationNs(etp.max);
+            const min = durationNs(etp.min),
+                max = durationNs(etp.max);
             const step = etp.step ? durationNs(etp.step) : uniformDefaultStep(etp);
             if (!min.ok || !max.ok || !step.ok || step.value <= 0n || max.value < min.value) return undefined;
             const count = (max.value - min.value) / step.value + 1n;
@@ -61,8 +67,13 @@ export function etpSpan(etp: Etp | undefined, resolution?: bigint): EtpSpan | un
         case 'pmf': {
             // The IR carries probabilities as floats: a point whose probability is 0 there is no point to the backend.
             const times = etp.entries
-                .filter(e => { const p = parseDecimal(e.probability); return !p || decimalToNumber(p) !== 0; })
-                .map(e => durationNs(e.time)).filter(t => t.ok).map(t => roundUp((t as { value: bigint }).value, resolution));
+                .filter(e => {
+                    const p = parseDecimal(e.probability);
+                    return !p || decimalToNumber(p) !== 0;
+                })
+                .map(e => durationNs(e.time))
+                .filter(t => t.ok)
+                .map(t => roundUp((t as { value: bigint }).value, resolution));
             return pointsSpan(times);
         }
         default:
@@ -99,7 +110,9 @@ export function pttsTiming(ptts: Ptts): PttsTiming | undefined {
         const offset = offsetNode ? durationNs(offsetNode) : { ok: true as const, value: 0n };
         offsets.push(offset.ok ? offset.value : 0n);
     }
-    const spans = components.map((c: Component) => etpSpan(componentEtp(c), resolution?.ok ? resolution.value : undefined));
+    const spans = components.map((c: Component) =>
+        etpSpan(componentEtp(c), resolution?.ok ? resolution.value : undefined),
+    );
     return { names: components.map(c => c.name), periods, offsets, spans };
 }
 

@@ -5,7 +5,14 @@
  * halo check all read it here, so none of them can show another split than the plan makes.
  */
 import type { Chain, Instance } from '../generated/ast.js';
-import { chainMemory, chainSchedule, expandCoreSet, platformCores, scheduleCores, scheduleThreads } from './model-util.js';
+import {
+    chainMemory,
+    chainSchedule,
+    expandCoreSet,
+    platformCores,
+    scheduleCores,
+    scheduleThreads,
+} from './model-util.js';
 import { boxSlices, type BoxSlices } from './row-slices.js';
 
 export const DEFAULT_HEURISTIC = 'reduced';
@@ -26,10 +33,14 @@ export function resolvedSchedule(chain: Chain): ResolvedSchedule {
     const schedule = chainSchedule(chain);
     const chosen = expandCoreSet(scheduleCores(schedule));
     const platformCoreCount = chain.platform?.ref ? platformCores(chain.platform.ref) : undefined;
-    const threads = scheduleThreads(schedule) ?? (chosen.length > 0 ? chosen.length : platformCoreCount ?? 1);
-    const cores = chosen.length > 0 ? chosen : Array.from({ length: Math.max(0, Math.min(threads, MAX_CORES)) }, (_, i) => i);
+    const threads = scheduleThreads(schedule) ?? (chosen.length > 0 ? chosen.length : (platformCoreCount ?? 1));
+    const cores =
+        chosen.length > 0 ? chosen : Array.from({ length: Math.max(0, Math.min(threads, MAX_CORES)) }, (_, i) => i);
     return {
-        heuristic: schedule?.heuristic ?? DEFAULT_HEURISTIC, memory: chainMemory(chain) ?? DEFAULT_MEMORY, threads, cores,
+        heuristic: schedule?.heuristic ?? DEFAULT_HEURISTIC,
+        memory: chainMemory(chain) ?? DEFAULT_MEMORY,
+        threads,
+        cores,
         slicesOf: instance => (instance.box?.ref ? boxSlices(instance.box.ref, threads) : undefined),
     };
 }

@@ -19,14 +19,14 @@ export function kernelHaloRows(box: Box): number {
 /** Rows read around each output row: the larger of `depends halo N` and the kernel's own halo (IR `halo_rows`). */
 export function haloRows(box: Box): number {
     const depends = boxDepends(box);
-    const declared = depends?.dependency === 'halo' ? depends.halo ?? 0 : 0;
+    const declared = depends?.dependency === 'halo' ? (depends.halo ?? 0) : 0;
     return Math.max(declared, kernelHaloRows(box));
 }
 
 /** The dependency of the box's slices; `none` when the box is not split. */
 export function rowDependency(box: Box): RowDependency {
     if (boxSplit(box) !== 'rows') return 'none';
-    return (boxDepends(box)?.dependency) ?? 'none';
+    return boxDepends(box)?.dependency ?? 'none';
 }
 
 /** Sub-boxes of a box: one per thread for `split rows`, at most one per row. */
@@ -69,6 +69,9 @@ export function boxSlices(box: Box, threads: number): BoxSlices | undefined {
     const split = boxSplit(box) === 'rows';
     const n = sliceCount(split, image.height, threads);
     const rows = Array.from({ length: n }, (_, k) => sliceRows(k, n, image.height));
-    const reads = input && input.height > 0 ? Array.from({ length: n }, (_, k) => readRows(k, n, input.height, depends, halo)) : [];
+    const reads =
+        input && input.height > 0
+            ? Array.from({ length: n }, (_, k) => readRows(k, n, input.height, depends, halo))
+            : [];
     return { split, height: image.height, depends, halo, rows, reads };
 }

@@ -11,7 +11,13 @@
  * Only the text changes; Langium still places each diagnostic at the token chevrotain reported.
  */
 import type { AstNode, LangiumCoreServices, ParseResult } from 'langium';
-import type { ILexerErrorMessageProvider, IParserErrorMessageProvider, IRecognitionException, IToken, TokenType } from 'chevrotain';
+import type {
+    ILexerErrorMessageProvider,
+    IParserErrorMessageProvider,
+    IRecognitionException,
+    IToken,
+    TokenType,
+} from 'chevrotain';
 import { SyntaxVocabulary, joinOr } from './syntax-vocabulary.js';
 
 /** Data-type rules whose keywords read better under one word: "a time unit ('s', 'ms', 'us' or 'ns')". */
@@ -58,7 +64,12 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
         this.vocabulary = new SyntaxVocabulary(services.Grammar);
     }
 
-    buildMismatchTokenMessage(options: { expected: TokenType; actual: IToken; previous: IToken; ruleName: string }): string {
+    buildMismatchTokenMessage(options: {
+        expected: TokenType;
+        actual: IToken;
+        previous: IToken;
+        ruleName: string;
+    }): string {
         const { expected, actual, previous } = options;
         const rule = ruleOf(options.ruleName);
         const opener = this.vocabulary.leadingKeyword(rule);
@@ -66,12 +77,32 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
         return `Expected ${this.vocabulary.spell(expected.name)}${after(previous)}, found ${found(actual)}.`;
     }
 
-    buildNoViableAltMessage(options: { expectedPathsPerAlt: TokenType[][][]; actual: IToken[]; previous: IToken; ruleName: string }): string {
-        return this.expectedOneOf(options.expectedPathsPerAlt.flat(), options.actual, options.previous, ruleOf(options.ruleName));
+    buildNoViableAltMessage(options: {
+        expectedPathsPerAlt: TokenType[][][];
+        actual: IToken[];
+        previous: IToken;
+        ruleName: string;
+    }): string {
+        return this.expectedOneOf(
+            options.expectedPathsPerAlt.flat(),
+            options.actual,
+            options.previous,
+            ruleOf(options.ruleName),
+        );
     }
 
-    buildEarlyExitMessage(options: { expectedIterationPaths: TokenType[][]; actual: IToken[]; previous: IToken; ruleName: string }): string {
-        return this.expectedOneOf(options.expectedIterationPaths, options.actual, options.previous, ruleOf(options.ruleName));
+    buildEarlyExitMessage(options: {
+        expectedIterationPaths: TokenType[][];
+        actual: IToken[];
+        previous: IToken;
+        ruleName: string;
+    }): string {
+        return this.expectedOneOf(
+            options.expectedIterationPaths,
+            options.actual,
+            options.previous,
+            ruleOf(options.ruleName),
+        );
     }
 
     buildNotAllInputParsedMessage(options: { firstRedundant: IToken; ruleName: string }): string {
@@ -87,7 +118,8 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
         const name = node?.$type === rule ? (node as { name?: unknown }).name : undefined;
         const block = typeof name === 'string' ? `${opener} '${name}'` : `the ${opener}`;
         const elements = this.vocabulary.rule('Element');
-        const elementStarts = elements && 'definition' in elements ? this.vocabulary.first(elements.definition) : new Set<string>();
+        const elementStarts =
+            elements && 'definition' in elements ? this.vocabulary.first(elements.definition) : new Set<string>();
         if (isEnd(actual)) return `Expected '}' to close ${block} before the end of the file.`;
         if (elementStarts.has(actual.image)) return `Expected '}' to close ${block} before '${actual.image}'.`;
         const inside = this.vocabulary.beforeClosing(rule, '}', node?.$type === rule ? node : undefined);
@@ -105,11 +137,15 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
             return k;
         });
         const depth = Math.max(0, ...fit);
-        const expected = paths.filter((path, i) => fit[i] === depth && path.length > depth).map(path => path[depth].name);
+        const expected = paths
+            .filter((path, i) => fit[i] === depth && path.length > depth)
+            .map(path => path[depth].name);
         const before = depth > 0 ? actual[depth - 1] : previous;
         const tokens = new Set(expected);
         const described = VALUE_RULES[rule] && depth === 0;
-        const what = described ? `${VALUE_RULES[rule]}${rule === 'OnOff' ? '' : ` (${this.vocabulary.choice(tokens)})`}` : this.vocabulary.choice(tokens);
+        const what = described
+            ? `${VALUE_RULES[rule]}${rule === 'OnOff' ? '' : ` (${this.vocabulary.choice(tokens)})`}`
+            : this.vocabulary.choice(tokens);
         return `Expected ${what}${after(before)}, found ${found(actual[depth])}.`;
     }
 }
@@ -117,7 +153,8 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
 export class ChainLexerErrorMessageProvider implements ILexerErrorMessageProvider {
     buildUnexpectedCharactersMessage(fullText: string, startOffset: number, length: number): string {
         const text = fullText.substring(startOffset, startOffset + length);
-        if (text.startsWith('"') || text.startsWith("'")) return `Unterminated string: the closing ${text[0]} is missing.`;
+        if (text.startsWith('"') || text.startsWith("'"))
+            return `Unterminated string: the closing ${text[0]} is missing.`;
         return length === 1 ? `Unexpected character '${text}'.` : `Unexpected characters '${text}'.`;
     }
 
@@ -129,7 +166,9 @@ export class ChainLexerErrorMessageProvider implements ILexerErrorMessageProvide
 /** The lexer errors worth showing: none after an unterminated string on its line (its words are not the error). */
 export function lexerErrorsWithoutFollowUps(parseResult: ParseResult): ParseResult['lexerErrors'] {
     const openStrings = parseResult.lexerErrors.filter(e => e.message.startsWith('Unterminated string'));
-    return parseResult.lexerErrors.filter(error => !openStrings.some(e => e.line === error.line && e.offset < error.offset));
+    return parseResult.lexerErrors.filter(
+        error => !openStrings.some(e => e.line === error.line && e.offset < error.offset),
+    );
 }
 
 /**

@@ -27,7 +27,11 @@ export class SyntaxVocabulary {
         this.terminals = new Set(grammar.rules.filter(GrammarAST.isTerminalRule).map(r => r.name));
         this.rules = new Map(grammar.rules.map(r => [r.name, r]));
         const name = this.rules.get('Name');
-        this.nameKeywords = new Set(name && GrammarAST.isParserRule(name) ? [...this.first(name.definition)].filter(t => !this.terminals.has(t)) : []);
+        this.nameKeywords = new Set(
+            name && GrammarAST.isParserRule(name)
+                ? [...this.first(name.definition)].filter(t => !this.terminals.has(t))
+                : [],
+        );
     }
 
     rule(name: string): GrammarAST.AbstractRule | undefined {
@@ -63,7 +67,8 @@ export class SyntaxVocabulary {
         this.firstSets.set(element, tokens); // left recursion ends here (the grammar has none, but be safe)
         if (GrammarAST.isKeyword(element)) tokens.add(element.value);
         else if (GrammarAST.isAssignment(element)) this.addAll(tokens, this.first(element.terminal));
-        else if (GrammarAST.isCrossReference(element)) this.addAll(tokens, element.terminal ? this.first(element.terminal) : ['ID']);
+        else if (GrammarAST.isCrossReference(element))
+            this.addAll(tokens, element.terminal ? this.first(element.terminal) : ['ID']);
         else if (GrammarAST.isRuleCall(element)) {
             const rule = element.rule.ref;
             if (GrammarAST.isTerminalRule(rule)) tokens.add(rule.name);
@@ -98,7 +103,11 @@ export class SyntaxVocabulary {
     }
 
     /** The tokens that may follow `parts`, parsed into `node` (walking back from the last part). */
-    private collectTail(parts: readonly GrammarAST.AbstractElement[], node: AstNode | undefined, tokens: Set<string>): void {
+    private collectTail(
+        parts: readonly GrammarAST.AbstractElement[],
+        node: AstNode | undefined,
+        tokens: Set<string>,
+    ): void {
         for (let i = parts.length - 1; i >= 0; i--) {
             const part = parts[i];
             if (part.cardinality === '*' || (part.cardinality === '?' && !(node && entered(part, node)))) {
@@ -118,7 +127,8 @@ export class SyntaxVocabulary {
             const last: unknown = Array.isArray(value) ? (value as unknown[]).at(-1) : value;
             if (!isAstNode(last)) return;
             const rule = this.rules.get(last.$type);
-            if (rule && GrammarAST.isParserRule(rule) && GrammarAST.isGroup(rule.definition)) this.collectTail(rule.definition.elements, last, tokens);
+            if (rule && GrammarAST.isParserRule(rule) && GrammarAST.isGroup(rule.definition))
+                this.collectTail(rule.definition.elements, last, tokens);
         }
     }
 
@@ -140,7 +150,9 @@ function isOptional(element: GrammarAST.AbstractElement): boolean {
 
 /** Whether the parser went into an optional part: a property it assigns is set on the node. */
 function entered(part: GrammarAST.AbstractElement, node: AstNode): boolean {
-    const assignments = GrammarAST.isAssignment(part) ? [part] : AstUtils.streamAllContents(part).filter(GrammarAST.isAssignment).toArray();
+    const assignments = GrammarAST.isAssignment(part)
+        ? [part]
+        : AstUtils.streamAllContents(part).filter(GrammarAST.isAssignment).toArray();
     return assignments.some(a => {
         const value = (node as unknown as Record<string, unknown>)[a.feature];
         return Array.isArray(value) ? value.length > 0 : value !== undefined;

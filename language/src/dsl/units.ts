@@ -69,12 +69,23 @@ export function durationNs(duration: Duration | undefined): Exact<bigint> {
     if (!duration) return { ok: false, reason: 'missing duration' };
     const value = parseDecimal(duration.value);
     const factor = NS_PER_UNIT[duration.unit];
-    if (!value || factor === undefined) return { ok: false, reason: `'${duration.value} ${duration.unit}' is not a duration${factor === undefined ? '' : tooLong(duration.value)}` };
+    if (!value || factor === undefined)
+        return {
+            ok: false,
+            reason: `'${duration.value} ${duration.unit}' is not a duration${factor === undefined ? '' : tooLong(duration.value)}`,
+        };
     const ns = scaleExact(value, factor);
     if (ns === undefined) {
-        return { ok: false, reason: `'${duration.value} ${duration.unit}' is finer than 1 ns, the finest time resolution` };
+        return {
+            ok: false,
+            reason: `'${duration.value} ${duration.unit}' is finer than 1 ns, the finest time resolution`,
+        };
     }
-    if (ns > MAX_EXACT) return { ok: false, reason: `'${duration.value} ${duration.unit}' is longer than 2^53 - 1 ns (about 104 days), the longest time the IR carries exactly` };
+    if (ns > MAX_EXACT)
+        return {
+            ok: false,
+            reason: `'${duration.value} ${duration.unit}' is longer than 2^53 - 1 ns (about 104 days), the longest time the IR carries exactly`,
+        };
     return { ok: true, value: ns };
 }
 
@@ -83,10 +94,19 @@ export function sizeBytes(size: Size | undefined): Exact<bigint> {
     if (!size) return { ok: false, reason: 'missing size' };
     const value = parseDecimal(size.value);
     const factor = BYTES_PER_UNIT[size.unit];
-    if (!value || factor === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a size${factor === undefined ? '' : tooLong(size.value)}` };
+    if (!value || factor === undefined)
+        return {
+            ok: false,
+            reason: `'${size.value} ${size.unit}' is not a size${factor === undefined ? '' : tooLong(size.value)}`,
+        };
     const bytes = scaleExact(value, factor);
-    if (bytes === undefined) return { ok: false, reason: `'${size.value} ${size.unit}' is not a whole number of bytes` };
-    if (bytes > MAX_EXACT) return { ok: false, reason: `'${size.value} ${size.unit}' is larger than 2^53 - 1 bytes (8 PiB), the largest size the IR carries exactly` };
+    if (bytes === undefined)
+        return { ok: false, reason: `'${size.value} ${size.unit}' is not a whole number of bytes` };
+    if (bytes > MAX_EXACT)
+        return {
+            ok: false,
+            reason: `'${size.value} ${size.unit}' is larger than 2^53 - 1 bytes (8 PiB), the largest size the IR carries exactly`,
+        };
     return { ok: true, value: bytes };
 }
 
@@ -94,7 +114,11 @@ export function sizeBytes(size: Size | undefined): Exact<bigint> {
 export function formatNs(ns: bigint | number): string {
     const value = BigInt(ns);
     const abs = value < 0n ? -value : value;
-    for (const [unit, factor] of [['s', 1_000_000_000n], ['ms', 1_000_000n], ['us', 1_000n]] as const) {
+    for (const [unit, factor] of [
+        ['s', 1_000_000_000n],
+        ['ms', 1_000_000n],
+        ['us', 1_000n],
+    ] as const) {
         if (abs >= factor) return `${formatRatio(value, factor)} ${unit}`;
     }
     return `${value} ns`;
@@ -103,7 +127,11 @@ export function formatNs(ns: bigint | number): string {
 /** Bytes printed with a binary unit: 2097152 → "2 MiB (2097152 B)". */
 export function formatBytes(bytes: bigint | number): string {
     const value = BigInt(bytes);
-    for (const [unit, factor] of [['GiB', 1n << 30n], ['MiB', 1n << 20n], ['KiB', 1n << 10n]] as const) {
+    for (const [unit, factor] of [
+        ['GiB', 1n << 30n],
+        ['MiB', 1n << 20n],
+        ['KiB', 1n << 10n],
+    ] as const) {
         if (value >= factor) return `${formatRatio(value, factor, 3)} ${unit} (${value} B)`;
     }
     return `${value} B`;

@@ -4,18 +4,57 @@
  */
 import type { AstNode } from 'langium';
 import type {
-    Box, Chain, Etp, ImageType, Model, Platform, Ptts, Requirement, Target, Threshold, Throttle,
+    Box,
+    Chain,
+    Etp,
+    ImageType,
+    Model,
+    Platform,
+    Ptts,
+    Requirement,
+    Target,
+    Threshold,
+    Throttle,
 } from '../generated/ast.js';
 import {
-    isBox, isBudgetValue, isChain, isCounterSetting, isDutyCycleValue, isImageType, isMechanismSetting, isPlatform,
-    isPtts, isTarget, isThrottle,
+    isBox,
+    isBudgetValue,
+    isChain,
+    isCounterSetting,
+    isDutyCycleValue,
+    isImageType,
+    isMechanismSetting,
+    isPlatform,
+    isPtts,
+    isTarget,
+    isThrottle,
 } from '../generated/ast.js';
 import { PIXEL_TYPES } from '../dsl/kernels.js';
 import {
-    boxCost, boxEtp, boxKernel, boxKernelName, boxPorts, boxSource, boxSplit, chainConnections,
-    chainInstances, chainIterations, chainRequirements, componentEtp, componentOffset,
-    componentPeriod, expandCoreSet, platformCaches, platformCores, platformSmt, pttsComponents, pttsOrder,
-    pttsRequirements, pttsResolution, targetSetting, unquote,
+    boxCost,
+    boxEtp,
+    boxKernel,
+    boxKernelName,
+    boxPorts,
+    boxSource,
+    boxSplit,
+    chainConnections,
+    chainInstances,
+    chainIterations,
+    chainRequirements,
+    componentEtp,
+    componentOffset,
+    componentPeriod,
+    expandCoreSet,
+    platformCaches,
+    platformCores,
+    platformSmt,
+    pttsComponents,
+    pttsOrder,
+    pttsRequirements,
+    pttsResolution,
+    targetSetting,
+    unquote,
 } from '../dsl/model-util.js';
 
 const optionalUnquote = (s: string | undefined) => (s === undefined ? undefined : unquote(s));
@@ -24,7 +63,18 @@ import { resolvedSchedule } from '../dsl/resolved-schedule.js';
 import { haloRows, rowDependency } from '../dsl/row-slices.js';
 import { durationNs, NS_PER_UNIT, parseDecimal, sizeBytes } from '../dsl/units.js';
 import type {
-    IrBox, IrChain, IrEtp, IrImage, IrLoc, IrModel, IrPlatform, IrPtts, IrRequirement, IrTarget, IrThreshold, IrThrottle,
+    IrBox,
+    IrChain,
+    IrEtp,
+    IrImage,
+    IrLoc,
+    IrModel,
+    IrPlatform,
+    IrPtts,
+    IrRequirement,
+    IrTarget,
+    IrThreshold,
+    IrThrottle,
 } from './ir-types.js';
 import { IR_VERSION } from './ir-types.js';
 
@@ -45,7 +95,12 @@ export interface ExportContext {
 }
 
 export class IrExportError extends Error {
-    constructor(message: string, readonly node: AstNode) { super(message); }
+    constructor(
+        message: string,
+        readonly node: AstNode,
+    ) {
+        super(message);
+    }
 }
 
 function loc(node: AstNode, ctx: ExportContext): IrLoc {
@@ -98,8 +153,13 @@ function exportPlatform(platform: Platform, ctx: ExportContext): IrPlatform {
 function exportImage(image: ImageType, ctx: ExportContext): IrImage {
     const pixelBytes = PIXEL_TYPES.get(image.pixel) ?? 0;
     return {
-        name: image.name, loc: loc(image, ctx), width: image.width, height: image.height,
-        pixel: image.pixel as IrImage['pixel'], pixel_bytes: pixelBytes, frame_bytes: image.width * image.height * pixelBytes,
+        name: image.name,
+        loc: loc(image, ctx),
+        width: image.width,
+        height: image.height,
+        pixel: image.pixel as IrImage['pixel'],
+        pixel_bytes: pixelBytes,
+        frame_bytes: image.width * image.height * pixelBytes,
     };
 }
 
@@ -114,7 +174,12 @@ function exportBox(box: Box, ctx: ExportContext): IrBox {
         name: box.name,
         loc: loc(box, ctx),
         kernel: { name: kernelName as IrBox['kernel']['name'], args },
-        ports: boxPorts(box).map(p => ({ name: p.name, direction: p.direction, image: p.type?.ref?.name ?? p.type.$refText, loc: loc(p, ctx) })),
+        ports: boxPorts(box).map(p => ({
+            name: p.name,
+            direction: p.direction,
+            image: p.type?.ref?.name ?? p.type.$refText,
+            loc: loc(p, ctx),
+        })),
         split,
         depends: { kind: rowDependency(box), halo_rows: haloRows(box) },
         cost_ns: cost ? ns(cost, box) : null,
@@ -129,7 +194,11 @@ function exportChain(chain: Chain, ctx: ExportContext): IrChain {
         name: chain.name,
         loc: loc(chain, ctx),
         platform: chain.platform?.ref?.name ?? null,
-        instances: chainInstances(chain).map(i => ({ name: i.name, box: i.box?.ref?.name ?? i.box.$refText, loc: loc(i, ctx) })),
+        instances: chainInstances(chain).map(i => ({
+            name: i.name,
+            box: i.box?.ref?.name ?? i.box.$refText,
+            loc: loc(i, ctx),
+        })),
         connections: chainConnections(chain).map(c => {
             const image = c.from.port?.ref?.type?.ref;
             return {
@@ -176,10 +245,18 @@ export function exportEtp(etp: Etp, ctx: ExportContext): IrEtp {
             return { kind: 'point', value_ns: ns(etp.value, etp) };
         case 'uniform': {
             const step = etp.step ? durationNs(etp.step) : uniformDefaultStep(etp);
-            return { kind: 'uniform', min_ns: ns(etp.min, etp), max_ns: ns(etp.max, etp), step_ns: step.ok ? Number(step.value) : 1 };
+            return {
+                kind: 'uniform',
+                min_ns: ns(etp.min, etp),
+                max_ns: ns(etp.max, etp),
+                step_ns: step.ok ? Number(step.value) : 1,
+            };
         }
         case 'pmf':
-            return { kind: 'pmf', points: etp.entries.map(e => [ns(e.time, e), decimal(e.probability, e)] as [number, number]) };
+            return {
+                kind: 'pmf',
+                points: etp.entries.map(e => [ns(e.time, e), decimal(e.probability, e)] as [number, number]),
+            };
         case 'histogram':
             return exportHistogram(etp, ctx);
         case 'chain':
@@ -197,7 +274,7 @@ function exportHistogram(etp: Extract<Etp, { kind: 'histogram' }>, ctx: ExportCo
     const unit = option('unit')?.unit ?? 'ms';
     const binNode = option('bin')?.bin;
     const bin = binNode ? BigInt(ns(binNode, etp)) : 1n;
-    const column = (c => c === undefined ? undefined : unquote(c))(option('column')?.column);
+    const column = (c => (c === undefined ? undefined : unquote(c)))(option('column')?.column);
     let text: string;
     try {
         text = ctx.readFile(file);
@@ -209,20 +286,28 @@ function exportHistogram(etp: Extract<Etp, { kind: 'histogram' }>, ctx: ExportCo
     if (column !== undefined) {
         const header = (lines.shift() ?? '').split(',').map(h => h.trim());
         columnIndex = header.indexOf(column);
-        if (columnIndex < 0) throw new IrExportError(`measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`, etp);
+        if (columnIndex < 0)
+            throw new IrExportError(
+                `measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`,
+                etp,
+            );
     }
     const counts = new Map<bigint, number>();
     lines.forEach((line, index) => {
         const cell = line.split(',')[columnIndex]?.trim() ?? '';
         const value = parseDecimal(cell);
-        if (!value || value.numerator < 0n) throw new IrExportError(`${file}:${index + 1}: '${cell}' is not a latency`, etp);
+        if (!value || value.numerator < 0n)
+            throw new IrExportError(`${file}:${index + 1}: '${cell}' is not a latency`, etp);
         // Round to the nearest ns, then to the nearest bin: measurements carry no exactness to keep.
-        const scaled = (value.numerator * NS_PER_UNIT[unit] * 2n + 10n ** BigInt(value.scale)) / (2n * 10n ** BigInt(value.scale));
+        const scaled =
+            (value.numerator * NS_PER_UNIT[unit] * 2n + 10n ** BigInt(value.scale)) / (2n * 10n ** BigInt(value.scale));
         const binned = ((scaled + bin / 2n) / bin) * bin;
         counts.set(binned, (counts.get(binned) ?? 0) + 1);
     });
     if (lines.length === 0) throw new IrExportError(`measurement file ${file} holds no latencies`, etp);
-    const points = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([t, n]) => [Number(t), n / lines.length] as [number, number]);
+    const points = [...counts.entries()]
+        .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+        .map(([t, n]) => [Number(t), n / lines.length] as [number, number]);
     return { kind: 'histogram', file, samples: lines.length, points };
 }
 
@@ -233,7 +318,13 @@ function exportRequirement(requirement: Requirement, ctx: ExportContext): IrRequ
     }
     const bound = ns(requirement.bound, requirement);
     if (requirement.percentile !== undefined) {
-        return { kind: 'percentile', percentile: Number(requirement.percentile.slice(1)), op: requirement.op, bound_ns: bound, loc: where };
+        return {
+            kind: 'percentile',
+            percentile: Number(requirement.percentile.slice(1)),
+            op: requirement.op,
+            bound_ns: bound,
+            loc: where,
+        };
     }
     const exact = parseDecimal(requirement.probability!.value);
     if (!exact) throw new IrExportError(`'${requirement.probability!.value}' is not a number`, requirement);
@@ -256,7 +347,10 @@ function exportThrottle(throttle: Throttle, ctx: ExportContext): IrThrottle {
         name: throttle.name,
         loc: loc(throttle, ctx),
         mode: mode.kind,
-        counter: { event: counter?.event ?? (counter?.raw ? null : DEFAULTS.counter), raw: counter?.raw === undefined ? null : unquote(counter.raw) },
+        counter: {
+            event: counter?.event ?? (counter?.raw ? null : DEFAULTS.counter),
+            raw: counter?.raw === undefined ? null : unquote(counter.raw),
+        },
         mechanism,
     };
     if (mode.kind === 'duty-cycle') {
@@ -266,7 +360,9 @@ function exportThrottle(throttle: Throttle, ctx: ExportContext): IrThrottle {
             ...base,
             duty_cycle: {
                 sample_ns: get('sample')?.sample ? ns(get('sample')!.sample, throttle) : DEFAULTS.dutyCycle.sampleNs,
-                suspend_ns: get('suspend')?.suspend ? ns(get('suspend')!.suspend, throttle) : DEFAULTS.dutyCycle.suspendNs,
+                suspend_ns: get('suspend')?.suspend
+                    ? ns(get('suspend')!.suspend, throttle)
+                    : DEFAULTS.dutyCycle.suspendNs,
                 proportional: values.some(v => v.kind === 'proportional'),
                 threshold: threshold(get('threshold')?.threshold),
                 read_threshold: threshold(get('read-threshold')?.threshold),
@@ -292,7 +388,9 @@ function exportThrottle(throttle: Throttle, ctx: ExportContext): IrThrottle {
 
 function exportTarget(target: Target, ctx: ExportContext): IrTarget {
     const ssh = optionalUnquote(targetSetting(target, 'ssh')?.ssh);
-    const [user, host] = ssh?.includes('@') ? [ssh.slice(0, ssh.indexOf('@')), ssh.slice(ssh.indexOf('@') + 1)] : [null, ssh ?? null];
+    const [user, host] = ssh?.includes('@')
+        ? [ssh.slice(0, ssh.indexOf('@')), ssh.slice(ssh.indexOf('@') + 1)]
+        : [null, ssh ?? null];
     const workload = targetSetting(target, 'workload');
     return {
         name: target.name,
@@ -307,6 +405,10 @@ function exportTarget(target: Target, ctx: ExportContext): IrTarget {
         rt_cores: expandCoreSet(targetSetting(target, 'rt-cores')?.cores),
         be_cores: expandCoreSet(targetSetting(target, 'be-cores')?.cores),
         throttle: targetSetting(target, 'throttle')?.throttle?.ref?.name ?? null,
-        workload: workload ? (workload.hog ? { kind: 'hog' } : { kind: 'command', command: unquote(workload.command!) }) : null,
+        workload: workload
+            ? workload.hog
+                ? { kind: 'hog' }
+                : { kind: 'command', command: unquote(workload.command!) }
+            : null,
     };
 }

@@ -15,5 +15,6 @@ export function irSchemaErrors(value: unknown): string[] {
 
 export function assertValidIr(value: unknown): asserts value is IrModel {
     const errors = irSchemaErrors(value);
-    if (errors.length > 0) throw new Error(`internal error: exported IR does not match its schema:\n  ${errors.join('\n  ')}`);
+    if (errors.length > 0)
+        throw new Error(`internal error: exported IR does not match its schema:\n  ${errors.join('\n  ')}`);
 }

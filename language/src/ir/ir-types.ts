@@ -6,6 +6,19 @@
  */
 export { IR_VERSION } from '@chainlab/contract';
 export type {
-    IrBox, IrChain, IrCounter, IrDependency, IrEtp, IrImage, IrLoc, IrModel, IrPlatform, IrPortRef, IrPtts, IrRequirement, IrTarget,
-    IrThreshold, IrThrottle,
+    IrBox,
+    IrChain,
+    IrCounter,
+    IrDependency,
+    IrEtp,
+    IrImage,
+    IrLoc,
+    IrModel,
+    IrPlatform,
+    IrPortRef,
+    IrPtts,
+    IrRequirement,
+    IrTarget,
+    IrThreshold,
+    IrThrottle,
 } from '@chainlab/contract';

@@ -8,10 +8,20 @@ import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
 import {
-    ERROR_CODES, FORWARDED_REQUESTS, type BackendMethod, type LanguageServerNotifications, type ParamsOf, type RequestParamsOf,
+    ERROR_CODES,
+    FORWARDED_REQUESTS,
+    type BackendMethod,
+    type LanguageServerNotifications,
+    type ParamsOf,
+    type RequestParamsOf,
     type RequestResultOf,
 } from '@chainlab/contract';
-import { BackendModelError, BackendUnavailableError, ContractMismatchError, RequestCancelledError } from '../backend-rpc/backend-client.js';
+import {
+    BackendModelError,
+    BackendUnavailableError,
+    ContractMismatchError,
+    RequestCancelledError,
+} from '../backend-rpc/backend-client.js';
 import type { SharedBackend } from './shared-backend.js';
 import type { Model } from '../generated/ast.js';
 import { documentExportContext } from '../ir/document-export-context.js';
@@ -45,20 +55,40 @@ export const ANALYSIS_REQUESTS: Record<AnalysisRequest, RequestSpec> = {
 export type AnalysisParams = RequestParamsOf<AnalysisRequest>;
 
 /** Told about every successful analysis (the diagrams and hovers show the latest one). */
-export type AnalysisListener = (request: AnalysisRequest, uri: string, params: AnalysisParams, result: RequestResultOf<AnalysisRequest>) => void;
+export type AnalysisListener = (
+    request: AnalysisRequest,
+    uri: string,
+    params: AnalysisParams,
+    result: RequestResultOf<AnalysisRequest>,
+) => void;
 
-export function registerAnalysisRequests(connection: Connection, shared: LangiumSharedServices, backend: SharedBackend, onResult?: AnalysisListener): void {
-    connection.onShutdown(async () => { await backend.stop(); });
+export function registerAnalysisRequests(
+    connection: Connection,
+    shared: LangiumSharedServices,
+    backend: SharedBackend,
+    onResult?: AnalysisListener,
+): void {
+    connection.onShutdown(async () => {
+        await backend.stop();
+    });
 
-    for (const [request, { timeoutMs, run }] of Object.entries(ANALYSIS_REQUESTS) as Array<[AnalysisRequest, RequestSpec]>) {
+    for (const [request, { timeoutMs, run }] of Object.entries(ANALYSIS_REQUESTS) as Array<
+        [AnalysisRequest, RequestSpec]
+    >) {
         const method: BackendMethod = FORWARDED_REQUESTS[request];
         connection.onRequest(request, async (params: AnalysisParams, token: CancellationToken) => {
             const ir = await documentIr(shared, params?.uri);
             const { uri: _uri, progressToken, ...rest } = params;
             const uri = URI.parse(params.uri);
-            const onProgress = typeof progressToken === 'string'
-                ? (p: { fraction: number; message: string }) => { void connection.sendNotification('chainlab/progress', { token: progressToken, ...p } satisfies LanguageServerNotifications['chainlab/progress']); }
-                : undefined;
+            const onProgress =
+                typeof progressToken === 'string'
+                    ? (p: { fraction: number; message: string }) => {
+                          void connection.sendNotification('chainlab/progress', {
+                              token: progressToken,
+                              ...p,
+                          } satisfies LanguageServerNotifications['chainlab/progress']);
+                      }
+                    : undefined;
             const client = backend.client();
             // a run is stopped by interrupting the backend, which returns what was measured so far
             const interrupt = run ? token.onCancellationRequested(() => client.interrupt()) : undefined;
@@ -66,16 +96,27 @@ export function registerAnalysisRequests(connection: Connection, shared: Langium
                 const file = run ? { file: uri.scheme === 'file' ? uri.fsPath : params.uri } : {};
                 // the params are the backend method's without the IR (the contract derives both from the same options)
                 const forwarded = { ...file, ...rest, ir } as ParamsOf<typeof method>;
-                const result = await client.request(method, forwarded,
-                                                    { timeoutMs: timeoutMs ?? ANALYSIS_TIMEOUT_MS, cancellation: run ? undefined : token, onProgress });
+                const result = await client.request(method, forwarded, {
+                    timeoutMs: timeoutMs ?? ANALYSIS_TIMEOUT_MS,
+                    cancellation: run ? undefined : token,
+                    onProgress,
+                });
                 onResult?.(request, params.uri, params, result);
                 return result;
             } catch (error) {
-                if (run && token.isCancellationRequested) throw new ResponseError(ERROR_CODES.REQUEST_CANCELLED, `${request} stopped: ${(error as Error).message}`);
-                if (error instanceof BackendModelError) throw new ResponseError(ERROR_CODES.MODEL_ERROR, error.message, error.data);
-                if (error instanceof ContractMismatchError) throw new ResponseError(ERROR_CODES.CONTRACT_MISMATCH, error.message, error.data);
-                if (error instanceof BackendUnavailableError) throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, error.message);
-                if (error instanceof RequestCancelledError || token.isCancellationRequested) throw new ResponseError(ERROR_CODES.REQUEST_CANCELLED, `${request} cancelled`);
+                if (run && token.isCancellationRequested)
+                    throw new ResponseError(
+                        ERROR_CODES.REQUEST_CANCELLED,
+                        `${request} stopped: ${(error as Error).message}`,
+                    );
+                if (error instanceof BackendModelError)
+                    throw new ResponseError(ERROR_CODES.MODEL_ERROR, error.message, error.data);
+                if (error instanceof ContractMismatchError)
+                    throw new ResponseError(ERROR_CODES.CONTRACT_MISMATCH, error.message, error.data);
+                if (error instanceof BackendUnavailableError)
+                    throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, error.message);
+                if (error instanceof RequestCancelledError || token.isCancellationRequested)
+                    throw new ResponseError(ERROR_CODES.REQUEST_CANCELLED, `${request} cancelled`);
                 throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, (error as Error).message);
             } finally {
                 interrupt?.dispose();
@@ -86,16 +127,21 @@ export function registerAnalysisRequests(connection: Connection, shared: Langium
 
 /** The IR of an open (or on-disk) document after it is validated; refused while it has errors. */
 async function documentIr(shared: LangiumSharedServices, uriText: unknown): Promise<IrModel> {
-    if (typeof uriText !== 'string') throw new ResponseError(ERROR_CODES.MODEL_ERROR, 'the request needs the document uri');
+    if (typeof uriText !== 'string')
+        throw new ResponseError(ERROR_CODES.MODEL_ERROR, 'the request needs the document uri');
     const uri = URI.parse(uriText);
     const documents = shared.workspace.LangiumDocuments;
-    const document = (documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)) as LangiumDocument<Model>;
+    const document = (
+        documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)
+    ) as LangiumDocument<Model>;
     await whenValidated(shared, document);
     const errors = (document.diagnostics ?? []).filter(d => d.severity === 1);
     if (errors.length > 0) {
         const first = errors[0];
-        throw new ResponseError(ERROR_CODES.MODEL_ERROR,
-            `${uri.path}:${first.range.start.line + 1}:${first.range.start.character + 1}: the model has ${errors.length} error(s); fix them before analysing (first: ${first.message})`);
+        throw new ResponseError(
+            ERROR_CODES.MODEL_ERROR,
+            `${uri.path}:${first.range.start.line + 1}:${first.range.start.character + 1}: the model has ${errors.length} error(s); fix them before analysing (first: ${first.message})`,
+        );
     }
     try {
         return exportIr(document.parseResult.value, documentExportContext(uri));
@@ -104,4 +150,3 @@ async function documentIr(shared: LangiumSharedServices, uriText: unknown): Prom
         throw error;
     }
 }
-

@@ -9,12 +9,21 @@ import type { LangiumSprottyServices, LangiumSprottySharedServices } from 'langi
 import type { Action } from 'sprotty-protocol';
 import { ResponseError, type Connection } from 'vscode-languageserver';
 import {
-    DIAGRAM_EDIT_ACTION, ERROR_CODES, type DiagramEditAction, type RequestParamsOf, type RequestResultOf,
+    DIAGRAM_EDIT_ACTION,
+    ERROR_CODES,
+    type DiagramEditAction,
+    type RequestParamsOf,
+    type RequestResultOf,
 } from '@chainlab/contract';
 import type { Model } from '../generated/ast.js';
 import { diagramEdits, DiagramEditError, type DiagramEdit } from '../diagram-server/diagram-edits.js';
 
-async function applyDiagramEdits(connection: Connection, documents: LangiumDocuments, uri: string, edits: DiagramEdit[]): Promise<RequestResultOf<'chainlab/diagramEdit'>> {
+async function applyDiagramEdits(
+    connection: Connection,
+    documents: LangiumDocuments,
+    uri: string,
+    edits: DiagramEdit[],
+): Promise<RequestResultOf<'chainlab/diagramEdit'>> {
     const document = documents.getDocument(URI.parse(uri)) as LangiumDocument<Model> | undefined;
     if (!document) throw new DiagramEditError(`${uri} is not open`);
     const label = `diagram: ${[...new Set(edits.map(e => e.op))].join(', ')}`;
@@ -22,27 +31,42 @@ async function applyDiagramEdits(connection: Connection, documents: LangiumDocum
     return { applied: result.applied };
 }
 
-export function registerDiagramEditRequests(connection: Connection, shared: LangiumSprottySharedServices, diagrams: LangiumSprottyServices): void {
+export function registerDiagramEditRequests(
+    connection: Connection,
+    shared: LangiumSprottySharedServices,
+    diagrams: LangiumSprottyServices,
+): void {
     const documents = shared.workspace.LangiumDocuments;
     connection.onRequest('chainlab/diagramEdit', async (params: RequestParamsOf<'chainlab/diagramEdit'>) => {
         try {
             return await applyDiagramEdits(connection, documents, params.uri, [params]);
         } catch (error) {
-            if (error instanceof DiagramEditError) throw new ResponseError(ERROR_CODES.DIAGRAM_EDIT_REFUSED, `${params.uri}: ${error.message}`);
+            if (error instanceof DiagramEditError)
+                throw new ResponseError(ERROR_CODES.DIAGRAM_EDIT_REFUSED, `${params.uri}: ${error.message}`);
             throw error;
         }
     });
-    diagrams.diagram.ServerActionHandlerRegistry.onAction<DiagramEditAction & Action>(DIAGRAM_EDIT_ACTION, async (action, state, server) => {
-        const sourceUri = state.options?.sourceUri;
-        const uri = typeof sourceUri === 'string' ? sourceUri : '';
-        try {
-            if (!Array.isArray(action.edits)) throw new DiagramEditError('the action carries no edits');
-            const { applied } = await applyDiagramEdits(connection, documents, uri, action.edits);
-            await server.dispatch(serverStatus(applied ? '' : 'the editor did not apply the edit', applied ? 'OK' : 'WARNING'));
-        } catch (error) {
-            await server.dispatch(serverStatus(`diagram edit refused: ${error instanceof Error ? error.message : String(error)}`, 'ERROR'));
-        }
-    });
+    diagrams.diagram.ServerActionHandlerRegistry.onAction<DiagramEditAction & Action>(
+        DIAGRAM_EDIT_ACTION,
+        async (action, state, server) => {
+            const sourceUri = state.options?.sourceUri;
+            const uri = typeof sourceUri === 'string' ? sourceUri : '';
+            try {
+                if (!Array.isArray(action.edits)) throw new DiagramEditError('the action carries no edits');
+                const { applied } = await applyDiagramEdits(connection, documents, uri, action.edits);
+                await server.dispatch(
+                    serverStatus(applied ? '' : 'the editor did not apply the edit', applied ? 'OK' : 'WARNING'),
+                );
+            } catch (error) {
+                await server.dispatch(
+                    serverStatus(
+                        `diagram edit refused: ${error instanceof Error ? error.message : String(error)}`,
+                        'ERROR',
+                    ),
+                );
+            }
+        },
+    );
 }
 
 /**

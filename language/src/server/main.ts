@@ -29,7 +29,9 @@ function report(reason: unknown): void {
     if (reporting) return; // the connection itself may be what fails: never loop
     reporting = true;
     try {
-        connection.console.error(`chain language server: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`);
+        connection.console.error(
+            `chain language server: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+        );
     } catch {
         // nothing left to report to
     } finally {
@@ -41,8 +43,10 @@ process.on('unhandledRejection', report);
 
 const backend = new SharedBackend();
 const runs = new RunResults();
-const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend),
-                                                     [createServerModule(backendCostSource(backend), runs), ServerStartModule]);
+const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend), [
+    createServerModule(backendCostSource(backend), runs),
+    ServerStartModule,
+]);
 startLanguageServer(shared);
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);

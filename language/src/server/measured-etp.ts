@@ -37,12 +37,18 @@ export function measuredPmfText(points: ReadonlyArray<readonly [number, number]>
 export function chainEtps(document: LangiumDocument, chain: string | undefined): ChainEtp[] {
     return AstUtils.streamAst(document.parseResult.value)
         .filter(isChainEtp)
-        .filter(etp => (chain === undefined || etp.chain?.$refText === chain) && AstUtils.getContainerOfType(etp, isComponent) !== undefined)
+        .filter(
+            etp =>
+                (chain === undefined || etp.chain?.$refText === chain) &&
+                AstUtils.getContainerOfType(etp, isComponent) !== undefined,
+        )
         .toArray();
 }
 
 /** The edits that write a measurement into every `etp chain NAME` of the document (none if it has none). */
 export function measuredEtpEdits(document: LangiumDocument, chain: string, measurement: Measurement): TextEdit[] {
     const text = measuredPmfText(measurement.points);
-    return chainEtps(document, chain).filter(etp => etp.$cstNode).map(etp => ({ range: etp.$cstNode!.range, newText: text }));
+    return chainEtps(document, chain)
+        .filter(etp => etp.$cstNode)
+        .map(etp => ({ range: etp.$cstNode!.range, newText: text }));
 }

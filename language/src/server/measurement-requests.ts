@@ -14,17 +14,38 @@ import type { RunResults } from './run-results.js';
 type EtpFromMeasurementParams = RequestParamsOf<'chainlab/etpFromMeasurement'>;
 type EtpFromMeasurementResult = RequestResultOf<'chainlab/etpFromMeasurement'>;
 
-export function registerMeasurementRequests(connection: Connection, shared: LangiumSharedServices, runs: RunResults): void {
-    connection.onRequest('chainlab/etpFromMeasurement', async (params: EtpFromMeasurementParams): Promise<EtpFromMeasurementResult> => {
-        const run = typeof params?.uri === 'string' && typeof params.chain === 'string' ? runs.get(params.uri, params.chain) : undefined;
-        const measurement = run && runMeasurement(run);
-        if (!measurement) throw new ResponseError(ERROR_CODES.MODEL_ERROR, `no measured run of chain ${params?.chain}: run it first (Run on target)`);
-        const documents = shared.workspace.LangiumDocuments;
-        const uri = URI.parse(params.uri);
-        const document = (documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)) as LangiumDocument;
-        await whenValidated(shared, document);
-        const edits = measuredEtpEdits(document, params.chain, measurement);
-        if (edits.length === 0) throw new ResponseError(ERROR_CODES.MODEL_ERROR, `no component has \`etp chain ${params.chain}\``);
-        return { scenario: measurement.scenario, components: edits.length, edit: { changes: { [document.textDocument.uri]: edits } } };
-    });
+export function registerMeasurementRequests(
+    connection: Connection,
+    shared: LangiumSharedServices,
+    runs: RunResults,
+): void {
+    connection.onRequest(
+        'chainlab/etpFromMeasurement',
+        async (params: EtpFromMeasurementParams): Promise<EtpFromMeasurementResult> => {
+            const run =
+                typeof params?.uri === 'string' && typeof params.chain === 'string'
+                    ? runs.get(params.uri, params.chain)
+                    : undefined;
+            const measurement = run && runMeasurement(run);
+            if (!measurement)
+                throw new ResponseError(
+                    ERROR_CODES.MODEL_ERROR,
+                    `no measured run of chain ${params?.chain}: run it first (Run on target)`,
+                );
+            const documents = shared.workspace.LangiumDocuments;
+            const uri = URI.parse(params.uri);
+            const document = (
+                documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)
+            ) as LangiumDocument;
+            await whenValidated(shared, document);
+            const edits = measuredEtpEdits(document, params.chain, measurement);
+            if (edits.length === 0)
+                throw new ResponseError(ERROR_CODES.MODEL_ERROR, `no component has \`etp chain ${params.chain}\``);
+            return {
+                scenario: measurement.scenario,
+                components: edits.length,
+                edit: { changes: { [document.textDocument.uri]: edits } },
+            };
+        },
+    );
 }

@@ -34,7 +34,11 @@ function exportable(document: LangiumDocument): IrModel | undefined {
     }
 }
 
-export async function nearbyPeriodActions(document: LangiumDocument, diagnostic: Diagnostic, costs: CostSource): Promise<CodeAction[]> {
+export async function nearbyPeriodActions(
+    document: LangiumDocument,
+    diagnostic: Diagnostic,
+    costs: CostSource,
+): Promise<CodeAction[]> {
     const ptts = nodeAt(document, diagnostic, isPtts);
     const ir = ptts?.name ? exportable(document) : undefined;
     if (!ptts || !ir) return [];

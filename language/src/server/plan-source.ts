@@ -5,6 +5,8 @@ import type { SharedBackend } from './shared-backend.js';
 export function backendPlanSource(backend: SharedBackend): PlanSource {
     return {
         plan: (ir, chain, heuristic) =>
-            backend.client().request('plan/make', { ir, chain, ...(heuristic ? { heuristic } : {}) }, { timeoutMs: 60_000 }),
+            backend
+                .client()
+                .request('plan/make', { ir, chain, ...(heuristic ? { heuristic } : {}) }, { timeoutMs: 60_000 }),
     };
 }

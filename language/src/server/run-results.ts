@@ -25,7 +25,13 @@ export class RunResults {
 
 /** Keeps a `chainlab/deploy` reply of a chain; true when one was kept. */
 export function rememberRun(runs: RunResults, request: string, uri: string, params: object, result: unknown): boolean {
-    if (request !== 'chainlab/deploy' || !('chain' in params) || typeof params.chain !== 'string' || !result || typeof result !== 'object') {
+    if (
+        request !== 'chainlab/deploy' ||
+        !('chain' in params) ||
+        typeof params.chain !== 'string' ||
+        !result ||
+        typeof result !== 'object'
+    ) {
         return false;
     }
     const scenarios = (result as Partial<MeasuredRun>).results?.scenarios;

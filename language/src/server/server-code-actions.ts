@@ -4,7 +4,13 @@
  * X was measured. Registered in the server's composition (server-module.ts).
  */
 import type { LangiumDocument } from 'langium';
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Command, type Range } from 'vscode-languageserver';
+import {
+    CodeActionKind,
+    type CodeAction,
+    type CodeActionParams,
+    type Command,
+    type Range,
+} from 'vscode-languageserver';
 import { ChainCodeActionProvider } from '../dsl/lsp/chain-code-actions.js';
 import { Codes } from '../dsl/validation/diagnostic-codes.js';
 import { chainEtps, measuredEtpEdits, runMeasurement } from './measured-etp.js';
@@ -14,15 +20,21 @@ import type { RunResults } from './run-results.js';
 const overlaps = (a: Range, b: Range) => a.start.line <= b.end.line && b.start.line <= a.end.line;
 
 export class ServerCodeActionProvider extends ChainCodeActionProvider {
-    constructor(private readonly costs: CostSource, private readonly runs: RunResults) {
+    constructor(
+        private readonly costs: CostSource,
+        private readonly runs: RunResults,
+    ) {
         super();
     }
 
-    override async getCodeActions(document: LangiumDocument, params: CodeActionParams): Promise<Array<Command | CodeAction>> {
-        const actions = [...await super.getCodeActions(document, params)];
+    override async getCodeActions(
+        document: LangiumDocument,
+        params: CodeActionParams,
+    ): Promise<Array<Command | CodeAction>> {
+        const actions = [...(await super.getCodeActions(document, params))];
         for (const diagnostic of params.context.diagnostics) {
             if ((diagnostic.data as { code?: string } | undefined)?.code === Codes.slowAnalysis) {
-                actions.push(...await nearbyPeriodActions(document, diagnostic, this.costs));
+                actions.push(...(await nearbyPeriodActions(document, diagnostic, this.costs)));
             }
         }
         return [...actions, ...this.measuredEtpActions(document, params.range)];
@@ -32,7 +44,11 @@ export class ServerCodeActionProvider extends ChainCodeActionProvider {
     private measuredEtpActions(document: LangiumDocument, range: Range): CodeAction[] {
         const uri = document.uri.toString();
         if (!this.runs.hasRuns(uri)) return [];
-        const chains = new Set(chainEtps(document, undefined).filter(etp => etp.$cstNode && overlaps(etp.$cstNode.range, range)).map(etp => etp.chain.$refText));
+        const chains = new Set(
+            chainEtps(document, undefined)
+                .filter(etp => etp.$cstNode && overlaps(etp.$cstNode.range, range))
+                .map(etp => etp.chain.$refText),
+        );
         const actions: CodeAction[] = [];
         for (const chain of chains) {
             const run = this.runs.get(uri, chain);

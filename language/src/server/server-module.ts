@@ -8,7 +8,10 @@ import type { CostSource } from './nearby-periods.js';
 import type { RunResults } from './run-results.js';
 import { ServerCodeActionProvider } from './server-code-actions.js';
 
-export function createServerModule(costs: CostSource, runs: RunResults): Module<LangiumServices, { lsp: Pick<LangiumServices['lsp'], 'CodeActionProvider'> }> {
+export function createServerModule(
+    costs: CostSource,
+    runs: RunResults,
+): Module<LangiumServices, { lsp: Pick<LangiumServices['lsp'], 'CodeActionProvider'> }> {
     return {
         lsp: {
             CodeActionProvider: () => new ServerCodeActionProvider(costs, runs),

@@ -15,7 +15,10 @@ describe('BackendClient', () => {
     test('a backend that exits during a request rejects it with a clear error', async () => {
         // `sh -m chainlab.rpc` is refused by sh at once: a stand-in for a backend that crashes on start-up
         const client = BackendClient.start('/bin/sh');
-        const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
+        const error = await client.request('plan/synth', { boxes: 3 }).then(
+            () => undefined,
+            (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(BackendUnavailableError);
         expect(String((error as Error).message)).toMatch(/the backend (exited|is not running)/);
         expect(String((error as Error).message)).toContain('chainlab.rpc'); // its stderr, quoted
@@ -30,9 +33,14 @@ describe('BackendClient', () => {
         const client = BackendClient.start(silent);
         try {
             const started = Date.now();
-            const error = await client.request('plan/synth', { boxes: 3 }, { timeoutMs: 500 }).then(() => undefined, (e: unknown) => e);
+            const error = await client.request('plan/synth', { boxes: 3 }, { timeoutMs: 500 }).then(
+                () => undefined,
+                (e: unknown) => e,
+            );
             expect(error).toBeInstanceOf(BackendUnavailableError);
-            expect(String((error as Error).message)).toMatch(/plan\/synth took longer than 0.5 s; the backend was stopped/);
+            expect(String((error as Error).message)).toMatch(
+                /plan\/synth took longer than 0.5 s; the backend was stopped/,
+            );
             expect(Date.now() - started).toBeLessThan(5_000);
             expect(client.running).toBe(false);
         } finally {
@@ -54,10 +62,15 @@ describe('BackendClient', () => {
     test('a backend of another contract version refuses this client, and the client says what to do', async () => {
         const client = BackendClient.start(backendSpeaking('0.9.0'));
         try {
-            const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
+            const error = await client.request('plan/synth', { boxes: 3 }).then(
+                () => undefined,
+                (e: unknown) => e,
+            );
             expect(error).toBeInstanceOf(ContractMismatchError);
             expect(error).toBeInstanceOf(BackendUnavailableError); // the CLI and the language server report it like a missing backend
-            expect((error as Error).message).toBe(`chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+            expect((error as Error).message).toBe(
+                `chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+            );
         } finally {
             await client.stop();
         }
@@ -67,9 +80,14 @@ describe('BackendClient', () => {
         const log = join(mkdtempSync(join(tmpdir(), 'chainlab-old-')), 'methods.log');
         const client = BackendClient.start(preContractBackend(log));
         try {
-            const error = await client.request('plan/synth', { boxes: 3 }).then(() => undefined, (e: unknown) => e);
+            const error = await client.request('plan/synth', { boxes: 3 }).then(
+                () => undefined,
+                (e: unknown) => e,
+            );
             expect(error).toBeInstanceOf(ContractMismatchError);
-            expect((error as Error).message).toBe(`chainlab backend speaks contract none (it predates the contract), this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+            expect((error as Error).message).toBe(
+                `chainlab backend speaks contract none (it predates the contract), this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+            );
         } finally {
             await client.stop();
         }

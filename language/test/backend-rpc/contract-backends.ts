@@ -19,13 +19,18 @@ function executable(name: string, text: string): string {
 
 /** The real backend, patched at start to speak contract `version`. */
 export function backendSpeaking(version: string): string {
-    return executable('backend', `#!/bin/sh\nexec ${venvPython} -c "import chainlab.rpc.contract as c; c.CONTRACT_VERSION = '${version}'; `
-        + `from chainlab.rpc.server import main; main()"\n`);
+    return executable(
+        'backend',
+        `#!/bin/sh\nexec ${venvPython} -c "import chainlab.rpc.contract as c; c.CONTRACT_VERSION = '${version}'; ` +
+            `from chainlab.rpc.server import main; main()"\n`,
+    );
 }
 
 /** A backend from before the contract: answers backend/version with no contract version; logs each method to `log`. */
 export function preContractBackend(log: string): string {
-    return executable('old-backend', `#!${process.execPath}
+    return executable(
+        'old-backend',
+        `#!${process.execPath}
 const { appendFileSync } = require('node:fs');
 let buffer = Buffer.alloc(0);
 process.stdin.on('data', chunk => {
@@ -45,5 +50,6 @@ process.stdin.on('data', chunk => {
         process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
     }
 });
-`);
+`,
+    );
 }

@@ -9,7 +9,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 export function schemaErrors(ref: string, value: unknown): string[] {
     let validate = compiled.get(ref);
-    if (!validate) compiled.set(ref, validate = ajv.compile({ $ref: SCHEMA_BASE + ref }));
+    if (!validate) compiled.set(ref, (validate = ajv.compile({ $ref: SCHEMA_BASE + ref })));
     if (validate(value)) return [];
     return (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
 }

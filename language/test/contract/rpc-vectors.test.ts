@@ -4,10 +4,20 @@ import { describe, expect, test } from 'vitest';
 import { BACKEND_METHODS, ERRORS, METHOD_SCHEMAS, type BackendMethod, type ErrorName } from '@chainlab/contract';
 import { schemaErrors } from './contract-ajv.js';
 
-interface Vector { file: string; description: string; method?: BackendMethod; error?: ErrorName; valid: boolean; value: unknown; error_path?: string }
+interface Vector {
+    file: string;
+    description: string;
+    method?: BackendMethod;
+    error?: ErrorName;
+    valid: boolean;
+    value: unknown;
+    error_path?: string;
+}
 
 const dir = join(__dirname, '..', '..', '..', 'tests', 'rpc-vectors');
-const vectors: Vector[] = readdirSync(dir).filter(f => f.endsWith('.json')).map(f => ({ file: f, ...JSON.parse(readFileSync(join(dir, f), 'utf-8')) }));
+const vectors: Vector[] = readdirSync(dir)
+    .filter(f => f.endsWith('.json'))
+    .map(f => ({ file: f, ...JSON.parse(readFileSync(join(dir, f), 'utf-8')) }));
 
 function schemaOf(vector: Vector): string {
     if (vector.method) return METHOD_SCHEMAS.backend[vector.method].result;
@@ -25,7 +35,10 @@ describe('shared reply vectors against the TypeScript (ajv) check of the contrac
         if (vector.valid) {
             expect(errors).toEqual([]);
         } else {
-            expect(errors.some(e => e.startsWith(vector.error_path!)), errors.join('\n')).toBe(true);
+            expect(
+                errors.some(e => e.startsWith(vector.error_path!)),
+                errors.join('\n'),
+            ).toBe(true);
         }
     });
 });

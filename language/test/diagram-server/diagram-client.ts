@@ -6,16 +6,32 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import {
-    createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification,
-    InitializeRequest, NotificationType, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+    createProtocolConnection,
+    DidChangeTextDocumentNotification,
+    DidOpenTextDocumentNotification,
+    InitializedNotification,
+    InitializeRequest,
+    NotificationType,
+    StreamMessageReader,
+    StreamMessageWriter,
+    type ProtocolConnection,
 } from 'vscode-languageserver/node.js';
 import { ensureServerBundle, languageDir } from '../lsp/server-bundle.js';
 
-export interface DiagramAction { kind: string; [key: string]: unknown }
-interface ActionMessage { clientId: string; action: DiagramAction }
+export interface DiagramAction {
+    kind: string;
+    [key: string]: unknown;
+}
+interface ActionMessage {
+    clientId: string;
+    action: DiagramAction;
+}
 
 const accept = new NotificationType<ActionMessage>('diagram/accept');
-const openInTextEditor = new NotificationType<{ location: { uri: string; range: { start: { line: number; character: number } } }; forceOpen: boolean }>('diagram/openInTextEditor');
+const openInTextEditor = new NotificationType<{
+    location: { uri: string; range: { start: { line: number; character: number } } };
+    forceOpen: boolean;
+}>('diagram/openInTextEditor');
 
 export class DiagramClient {
     readonly actions: Array<ActionMessage & { at: number }> = [];
@@ -25,37 +41,78 @@ export class DiagramClient {
     stderr = '';
     private version = 1;
 
-    private constructor(private readonly server: ChildProcessWithoutNullStreams, readonly connection: ProtocolConnection) {}
+    private constructor(
+        private readonly server: ChildProcessWithoutNullStreams,
+        readonly connection: ProtocolConnection,
+    ) {}
 
     static async start(): Promise<DiagramClient> {
         const bundle = await ensureServerBundle();
         const server = spawn(process.execPath, [bundle, '--stdio'], { cwd: languageDir, stdio: 'pipe' });
-        const connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+        const connection = createProtocolConnection(
+            new StreamMessageReader(server.stdout),
+            new StreamMessageWriter(server.stdin),
+        );
         const client = new DiagramClient(server, connection);
-        server.stderr.on('data', chunk => { client.stderr += String(chunk); });
-        connection.onNotification(accept, message => { client.actions.push({ ...message, at: performance.now() }); });
-        connection.onNotification(new NotificationType<{ message: string }>('window/logMessage'), ({ message }) => { client.logs.push(message); });
+        server.stderr.on('data', chunk => {
+            client.stderr += String(chunk);
+        });
+        connection.onNotification(accept, message => {
+            client.actions.push({ ...message, at: performance.now() });
+        });
+        connection.onNotification(new NotificationType<{ message: string }>('window/logMessage'), ({ message }) => {
+            client.logs.push(message);
+        });
         connection.onNotification(openInTextEditor, ({ location }) => {
-            client.reveals.push({ uri: location.uri, line: location.range.start.line, character: location.range.start.character });
+            client.reveals.push({
+                uri: location.uri,
+                line: location.range.start.line,
+                character: location.range.start.character,
+            });
         });
         connection.listen();
-        await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+        await connection.sendRequest(InitializeRequest.type, {
+            processId: process.pid,
+            rootUri: null,
+            workspaceFolders: null,
+            capabilities: {},
+        });
         await connection.sendNotification(InitializedNotification.type, {});
         return client;
     }
 
     async open(uri: string, text: string): Promise<void> {
-        await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'chain', version: this.version++, text } });
+        await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+            textDocument: { uri, languageId: 'chain', version: this.version++, text },
+        });
     }
 
     async change(uri: string, text: string): Promise<void> {
-        await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: this.version++ }, contentChanges: [{ text }] });
+        await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+            textDocument: { uri, version: this.version++ },
+            contentChanges: [{ text }],
+        });
     }
 
     /** Sends a RequestModelAction for a new diagram client and returns the setModel answer. */
-    async requestModel(clientId: string, uri: string, options: Record<string, unknown>, timeoutMs = 60_000): Promise<DiagramAction & { newRoot: Record<string, unknown> }> {
+    async requestModel(
+        clientId: string,
+        uri: string,
+        options: Record<string, unknown>,
+        timeoutMs = 60_000,
+    ): Promise<DiagramAction & { newRoot: Record<string, unknown> }> {
         const requestId = `${clientId}-request`;
-        await this.send(clientId, { kind: 'requestModel', requestId, options: { sourceUri: uri, diagramType: 'chainlab-diagram', needsClientLayout: false, needsServerLayout: true, ...options } });
+        await this.send(clientId, {
+            kind: 'requestModel',
+            requestId,
+            options: {
+                sourceUri: uri,
+                diagramType: 'chainlab-diagram',
+                needsClientLayout: false,
+                needsServerLayout: true,
+                ...options,
+            },
+        });
         const reply = await this.next(clientId, a => a.responseId === requestId, timeoutMs);
         if (reply.kind !== 'setModel') throw new Error(`requestModel answered ${JSON.stringify(reply).slice(0, 400)}`);
         return reply as never;
@@ -66,12 +123,23 @@ export class DiagramClient {
     }
 
     /** The first action for the client (after `after` earlier ones) that satisfies `match`. */
-    async next(clientId: string, match: (a: DiagramAction) => boolean, timeoutMs = 30_000, after = 0): Promise<DiagramAction> {
+    async next(
+        clientId: string,
+        match: (a: DiagramAction) => boolean,
+        timeoutMs = 30_000,
+        after = 0,
+    ): Promise<DiagramAction> {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
-            const found = this.actions.filter(m => m.clientId === clientId).slice(after).find(m => match(m.action));
+            const found = this.actions
+                .filter(m => m.clientId === clientId)
+                .slice(after)
+                .find(m => match(m.action));
             if (found) return found.action;
-            if (Date.now() > deadline) throw new Error(`no matching diagram action for ${clientId} within ${timeoutMs} ms; got ${this.actions.map(a => a.action.kind).join(', ')}; stderr: ${this.stderr.slice(-2000)}`);
+            if (Date.now() > deadline)
+                throw new Error(
+                    `no matching diagram action for ${clientId} within ${timeoutMs} ms; got ${this.actions.map(a => a.action.kind).join(', ')}; stderr: ${this.stderr.slice(-2000)}`,
+                );
             await new Promise(resolve => setTimeout(resolve, 20));
         }
     }

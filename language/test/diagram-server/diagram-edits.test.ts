@@ -40,8 +40,12 @@ describe('diagram edits', () => {
         text = await apply(text, { op: 'connect', chain: 'C', from: 'g2.o', to: 'k.i' });
         const chain = await chainOf(text);
         expect(chainInstances(chain).map(i => i.name)).toEqual(['s', 'g', 'k', 'g2']);
-        expect(chainConnections(chain).map(c => `${c.from.instance.$refText}.${c.from.port.$refText}->${c.to.instance.$refText}.${c.to.port.$refText}`))
-            .toEqual(['s.o->g.i', 'g.o->g2.i', 'g2.o->k.i']);
+        expect(
+            chainConnections(chain).map(
+                c =>
+                    `${c.from.instance.$refText}.${c.from.port.$refText}->${c.to.instance.$refText}.${c.to.port.$refText}`,
+            ),
+        ).toEqual(['s.o->g.i', 'g.o->g2.i', 'g2.o->k.i']);
     });
 
     test('delete an instance with its connections', async () => {
@@ -64,17 +68,28 @@ describe('diagram edits', () => {
         const text = TextDocument.applyEdits(TextDocument.create('file:///m.chain', 'chain', 1, MODEL), edits);
         const chain = await chainOf(text.replace('k: K', 'k: K\n    s: S\n    s.o -> k.i'));
         expect(chainInstances(chain).map(i => i.name)).toEqual(['k', 's']);
-        expect(() => diagramEdits(document, [
-            { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' }, { op: 'addInstance', chain: 'C', name: 'g3', box: 'G' },
-        ])).toThrow(/one at a time/);
+        expect(() =>
+            diagramEdits(document, [
+                { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' },
+                { op: 'addInstance', chain: 'C', name: 'g3', box: 'G' },
+            ]),
+        ).toThrow(/one at a time/);
         expect(() => diagramEdits(document, [])).toThrow(/no edit/);
     });
 
     test('bad requests are refused with a reason', async () => {
         const document = await validate(MODEL);
-        expect(() => diagramEdit(document, { op: 'addInstance', chain: 'C', name: 'g', box: 'G' })).toThrow(/already has an instance g/);
-        expect(() => diagramEdit(document, { op: 'deleteInstance', chain: 'C', name: 'nope' })).toThrow(/no instance nope/);
-        expect(() => diagramEdit(document, { op: 'connect', chain: 'Nope', from: 's.o', to: 'k.i' })).toThrow(/no chain named Nope/);
-        expect(() => diagramEdit(document, { op: 'connect', chain: 'C', from: 's.o; rm', to: 'k.i' })).toThrow(/not instance.port/);
+        expect(() => diagramEdit(document, { op: 'addInstance', chain: 'C', name: 'g', box: 'G' })).toThrow(
+            /already has an instance g/,
+        );
+        expect(() => diagramEdit(document, { op: 'deleteInstance', chain: 'C', name: 'nope' })).toThrow(
+            /no instance nope/,
+        );
+        expect(() => diagramEdit(document, { op: 'connect', chain: 'Nope', from: 's.o', to: 'k.i' })).toThrow(
+            /no chain named Nope/,
+        );
+        expect(() => diagramEdit(document, { op: 'connect', chain: 'C', from: 's.o; rm', to: 'k.i' })).toThrow(
+            /not instance.port/,
+        );
     });
 });

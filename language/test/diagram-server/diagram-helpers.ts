@@ -29,18 +29,31 @@ export async function load(services: Services, path: string, text?: string): Pro
     const documents = services.shared.workspace.LangiumDocuments;
     const uri = URI.file(path);
     if (documents.hasDocument(uri)) documents.deleteDocument(uri);
-    const document = text === undefined
-        ? await documents.getOrCreateDocument(uri)
-        : services.shared.workspace.LangiumDocumentFactory.fromString<Model>(text, uri);
+    const document =
+        text === undefined
+            ? await documents.getOrCreateDocument(uri)
+            : services.shared.workspace.LangiumDocumentFactory.fromString<Model>(text, uri);
     if (text !== undefined) documents.addDocument(document);
     await services.shared.workspace.DocumentBuilder.build([document], { validation: true });
     return document as LangiumDocument<Model>;
 }
 
-export async function diagram(services: Services, document: LangiumDocument, options: ChainlabDiagramOptions, layout = true): Promise<ChainlabGraph> {
-    const opts = { ...options, sourceUri: document.uri.toString(), diagramType: DIAGRAM_TYPE, needsClientLayout: false, needsServerLayout: true };
+export async function diagram(
+    services: Services,
+    document: LangiumDocument,
+    options: ChainlabDiagramOptions,
+    layout = true,
+): Promise<ChainlabGraph> {
+    const opts = {
+        ...options,
+        sourceUri: document.uri.toString(),
+        diagramType: DIAGRAM_TYPE,
+        needsClientLayout: false,
+        needsServerLayout: true,
+    };
     const root = await services.Chain.diagram.DiagramGenerator.generate({
-        options: opts, state: { options: opts, currentRoot: { type: 'NONE', id: 'ROOT' }, revision: 0 },
+        options: opts,
+        state: { options: opts, currentRoot: { type: 'NONE', id: 'ROOT' }, revision: 0 },
     });
     return (layout ? await services.Chain.diagram.ModelLayoutEngine!.layout(root) : root) as ChainlabGraph;
 }
@@ -53,10 +66,21 @@ type Box = { x: number; y: number; width: number; height: number };
 
 /** Absolute bounds of the top-level nodes (what must not overlap). */
 export function topNodeBounds(graph: ChainlabGraph): Array<Box & { id: string }> {
-    return (graph.children ?? []).filter(c => c.type.startsWith('node')).map(c => {
-        const n = c as SModelElement & { position?: { x: number; y: number }; size?: { width: number; height: number } };
-        return { id: n.id, x: n.position?.x ?? NaN, y: n.position?.y ?? NaN, width: n.size?.width ?? NaN, height: n.size?.height ?? NaN };
-    });
+    return (graph.children ?? [])
+        .filter(c => c.type.startsWith('node'))
+        .map(c => {
+            const n = c as SModelElement & {
+                position?: { x: number; y: number };
+                size?: { width: number; height: number };
+            };
+            return {
+                id: n.id,
+                x: n.position?.x ?? NaN,
+                y: n.position?.y ?? NaN,
+                width: n.size?.width ?? NaN,
+                height: n.size?.height ?? NaN,
+            };
+        });
 }
 
 export function overlaps(a: Box, b: Box): boolean {

@@ -24,7 +24,13 @@ afterAll(() => client?.stop());
 
 describe('diagrams over the language server protocol', () => {
     test('every view answers with a laid-out model', async () => {
-        for (const [view, type] of [['chain', 'node:box'], ['ptts', 'node:component'], ['timeline', 'node:trigger'], ['plan', 'node:subbox'], ['lanes', 'node:step']]) {
+        for (const [view, type] of [
+            ['chain', 'node:box'],
+            ['ptts', 'node:component'],
+            ['timeline', 'node:trigger'],
+            ['plan', 'node:subbox'],
+            ['lanes', 'node:step'],
+        ]) {
             const reply = await client.requestModel(`view-${view}`, uri, { view });
             const nodes = elements(reply.newRoot as never).filter(e => e.type === type);
             expect(nodes.length, view).toBeGreaterThan(0);
@@ -41,10 +47,16 @@ describe('diagrams over the language server protocol', () => {
         await client.open(warnedUri, warned);
         const reply = await client.requestModel('markers', warnedUri, { view: 'chain' });
         const all = elements(reply.newRoot);
-        const marked = all.filter(e => (e.children as Array<{ type: string }> | undefined)?.some(c => c.type === 'marker'));
+        const marked = all.filter(e =>
+            (e.children as Array<{ type: string }> | undefined)?.some(c => c.type === 'marker'),
+        );
         expect(marked.map(m => m.name)).toEqual(['fork']);
-        const [marker] = (marked[0].children as Array<{ type: string; issues: Array<{ message: string; severity: string }> }>).filter(c => c.type === 'marker');
-        expect(marker.issues).toEqual([{ severity: 'warning', message: expect.stringMatching(/fork\.archive.*not connected/) }]);
+        const [marker] = (
+            marked[0].children as Array<{ type: string; issues: Array<{ message: string; severity: string }> }>
+        ).filter(c => c.type === 'marker');
+        expect(marker.issues).toEqual([
+            { severity: 'warning', message: expect.stringMatching(/fork\.archive.*not connected/) },
+        ]);
     });
 
     test('an edit updates the diagram; an error keeps the last good one, marked stale', async () => {
@@ -56,26 +68,36 @@ describe('diagrams over the language server protocol', () => {
         expect(added).not.toBe(text);
         let seen = client.count('edits');
         await client.change(uri, added);
-        const update = await client.next('edits', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: object };
+        const update = (await client.next('edits', a => a.kind === 'updateModel', 30_000, seen)) as { newRoot: object };
         expect(elements(update.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes + 1);
         // an unresolved reference: no crash, the last good diagram comes back marked stale
         seen = client.count('edits');
         await client.change(uri, added.replace(`extra: ${firstBox}`, 'extra: NoSuchBox'));
-        const stale = await client.next('edits', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: { stale?: boolean; staleReason?: string } };
+        const stale = (await client.next('edits', a => a.kind === 'updateModel', 30_000, seen)) as {
+            newRoot: { stale?: boolean; staleReason?: string };
+        };
         expect(stale.newRoot.stale).toBe(true);
         expect(stale.newRoot.staleReason).toMatch(/NoSuchBox/);
         expect(elements(stale.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes + 1);
         seen = client.count('edits');
         await client.change(uri, text);
-        const fixed = await client.next('edits', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: { stale?: boolean } };
+        const fixed = (await client.next('edits', a => a.kind === 'updateModel', 30_000, seen)) as {
+            newRoot: { stale?: boolean };
+        };
         expect(fixed.newRoot.stale).toBeFalsy();
         expect(elements(fixed.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes);
     });
 
     test('selecting a node reveals its instance in the text', async () => {
         const reply = await client.requestModel('select', uri, { view: 'chain' });
-        const node = elements(reply.newRoot as never).find(e => e.type === 'node:box' && e.id === 'spatial') ?? elements(reply.newRoot as never).find(e => e.type === 'node:box')!;
-        await client.send('select', { kind: 'elementSelected', selectedElementsIDs: [node.id], deselectedElementsIDs: [] });
+        const node =
+            elements(reply.newRoot as never).find(e => e.type === 'node:box' && e.id === 'spatial') ??
+            elements(reply.newRoot as never).find(e => e.type === 'node:box')!;
+        await client.send('select', {
+            kind: 'elementSelected',
+            selectedElementsIDs: [node.id],
+            deselectedElementsIDs: [],
+        });
         const deadline = Date.now() + 10_000;
         while (client.reveals.length === 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
         expect(client.reveals.length).toBeGreaterThan(0);
@@ -88,8 +110,13 @@ describe('diagrams over the language server protocol', () => {
         const line = text.split('\n').findIndex(l => /^\s+darkref:/.test(l));
         const seen = client.count('cursor');
         // the editor asks for highlights at the cursor; langium-sprotty tracks that position
-        await client.connection.sendRequest(DocumentHighlightRequest.type, { textDocument: { uri }, position: { line, character: 6 } });
-        const select = await client.next('cursor', a => a.kind === 'elementSelected', 10_000, seen) as { selectedElementsIDs: string[] };
+        await client.connection.sendRequest(DocumentHighlightRequest.type, {
+            textDocument: { uri },
+            position: { line, character: 6 },
+        });
+        const select = (await client.next('cursor', a => a.kind === 'elementSelected', 10_000, seen)) as {
+            selectedElementsIDs: string[];
+        };
         expect(select.selectedElementsIDs).toContain('darkref');
     });
 });

@@ -8,12 +8,25 @@ import { isChain, isPtts } from '../../src/generated/ast.js';
 import { SharedBackend } from '../../src/server/shared-backend.js';
 import { backendPlanSource } from '../../src/server/plan-source.js';
 import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
-import { all, diagram, diagramServices, load, overlaps, sampleFiles, topNodeBounds, type Services } from './diagram-helpers.js';
+import {
+    all,
+    diagram,
+    diagramServices,
+    load,
+    overlaps,
+    sampleFiles,
+    topNodeBounds,
+    type Services,
+} from './diagram-helpers.js';
 
 const backend = new SharedBackend();
 let services: Services;
-beforeAll(() => { services = diagramServices(backendPlanSource(backend)); });
-afterAll(async () => { await backend.stop(); });
+beforeAll(() => {
+    services = diagramServices(backendPlanSource(backend));
+});
+afterAll(async () => {
+    await backend.stop();
+});
 
 function checkGraph(graph: ChainlabGraph): void {
     const elements = all(graph);
@@ -28,7 +41,8 @@ function checkGraph(graph: ChainlabGraph): void {
     const nodes = topNodeBounds(graph);
     for (const n of nodes) expect(Number.isFinite(n.x + n.y + n.width + n.height), `${n.id} is laid out`).toBe(true);
     for (let i = 0; i < nodes.length; i++) {
-        for (let j = i + 1; j < nodes.length; j++) expect(overlaps(nodes[i], nodes[j]), `${nodes[i].id} overlaps ${nodes[j].id}`).toBe(false);
+        for (let j = i + 1; j < nodes.length; j++)
+            expect(overlaps(nodes[i], nodes[j]), `${nodes[i].id} overlaps ${nodes[j].id}`).toBe(false);
     }
 }
 
@@ -53,7 +67,9 @@ describe.each(sampleFiles())('%s', file => {
         for (const ptts of model.elements.filter(isPtts)) {
             const graph = await diagram(services, document, { view: 'ptts', element: ptts.name });
             checkGraph(graph);
-            expect(all(graph).filter(e => e.type === 'node:component')).toHaveLength(ptts.members.filter(m => m.$type === 'Component').length);
+            expect(all(graph).filter(e => e.type === 'node:component')).toHaveLength(
+                ptts.members.filter(m => m.$type === 'Component').length,
+            );
             const timeline = await diagram(services, document, { view: 'timeline', element: ptts.name });
             checkGraph(timeline);
             expect(all(timeline).filter(e => e.type === 'node:trigger').length).toBeGreaterThan(0);
@@ -67,8 +83,16 @@ describe('display options (the webview toolbar)', () => {
     test('ports and costs can be hidden; the ports stay for the edges', async () => {
         const document = await load(services, xray);
         const shown = all(await diagram(services, document, { view: 'chain', element: 'XRay' }, false));
-        const hidden = all(await diagram(services, document, { view: 'chain', element: 'XRay', showPorts: false, showCosts: false }, false));
-        const count = (elements: typeof shown, match: (e: (typeof shown)[number]) => boolean) => elements.filter(match).length;
+        const hidden = all(
+            await diagram(
+                services,
+                document,
+                { view: 'chain', element: 'XRay', showPorts: false, showCosts: false },
+                false,
+            ),
+        );
+        const count = (elements: typeof shown, match: (e: (typeof shown)[number]) => boolean) =>
+            elements.filter(match).length;
         const portLabel = (e: (typeof shown)[number]) => e.type === 'label:port';
         const costLabel = (e: (typeof shown)[number]) => e.id.endsWith('.cost');
         const port = (e: (typeof shown)[number]) => e.type.startsWith('port:');
@@ -83,8 +107,17 @@ describe('display options (the webview toolbar)', () => {
     test('the plan view shows the plan of the heuristic chosen in the toolbar', async () => {
         const document = await load(services, xray);
         const threadsOf = async (heuristic?: Heuristic) => {
-            const graph = await diagram(services, document, { view: 'plan', element: 'XRay', ...(heuristic ? { heuristic } : {}) }, false);
-            return Object.fromEntries(all(graph).filter(e => e.type === 'node:subbox').map(e => [e.id, (e as { cssClasses?: string[] }).cssClasses?.join(' ')]));
+            const graph = await diagram(
+                services,
+                document,
+                { view: 'plan', element: 'XRay', ...(heuristic ? { heuristic } : {}) },
+                false,
+            );
+            return Object.fromEntries(
+                all(graph)
+                    .filter(e => e.type === 'node:subbox')
+                    .map(e => [e.id, (e as { cssClasses?: string[] }).cssClasses?.join(' ')]),
+            );
         };
         const own = await threadsOf();
         const reduced = await threadsOf('reduced'); // the chain's own heuristic (the default)

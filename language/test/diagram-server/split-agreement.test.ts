@@ -14,8 +14,12 @@ import { all, diagram, diagramServices, load, repo, type Services } from './diag
 
 const backend = new SharedBackend();
 let services: Services;
-beforeAll(() => { services = diagramServices(backendPlanSource(backend)); });
-afterAll(async () => { await backend.stop(); });
+beforeAll(() => {
+    services = diagramServices(backendPlanSource(backend));
+});
+afterAll(async () => {
+    await backend.stop();
+});
 
 const model = [
     'platform P { cores 4 }',
@@ -27,17 +31,19 @@ const model = [
     '    s: Src  c: Conv  k: Sink',
     '    s.o -> c.i  c.o -> k.i',
     '    schedule reduced cores 0..1',
-    '}'].join('\n');
+    '}',
+].join('\n');
 
 describe('cores 0..1 on a 4-core platform', () => {
-    test('hover, IR, box-chain diagram and the backend\'s plan agree: 2 slices of 32 rows', async () => {
+    test("hover, IR, box-chain diagram and the backend's plan agree: 2 slices of 32 rows", async () => {
         const document = await load(services, join(repo, 'split-agreement.chain'), model);
         expect(document.diagnostics).toEqual([]);
 
         const offset = model.indexOf('c: Conv');
-        const hover = await services.Chain.lsp.HoverProvider!.getHoverContent(document, {
-            textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(offset),
-        }) as Hover;
+        const hover = (await services.Chain.lsp.HoverProvider!.getHoverContent(document, {
+            textDocument: { uri: document.uri.toString() },
+            position: document.textDocument.positionAt(offset),
+        })) as Hover;
         const text = (hover.contents as { value: string }).value;
         expect(text).toContain('split into 2 sub-boxes of up to 32 of 64 rows');
         expect(text).toContain('each reads up to 34 input rows (halo 2)');
@@ -51,7 +57,10 @@ describe('cores 0..1 on a 4-core platform', () => {
 
         const plan = await backendPlanSource(backend).plan(ir, 'C');
         const slices = plan.sub_boxes.filter(s => s.instance === 'c');
-        expect(slices.map(s => s.rows)).toEqual([[0, 32], [32, 64]]);
+        expect(slices.map(s => s.rows)).toEqual([
+            [0, 32],
+            [32, 64],
+        ]);
         const planDiagram = all(await diagram(services, document, { view: 'plan', element: 'C' }, false));
         expect(planDiagram.filter(e => e.type === 'node:subbox' && e.id.startsWith('c.'))).toHaveLength(2);
     }, 60_000);

@@ -27,7 +27,21 @@ import { check, defineMutationSuite, KEYWORDS, mutate, prng, SEED, SKETCH, SOURC
 
 describe('the mutation fuzzer itself', () => {
     test('the tokeniser and the mutator are deterministic', () => {
-        expect(tokenise('a.b -> c.d 1.5 ms "x" 0..3').map(t => t.text)).toEqual(['a', '.', 'b', '->', 'c', '.', 'd', '1.5', 'ms', '"x"', '0', '..', '3']);
+        expect(tokenise('a.b -> c.d 1.5 ms "x" 0..3').map(t => t.text)).toEqual([
+            'a',
+            '.',
+            'b',
+            '->',
+            'c',
+            '.',
+            'd',
+            '1.5',
+            'ms',
+            '"x"',
+            '0',
+            '..',
+            '3',
+        ]);
         expect(mutate(SKETCH, prng(7))).toEqual(mutate(SKETCH, prng(7)));
         expect(KEYWORDS).toContain('chain');
     });

@@ -21,7 +21,8 @@ chain C on P { s: S k: K s.o -> k.i }
 
 const BIG = '1' + '0'.repeat(400);
 
-const errorsOf = (document: LangiumDocument) => (document.diagnostics ?? []).filter(d => (d.severity ?? 1) === 1).map(d => d.message);
+const errorsOf = (document: LangiumDocument) =>
+    (document.diagnostics ?? []).filter(d => (d.severity ?? 1) === 1).map(d => d.message);
 
 function crashes(document: LangiumDocument): string[] {
     return (document.diagnostics ?? []).map(d => d.message).filter(m => m.includes('An error occurred'));
@@ -34,9 +35,16 @@ function irErrors(document: LangiumDocument<Model>): string[] {
 
 /** Calls the hover without its own safety net (see mutation.test.ts), at the first occurrence of `word`. */
 async function hoverAt(document: LangiumDocument, word: string): Promise<Hover | undefined> {
-    const provider = services.Chain.lsp.HoverProvider! as unknown as { computeHover?: (d: LangiumDocument, p: HoverParams) => Promise<Hover | undefined> };
-    const params = { textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(document.textDocument.getText().indexOf(word)) };
-    return provider.computeHover ? provider.computeHover(document, params) : services.Chain.lsp.HoverProvider!.getHoverContent(document, params);
+    const provider = services.Chain.lsp.HoverProvider! as unknown as {
+        computeHover?: (d: LangiumDocument, p: HoverParams) => Promise<Hover | undefined>;
+    };
+    const params = {
+        textDocument: { uri: document.uri.toString() },
+        position: document.textDocument.positionAt(document.textDocument.getText().indexOf(word)),
+    };
+    return provider.computeHover
+        ? provider.computeHover(document, params)
+        : services.Chain.lsp.HoverProvider!.getHoverContent(document, params);
 }
 
 describe('fuzzer findings: half-written models do not crash the checks', () => {
@@ -86,11 +94,13 @@ describe('fuzzer findings: what validates clean exports a schema-valid IR', () =
     });
 
     test('every INT property of the grammar has the too-large check', () => {
-        const owners = AstUtils.streamAllContents(services.Chain.Grammar).filter(GrammarAST.isAssignment)
+        const owners = AstUtils.streamAllContents(services.Chain.Grammar)
+            .filter(GrammarAST.isAssignment)
             .filter(a => GrammarAST.isRuleCall(a.terminal) && a.terminal.rule.ref?.name === 'INT')
             .map(a => AstUtils.getContainerOfType(a, GrammarAST.isParserRule)!)
             .filter(rule => !rule.dataType && !rule.returnType) // data type rules (Percentile) hold strings
-            .map(rule => rule.name).toArray();
+            .map(rule => rule.name)
+            .toArray();
         expect(owners.length).toBeGreaterThan(0);
         expect(Object.keys(numberChecks)).toEqual(expect.arrayContaining([...new Set(owners)]));
     });
@@ -110,7 +120,9 @@ describe('fuzzer findings: what validates clean exports a schema-valid IR', () =
 
 describe('fuzzer findings: hover on absurd or half-written models', () => {
     test('an image with a 400-digit width (BigInt(Infinity))', async () => {
-        const document = await validate(`image F ${BIG} x 64 of u8\nbox B { in i: F out o: F kernel gain(2) split rows depends pointwise }\n`);
+        const document = await validate(
+            `image F ${BIG} x 64 of u8\nbox B { in i: F out o: F kernel gain(2) split rows depends pointwise }\n`,
+        );
         await expect(hoverAt(document, 'F ')).resolves.toBeDefined();
         await expect(hoverAt(document, 'B ')).resolves.toBeDefined();
     });
@@ -153,23 +165,31 @@ chain C on P { s: S ${steps} k: K s.o -> g0.i ${links} g${n - 1}.o -> k.i g${n -
 });
 
 describe('fuzzer findings: pmf probabilities beyond exact arithmetic (seed 99)', () => {
-    test.each([['1e-999999999'], ['1e999999999'], [BIG]])('pmf { 1 ms: %s } is an error, not an IR export failure', async p => {
-        const document = await validate(BASE + `ptts Q { component A period 10 ms etp pmf { 1 ms: 0.9, 2 ms: ${p} } }`);
-        expect(errorsOf(document).length).toBeGreaterThan(0);
-    });
+    test.each([['1e-999999999'], ['1e999999999'], [BIG]])(
+        'pmf { 1 ms: %s } is an error, not an IR export failure',
+        async p => {
+            const document = await validate(
+                BASE + `ptts Q { component A period 10 ms etp pmf { 1 ms: 0.9, 2 ms: ${p} } }`,
+            );
+            expect(errorsOf(document).length).toBeGreaterThan(0);
+        },
+    );
 });
 
 describe('fuzzer findings: completion where the parser recovered a different node (seed 99, sketch #411)', () => {
     test('no scope request for a property the node lacks', async () => {
         const errors: unknown[] = [];
         const original = console.error;
-        console.error = (...args: unknown[]) => { errors.push(args); };
+        console.error = (...args: unknown[]) => {
+            errors.push(args);
+        };
         try {
             const text = BASE.replace('box K { in i: F kernel sink }', 'box K { in i: depends kernel sink }');
             const document = await validate(text);
             for (let offset = text.indexOf('box K'); offset < text.indexOf('chain C'); offset++) {
                 await services.Chain.lsp.CompletionProvider!.getCompletion(document, {
-                    textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(offset),
+                    textDocument: { uri: document.uri.toString() },
+                    position: document.textDocument.positionAt(offset),
                 });
             }
         } finally {

@@ -9,8 +9,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-    CancellationTokenSource, createProtocolConnection, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest,
-    type ResponseError, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+    CancellationTokenSource,
+    createProtocolConnection,
+    DidOpenTextDocumentNotification,
+    InitializedNotification,
+    InitializeRequest,
+    type ResponseError,
+    StreamMessageReader,
+    StreamMessageWriter,
+    type ProtocolConnection,
 } from 'vscode-languageserver/node.js';
 import { ensureServerBundle, languageDir } from './server-bundle.js';
 
@@ -22,9 +29,17 @@ let connection: ProtocolConnection;
 
 beforeAll(async () => {
     server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd: languageDir, stdio: 'pipe' });
-    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection = createProtocolConnection(
+        new StreamMessageReader(server.stdout),
+        new StreamMessageWriter(server.stdin),
+    );
     connection.listen();
-    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+    await connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        workspaceFolders: null,
+        capabilities: {},
+    });
     await connection.sendNotification(InitializedNotification.type, {});
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri: sampleUri, languageId: 'chain', version: 1, text: readFileSync(sample, 'utf-8') },
@@ -51,7 +66,10 @@ describe('analysis requests of the language server', () => {
     });
 
     test('chainlab/analyze returns the exact distribution of the open document', async () => {
-        const result = await connection.sendRequest<{ hyperperiod_ms: number; roots: number }>('chainlab/analyze', { uri: sampleUri, ptts: 'Fig52' });
+        const result = await connection.sendRequest<{ hyperperiod_ms: number; roots: number }>('chainlab/analyze', {
+            uri: sampleUri,
+            ptts: 'Fig52',
+        });
         expect(result.hyperperiod_ms).toBe(40600);
         expect(result.roots).toBe(203);
     });
@@ -65,7 +83,12 @@ describe('analysis requests of the language server', () => {
     test('a document with errors is refused before the backend is asked', async () => {
         const uri = 'file:///tmp/chainlab-broken.chain';
         await connection.sendNotification(DidOpenTextDocumentNotification.type, {
-            textDocument: { uri, languageId: 'chain', version: 1, text: 'ptts T { component A period 0 ms etp point 1 ms }' },
+            textDocument: {
+                uri,
+                languageId: 'chain',
+                version: 1,
+                text: 'ptts T { component A period 0 ms etp point 1 ms }',
+            },
         });
         const error = await failure(connection.sendRequest('chainlab/analyze', { uri, ptts: 'T' }));
         expect(error.code).toBe(-32001);
@@ -75,12 +98,19 @@ describe('analysis requests of the language server', () => {
     test('cancelling a long request answers at once; the next request works', async () => {
         const source = new CancellationTokenSource();
         const started = Date.now();
-        const long = connection.sendRequest('chainlab/simulate', { uri: sampleUri, ptts: 'Fig52', iterations: 50_000_000 }, source.token);
+        const long = connection.sendRequest(
+            'chainlab/simulate',
+            { uri: sampleUri, ptts: 'Fig52', iterations: 50_000_000 },
+            source.token,
+        );
         setTimeout(() => source.cancel(), 500);
         const error = await failure(long);
         expect(error.code).toBe(-32800);
         expect(Date.now() - started).toBeLessThan(5_000);
-        const again = await connection.sendRequest<{ roots: number }>('chainlab/analyze', { uri: sampleUri, ptts: 'Fig57' });
+        const again = await connection.sendRequest<{ roots: number }>('chainlab/analyze', {
+            uri: sampleUri,
+            ptts: 'Fig57',
+        });
         expect(again.roots).toBe(203);
     });
 });

@@ -19,7 +19,9 @@ beforeAll(async () => {
 test('language server start → first CodeLens of samples/xray.chain: best of 3 under 2 s', async () => {
     const runs: Array<{ initialized: number; codeLens: number; lenses: number }> = [];
     for (let i = 0; i < 3; i++) runs.push(await firstCodeLens(bundle, samples, join(samples, 'xray.chain')));
-    console.log(`start → first CodeLens: ${runs.map(r => `${r.codeLens.toFixed(0)} ms (initialize answered ${r.initialized.toFixed(0)} ms)`).join(', ')}`);
+    console.log(
+        `start → first CodeLens: ${runs.map(r => `${r.codeLens.toFixed(0)} ms (initialize answered ${r.initialized.toFixed(0)} ms)`).join(', ')}`,
+    );
     for (const run of runs) expect(run.lenses).toBe(11); // 5 per chain, 4 per ptts, 1 per target of the sample
     expect(Math.min(...runs.map(r => r.codeLens))).toBeLessThan(2000);
 }, 60_000);

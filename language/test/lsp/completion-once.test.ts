@@ -14,29 +14,59 @@ const IMAGE = 'image F 4 x 4 of u8\n';
 async function keywords(text: string): Promise<string[]> {
     let offered: string[] = [];
     await complete({
-        text, index: 0, disposeAfterCheck: true,
-        assert: (list: CompletionList) => { offered = list.items.filter(i => i.kind === 14 /* Keyword */).map(i => i.label).sort(); },
+        text,
+        index: 0,
+        disposeAfterCheck: true,
+        assert: (list: CompletionList) => {
+            offered = list.items
+                .filter(i => i.kind === 14 /* Keyword */)
+                .map(i => i.label)
+                .sort();
+        },
     });
     return offered;
 }
 
 describe('a box', () => {
     test('an empty box offers every member', async () => {
-        expect(await keywords('box A { <|> }')).toEqual(['cost', 'depends', 'etp', 'in', 'kernel', 'out', 'source', 'split'].sort());
+        expect(await keywords('box A { <|> }')).toEqual(
+            ['cost', 'depends', 'etp', 'in', 'kernel', 'out', 'source', 'split'].sort(),
+        );
     });
 
     test('members it has are not offered again; ports always are', async () => {
-        expect(await keywords(`${IMAGE}box A { in i: F  out o: F  kernel copy  split rows  <|> }`)).toEqual(['cost', 'depends', 'etp', 'in', 'out', 'source']);
-        expect(await keywords(`${IMAGE}box A { in i: F  <|>  kernel copy  cost 1 ms  depends pointwise }`)).toEqual(['etp', 'in', 'out', 'source', 'split']);
+        expect(await keywords(`${IMAGE}box A { in i: F  out o: F  kernel copy  split rows  <|> }`)).toEqual([
+            'cost',
+            'depends',
+            'etp',
+            'in',
+            'out',
+            'source',
+        ]);
+        expect(await keywords(`${IMAGE}box A { in i: F  <|>  kernel copy  cost 1 ms  depends pointwise }`)).toEqual([
+            'etp',
+            'in',
+            'out',
+            'source',
+            'split',
+        ]);
     });
 
     test('a box with everything offers only ports', async () => {
-        expect(await keywords(`${IMAGE}box A { out o: F  source period 1 ms  kernel source  split none  depends none  cost 1 ms  etp point 1 ms  <|> }`))
-            .toEqual(['in', 'out']);
+        expect(
+            await keywords(
+                `${IMAGE}box A { out o: F  source period 1 ms  kernel source  split none  depends none  cost 1 ms  etp point 1 ms  <|> }`,
+            ),
+        ).toEqual(['in', 'out']);
     });
 
     test('retyping the keyword of a member it has still offers that keyword', async () => {
-        await complete({ text: `${IMAGE}box A { in i: F  ker<|>nel copy }`, index: 0, expectedItems: ['kernel'], disposeAfterCheck: true });
+        await complete({
+            text: `${IMAGE}box A { in i: F  ker<|>nel copy }`,
+            index: 0,
+            expectedItems: ['kernel'],
+            disposeAfterCheck: true,
+        });
     });
 
     test('another box is not affected', async () => {
@@ -48,34 +78,78 @@ describe('a chain', () => {
     const boxes = `${IMAGE}box S { out o: F  source period 10 ms }\nbox K { in i: F  kernel sink }\n`;
 
     test('schedule, memory and iterations once; requirements again and again', async () => {
-        expect(await keywords(`${boxes}chain C { s: S  k: K  schedule fixed  memory reuse  require latency p99 < 5 ms  <|> }`)).toEqual(['iterations', 'require']);
+        expect(
+            await keywords(
+                `${boxes}chain C { s: S  k: K  schedule fixed  memory reuse  require latency p99 < 5 ms  <|> }`,
+            ),
+        ).toEqual(['iterations', 'require']);
     });
 
     test('schedule options once each', async () => {
-        expect(await keywords(`${boxes}chain C { s: S  k: K  schedule fixed threads 2 <|> }`)).toEqual(['cores', 'iterations', 'memory', 'require']);
+        expect(await keywords(`${boxes}chain C { s: S  k: K  schedule fixed threads 2 <|> }`)).toEqual([
+            'cores',
+            'iterations',
+            'memory',
+            'require',
+        ]);
     });
 });
 
 describe('ptts, components, platforms, targets and throttles', () => {
     test('a component: period, offset and etp once each, while other components may follow', async () => {
-        expect(await keywords('ptts P { component A period 10 ms <|> }')).toEqual(['component', 'etp', 'offset', 'order', 'require', 'resolution']);
-        expect(await keywords('ptts P { resolution 1 us  component A period 10 ms offset 1 ms etp point 1 ms <|> }')).toEqual(['component', 'order', 'require']);
+        expect(await keywords('ptts P { component A period 10 ms <|> }')).toEqual([
+            'component',
+            'etp',
+            'offset',
+            'order',
+            'require',
+            'resolution',
+        ]);
+        expect(
+            await keywords('ptts P { resolution 1 us  component A period 10 ms offset 1 ms etp point 1 ms <|> }'),
+        ).toEqual(['component', 'order', 'require']);
     });
 
     test('a platform: cores and smt once, caches again', async () => {
-        expect(await keywords('platform P { cores 4  smt off  cache L2 256 KiB <|> }')).toEqual(['cache', 'private', 'shared']);
+        expect(await keywords('platform P { cores 4  smt off  cache L2 256 KiB <|> }')).toEqual([
+            'cache',
+            'private',
+            'shared',
+        ]);
     });
 
     test('a target: each setting once', async () => {
-        expect(await keywords('target t { ssh "lab@host"  port 22  rt-cores 0..1 <|> }')).toEqual(['be-cores', 'key', 'local', 'platform', 'root', 'throttle', 'workload']);
+        expect(await keywords('target t { ssh "lab@host"  port 22  rt-cores 0..1 <|> }')).toEqual([
+            'be-cores',
+            'key',
+            'local',
+            'platform',
+            'root',
+            'throttle',
+            'workload',
+        ]);
     });
 
     test('a throttle: each setting of its mode once', async () => {
-        expect(await keywords('throttle T { budget period 10 ms  misses 10 <|> }')).toEqual(['counter', 'distribution', 'mechanism', 'per', 'shared']);
+        expect(await keywords('throttle T { budget period 10 ms  misses 10 <|> }')).toEqual([
+            'counter',
+            'distribution',
+            'mechanism',
+            'per',
+            'shared',
+        ]);
     });
 
     test('a histogram: each option once', async () => {
-        expect(await keywords('ptts P { component A period 10 ms etp histogram "l.csv" unit us <|> }')).toEqual(['bin', 'column', 'component', 'offset', 'order', 'require', 'resolution']);
+        expect(await keywords('ptts P { component A period 10 ms etp histogram "l.csv" unit us <|> }')).toEqual([
+            'bin',
+            'column',
+            'component',
+            'offset',
+            'order',
+            'require',
+            'resolution',
+        ]);
     });
 
     test('a setting of one element does not hide the top-level keyword of the same spelling', async () => {

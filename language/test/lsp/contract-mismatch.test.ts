@@ -8,8 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-    createProtocolConnection, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, ResponseError,
-    StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+    createProtocolConnection,
+    DidOpenTextDocumentNotification,
+    InitializedNotification,
+    InitializeRequest,
+    ResponseError,
+    StreamMessageReader,
+    StreamMessageWriter,
+    type ProtocolConnection,
 } from 'vscode-languageserver/node.js';
 import { CONTRACT_VERSION, ERROR_CODES } from '@chainlab/contract';
 import { backendSpeaking } from '../backend-rpc/contract-backends.js';
@@ -23,11 +29,21 @@ let connection: ProtocolConnection;
 
 beforeAll(async () => {
     server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], {
-        cwd: languageDir, stdio: 'pipe', env: { ...process.env, CHAINLAB_PYTHON: backendSpeaking('0.9.0') },
+        cwd: languageDir,
+        stdio: 'pipe',
+        env: { ...process.env, CHAINLAB_PYTHON: backendSpeaking('0.9.0') },
     });
-    connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+    connection = createProtocolConnection(
+        new StreamMessageReader(server.stdout),
+        new StreamMessageWriter(server.stdin),
+    );
     connection.listen();
-    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+    await connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        workspaceFolders: null,
+        capabilities: {},
+    });
     await connection.sendNotification(InitializedNotification.type, {});
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri: sampleUri, languageId: 'chain', version: 1, text: readFileSync(sample, 'utf-8') },
@@ -41,10 +57,15 @@ afterAll(() => {
 
 describe('a backend of another contract version', () => {
     test('chainlab/analyze fails with CONTRACT_MISMATCH and says to reinstall', async () => {
-        const error = await connection.sendRequest('chainlab/analyze', { uri: sampleUri, ptts: 'Fig52' }).then(() => undefined, (e: unknown) => e);
+        const error = await connection.sendRequest('chainlab/analyze', { uri: sampleUri, ptts: 'Fig52' }).then(
+            () => undefined,
+            (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(ResponseError);
         expect((error as ResponseError<unknown>).code).toBe(ERROR_CODES.CONTRACT_MISMATCH);
-        expect((error as Error).message).toBe(`chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`);
+        expect((error as Error).message).toBe(
+            `chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+        );
         expect((error as ResponseError<unknown>).data).toEqual({ backend: '0.9.0', client: CONTRACT_VERSION });
     });
 });

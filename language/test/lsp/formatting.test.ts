@@ -9,7 +9,10 @@ const formatting = expectFormatting(services.Chain);
 
 async function format(text: string, options = { insertSpaces: true, tabSize: 4 }): Promise<string> {
     const document = await parseDocument(services.Chain, text);
-    const edits = await services.Chain.lsp.Formatter!.formatDocument(document, { textDocument: { uri: document.uri.toString() }, options });
+    const edits = await services.Chain.lsp.Formatter!.formatDocument(document, {
+        textDocument: { uri: document.uri.toString() },
+        options,
+    });
     return TextDocument.applyEdits(document.textDocument, edits);
 }
 
@@ -106,7 +109,8 @@ describe('formatting', () => {
 
     test('formatting is idempotent', async () => {
         await formatting({ before: SKETCH_FORMATTED, after: SKETCH_FORMATTED, disposeAfterCheck: true });
-        const messy = 'box  A{in i :F out o : F kernel gain ( -1.5 , 2 )}\nchain C{a:A b : A a . o->b . i schedule fixed cores 0 .. 1 , 3}';
+        const messy =
+            'box  A{in i :F out o : F kernel gain ( -1.5 , 2 )}\nchain C{a:A b : A a . o->b . i schedule fixed cores 0 .. 1 , 3}';
         const once = await format(messy);
         expect(await format(once)).toBe(once);
     });
@@ -184,7 +188,11 @@ describe('formatting', () => {
     });
 
     test('empty blocks stay on one line', async () => {
-        await formatting({ before: 'box A {\n\n}\nchain C {}', after: 'box A { }\n\nchain C { }', disposeAfterCheck: true });
+        await formatting({
+            before: 'box A {\n\n}\nchain C {}',
+            after: 'box A { }\n\nchain C { }',
+            disposeAfterCheck: true,
+        });
     });
 
     test('a pmf written over several lines gets one entry per line', async () => {
@@ -196,7 +204,9 @@ describe('formatting', () => {
     });
 
     test('tabs when the editor asks for them', async () => {
-        expect(await format('box A { in i: F kernel sink }', { insertSpaces: false, tabSize: 4 })).toBe('box A {\n\tin i: F\n\tkernel sink\n}');
+        expect(await format('box A { in i: F kernel sink }', { insertSpaces: false, tabSize: 4 })).toBe(
+            'box A {\n\tin i: F\n\tkernel sink\n}',
+        );
     });
 
     test('a document with syntax errors is left alone', async () => {

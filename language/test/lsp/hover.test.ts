@@ -51,7 +51,10 @@ describe('quantities', () => {
 
 describe('declarations and references', () => {
     test('image: dimensions and bytes per frame', async () => {
-        await check(at('Frame 1024'), '**image Frame**: 1024 × 1024 of u16 (2 B per pixel), 2 MiB (2097152 B) per frame');
+        await check(
+            at('Frame 1024'),
+            '**image Frame**: 1024 × 1024 of u16 (2 B per pixel), 2 MiB (2097152 B) per frame',
+        );
         await check(at('Frame  source'), /^\*\*image Frame\*\*/); // a reference to it
         await check(at('u16'), 'pixel type u16: 2 B per pixel');
         await check(at('u17', 'image X 2 x 2 of u17'), /unknown pixel type u17 \(known: u8, /);
@@ -63,25 +66,37 @@ describe('declarations and references', () => {
     });
 
     test('box: kernel, ports with frame bytes, split and cost', async () => {
-        await check(at('Gain     {'), [
-            '**box Gain**: kernel gain(1.5)',
-            'Multiplies every pixel by a factor.',
-            '- in i: Frame, 2 MiB (2097152 B)',
-            '- out o: Frame, 2 MiB (2097152 B)',
-            'split rows, depends pointwise',
-            'cost 400 us (400000 ns)',
-        ].join('\n\n'));
-        await check(at('Detector  g'), /^\*\*box Detector\*\*: kernel source\n\nProduces a deterministic synthetic frame/);
+        await check(
+            at('Gain     {'),
+            [
+                '**box Gain**: kernel gain(1.5)',
+                'Multiplies every pixel by a factor.',
+                '- in i: Frame, 2 MiB (2097152 B)',
+                '- out o: Frame, 2 MiB (2097152 B)',
+                'split rows, depends pointwise',
+                'cost 400 us (400000 ns)',
+            ].join('\n\n'),
+        );
+        await check(
+            at('Detector  g'),
+            /^\*\*box Detector\*\*: kernel source\n\nProduces a deterministic synthetic frame/,
+        );
     });
 
     test('kernel: signature, documentation and port shape', async () => {
-        await check(at('gain(1.5)'), '**kernel gain(factor)**\n\nMultiplies every pixel by a factor.\n\ninputs: 1, outputs: 1');
+        await check(
+            at('gain(1.5)'),
+            '**kernel gain(factor)**\n\nMultiplies every pixel by a factor.\n\ninputs: 1, outputs: 1',
+        );
         await check(at('sink'), /^\*\*kernel sink\*\*[\s\S]*inputs: 1 or more, outputs: 0$/);
         await check(at('blur', 'box A { kernel blur }'), '**kernel blur**: unknown kernel');
     });
 
     test('port: its image and frame bytes, at the declaration and at `inst.port`', async () => {
-        await check(at('img:'), '**out img** of box Detector: image Frame, 1024 × 1024 of u16, 2 MiB (2097152 B) per frame');
+        await check(
+            at('img:'),
+            '**out img** of box Detector: image Frame, 1024 × 1024 of u16, 2 MiB (2097152 B) per frame',
+        );
         await check(at('img ->'), /^\*\*out img\*\* of box Detector/);
         await check(at('i   g.o'), /^\*\*in i\*\* of box Gain/);
     });
@@ -92,19 +107,29 @@ describe('declarations and references', () => {
     });
 
     test('instance: slice sizes of a split box', async () => {
-        await check(at('g: Gain'), '**g**: box Gain, kernel gain\n\nsplit into 4 sub-boxes of up to 256 of 1024 rows: 512 KiB (524288 B) of output each');
-        await check(at('s: Spatial'), [
-            '**s**: box Spatial, kernel convolution',
-            'split into 4 sub-boxes of up to 256 of 1024 rows: 512 KiB (524288 B) of output each',
-            'each reads up to 260 input rows (halo 2): 520 KiB (532480 B)',
-        ].join('\n\n'));
+        await check(
+            at('g: Gain'),
+            '**g**: box Gain, kernel gain\n\nsplit into 4 sub-boxes of up to 256 of 1024 rows: 512 KiB (524288 B) of output each',
+        );
+        await check(
+            at('s: Spatial'),
+            [
+                '**s**: box Spatial, kernel convolution',
+                'split into 4 sub-boxes of up to 256 of 1024 rows: 512 KiB (524288 B) of output each',
+                'each reads up to 260 input rows (halo 2): 520 KiB (532480 B)',
+            ].join('\n\n'),
+        );
         await check(at('d: Detector'), '**d**: box Detector, kernel source\n\n1 sub-box (not split)');
         await check(at('d.img'), /^\*\*d\*\*: box Detector/); // a reference to it
     });
 
     test('instance: without a thread count the platform cores decide, and uneven splits say "up to"', async () => {
-        const model = 'platform P { cores 3 }\nimage F 10 x 100 of f32\nbox A { out o: F kernel copy split rows }\nchain C on P { a: A }';
-        await check(at('a: A', model), /split into 3 sub-boxes of up to 34 of 100 rows: 1\.328 KiB \(1360 B\) of output each/);
+        const model =
+            'platform P { cores 3 }\nimage F 10 x 100 of f32\nbox A { out o: F kernel copy split rows }\nchain C on P { a: A }';
+        await check(
+            at('a: A', model),
+            /split into 3 sub-boxes of up to 34 of 100 rows: 1\.328 KiB \(1360 B\) of output each/,
+        );
         await check(at('a: A', model.replace('on P ', '')), /split into 1 sub-box of up to 100 of 100 rows/);
     });
 
@@ -113,14 +138,17 @@ describe('declarations and references', () => {
     });
 
     test('chain: buffer bytes per connection and in total', async () => {
-        await check(at('XRay on'), [
-            '**chain XRay** on LabPC: 4 boxes, 3 connections',
-            'buffers: 6 MiB (6291456 B) in total without reuse (memory reuse)',
-            '- d.img → g.i: 2 MiB (2097152 B)',
-            '- g.o → s.i: 2 MiB (2097152 B)',
-            '- s.o → out.i: 2 MiB (2097152 B)',
-            'schedule reduced, 4 threads, cores 0, 1, 2, 3',
-        ].join('\n\n'));
+        await check(
+            at('XRay on'),
+            [
+                '**chain XRay** on LabPC: 4 boxes, 3 connections',
+                'buffers: 6 MiB (6291456 B) in total without reuse (memory reuse)',
+                '- d.img → g.i: 2 MiB (2097152 B)',
+                '- g.o → s.i: 2 MiB (2097152 B)',
+                '- s.o → out.i: 2 MiB (2097152 B)',
+                'schedule reduced, 4 threads, cores 0, 1, 2, 3',
+            ].join('\n\n'),
+        );
         await check(at('XRay      //'), /^\*\*chain XRay\*\*/); // `etp chain XRay`
         await check(at('chain XRay'), /^\*\*chain XRay\*\*/); // on the leading keyword
     });
@@ -130,12 +158,15 @@ describe('declarations and references', () => {
     });
 
     test('ptts: hyper-period and number of latency trees (thesis example)', async () => {
-        await check(at('Thesis', THESIS), [
-            '**ptts Thesis**: Camera → Filter → Screen',
-            'hyper-period 40.6 s (40600000000 ns) = lcm of the periods 200 ms, 58 ms, 56 ms',
-            '203 latency trees (roots) = hyper-period / period of Camera',
-            'about 203 operations for exact analysis (thesis eq. 5.15); time grid 1 ms',
-        ].join('\n\n'));
+        await check(
+            at('Thesis', THESIS),
+            [
+                '**ptts Thesis**: Camera → Filter → Screen',
+                'hyper-period 40.6 s (40600000000 ns) = lcm of the periods 200 ms, 58 ms, 56 ms',
+                '203 latency trees (roots) = hyper-period / period of Camera',
+                'about 203 operations for exact analysis (thesis eq. 5.15); time grid 1 ms',
+            ].join('\n\n'),
+        );
     });
 
     test('ptts: the sketch has a long hyper-period', async () => {
@@ -143,18 +174,33 @@ describe('declarations and references', () => {
     });
 
     test('ptts with a missing period', async () => {
-        await check(at('P', 'ptts P { component A etp point 1 ms }'), '**ptts P**: 1 components; periods incomplete, no hyper-period');
+        await check(
+            at('P', 'ptts P { component A etp point 1 ms }'),
+            '**ptts P**: 1 components; periods incomplete, no hyper-period',
+        );
     });
 
     test('component: period, offset and etp', async () => {
-        await check(at('Sensor'), '**component Sensor** (1 of 4 in ptts System)\n\nperiod 66.6 ms (66600000 ns), offset 0 ns\n\netp uniform: 30 ms .. 60 ms');
-        await check(at('Process'), /offset 5 ms \(5000000 ns\)\n\netp chain XRay \(the chain's latency distribution\)$/);
+        await check(
+            at('Sensor'),
+            '**component Sensor** (1 of 4 in ptts System)\n\nperiod 66.6 ms (66600000 ns), offset 0 ns\n\netp uniform: 30 ms .. 60 ms',
+        );
+        await check(
+            at('Process'),
+            /offset 5 ms \(5000000 ns\)\n\netp chain XRay \(the chain's latency distribution\)$/,
+        );
         await check(at('GPU'), /etp pmf: 11 ms .. 12 ms$/);
     });
 
     test('throttle and target: settings with exact values', async () => {
-        await check(at('BestEffort {'), '**throttle BestEffort**: duty-cycle\n\n- counter llc-misses\n\n- sample 100 us (100000 ns)\n\n- suspend 900 us (900000 ns)\n\n- threshold 25 %');
-        await check(at('lab1'), /^\*\*target lab1\*\*\n\n- ssh xray@10\.200\.0\.2\n\n- port 22[\s\S]*- rt-cores: cores 0, 1 \(2\)\n\n- be-cores: cores 2, 3 \(2\)\n\n- throttle Budget$/);
+        await check(
+            at('BestEffort {'),
+            '**throttle BestEffort**: duty-cycle\n\n- counter llc-misses\n\n- sample 100 us (100000 ns)\n\n- suspend 900 us (900000 ns)\n\n- threshold 25 %',
+        );
+        await check(
+            at('lab1'),
+            /^\*\*target lab1\*\*\n\n- ssh xray@10\.200\.0\.2\n\n- port 22[\s\S]*- rt-cores: cores 0, 1 \(2\)\n\n- be-cores: cores 2, 3 \(2\)\n\n- throttle Budget$/,
+        );
     });
 
     test('nothing to say about punctuation and plain keywords inside members', async () => {
@@ -165,10 +211,14 @@ describe('declarations and references', () => {
 
 describe('robustness', () => {
     test('hover on every offset of a broken document never throws', async () => {
-        const text = 'box A { in i: F kernel gain( split rows }\nchain C { a: A a. -> b.i schedule }\nptts P { component X period 0 ms etp pmf { 1 ms: } }';
+        const text =
+            'box A { in i: F kernel gain( split rows }\nchain C { a: A a. -> b.i schedule }\nptts P { component X period 0 ms etp pmf { 1 ms: } }';
         const document = await parseDocument(services.Chain, text);
         for (let offset = 0; offset <= text.length; offset++) {
-            await services.Chain.lsp.HoverProvider!.getHoverContent(document, textDocumentPositionParams(document, offset));
+            await services.Chain.lsp.HoverProvider!.getHoverContent(
+                document,
+                textDocumentPositionParams(document, offset),
+            );
         }
     });
 });

@@ -7,7 +7,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ApplyWorkspaceEditRequest, CancellationTokenSource, CodeLensRequest, HoverRequest, NotificationType, type ApplyWorkspaceEditParams, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver/node.js';
+import {
+    ApplyWorkspaceEditRequest,
+    CancellationTokenSource,
+    CodeLensRequest,
+    HoverRequest,
+    NotificationType,
+    type ApplyWorkspaceEditParams,
+    type CodeLens,
+    type Hover,
+    type MarkupContent,
+} from 'vscode-languageserver/node.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiagramClient, elements } from '../diagram-server/diagram-client.js';
 import { repo } from '../diagram-server/diagram-helpers.js';
@@ -21,17 +31,30 @@ const applied: ApplyWorkspaceEditParams[] = [];
 
 beforeAll(async () => {
     client = await DiagramClient.start();
-    client.connection.onNotification(new NotificationType<{ token: string; fraction: number; message: string }>('chainlab/progress'), p => { progress.push(p); });
-    client.connection.onRequest(ApplyWorkspaceEditRequest.type, params => { applied.push(params); return { applied: true }; });
+    client.connection.onNotification(
+        new NotificationType<{ token: string; fraction: number; message: string }>('chainlab/progress'),
+        p => {
+            progress.push(p);
+        },
+    );
+    client.connection.onRequest(ApplyWorkspaceEditRequest.type, params => {
+        applied.push(params);
+        return { applied: true };
+    });
     await client.open(uri, text);
 }, 60_000);
 afterAll(() => client?.stop());
 
 describe('IDE requests of the language server', () => {
     test('CodeLens: diagram, plan, generate and run above chains; analyze above ptts; run above targets', async () => {
-        const lenses = await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } }) as CodeLens[];
-        const titles = (command: string) => lenses.filter(l => l.command?.command === command).map(l => l.command!.title);
-        expect(titles('chainlab.openDiagram')).toEqual(expect.arrayContaining(['Diagram', 'Show plan', 'Thread lanes', 'Trigger timeline']));
+        const lenses = (await client.connection.sendRequest(CodeLensRequest.type, {
+            textDocument: { uri },
+        })) as CodeLens[];
+        const titles = (command: string) =>
+            lenses.filter(l => l.command?.command === command).map(l => l.command!.title);
+        expect(titles('chainlab.openDiagram')).toEqual(
+            expect.arrayContaining(['Diagram', 'Show plan', 'Thread lanes', 'Trigger timeline']),
+        );
         expect(titles('chainlab.analyze')).toEqual(['Analyze latency']);
         expect(titles('chainlab.run')).toEqual(expect.arrayContaining(['Run on target', 'Run on here']));
         const analyze = lenses.find(l => l.command?.command === 'chainlab.analyze')!;
@@ -43,13 +66,21 @@ describe('IDE requests of the language server', () => {
         const before = await client.requestModel('ptts-analysis', uri, { view: 'ptts' });
         expect(JSON.stringify(before.newRoot)).toContain('not analysed yet');
         const seen = client.count('ptts-analysis');
-        const result = await client.connection.sendRequest<{ percentiles: Record<string, number>; loss_probability: number }>('chainlab/analyze', { uri, ptts: 'System', progressToken: 'p1' });
+        const result = await client.connection.sendRequest<{
+            percentiles: Record<string, number>;
+            loss_probability: number;
+        }>('chainlab/analyze', { uri, ptts: 'System', progressToken: 'p1' });
         expect(result.percentiles['99']).toBeGreaterThan(0);
-        const update = await client.next('ptts-analysis', a => a.kind === 'updateModel', 30_000, seen) as { newRoot: object };
+        const update = (await client.next('ptts-analysis', a => a.kind === 'updateModel', 30_000, seen)) as {
+            newRoot: object;
+        };
         const texts = elements(update.newRoot).map(e => (typeof e.text === 'string' ? e.text : ''));
         expect(texts).toContain(`p50 ${result.percentiles['50']} ms · p99 ${result.percentiles['99']} ms`);
         const line = text.split('\n').findIndex(l => l.startsWith('ptts System'));
-        const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 6 } }) as Hover;
+        const hover = (await client.connection.sendRequest(HoverRequest.type, {
+            textDocument: { uri },
+            position: { line, character: 6 },
+        })) as Hover;
         const value = (hover.contents as MarkupContent).value;
         expect(value).toContain(`p99 ${result.percentiles['99']} ms`);
         expect(value).toMatch(/!\[CDF\]\(data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+\)/);
@@ -58,7 +89,11 @@ describe('IDE requests of the language server', () => {
     test('Generate C project writes a buildable project where asked', async () => {
         const out = mkdtempSync(join(tmpdir(), 'chainlab-gen-'));
         try {
-            const reply = await client.connection.sendRequest<{ files: string[]; out: string }>('chainlab/generate', { uri, chain: 'XRay', out });
+            const reply = await client.connection.sendRequest<{ files: string[]; out: string }>('chainlab/generate', {
+                uri,
+                chain: 'XRay',
+                out,
+            });
             expect(reply.files).toContain('CMakeLists.txt');
             expect(existsSync(join(out, 'CMakeLists.txt'))).toBe(true);
         } finally {
@@ -67,12 +102,24 @@ describe('IDE requests of the language server', () => {
     });
 
     test('an edit from the diagram comes back as a workspace edit the editor applies', async () => {
-        const reply = await client.connection.sendRequest<{ applied: boolean }>('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'detector' });
+        const reply = await client.connection.sendRequest<{ applied: boolean }>('chainlab/diagramEdit', {
+            uri,
+            op: 'deleteInstance',
+            chain: 'XRay',
+            name: 'detector',
+        });
         expect(reply.applied).toBe(true);
         const edits = applied[0].edit.changes![uri];
         expect(edits.length).toBeGreaterThan(1); // the instance and its connections
         expect(edits.some(e => text.split('\n')[e.range.start.line].trim().startsWith('detector:'))).toBe(true);
-        await expect(client.connection.sendRequest('chainlab/diagramEdit', { uri, op: 'deleteInstance', chain: 'XRay', name: 'nope' })).rejects.toThrow(/no instance nope/);
+        await expect(
+            client.connection.sendRequest('chainlab/diagramEdit', {
+                uri,
+                op: 'deleteInstance',
+                chain: 'XRay',
+                name: 'nope',
+            }),
+        ).rejects.toThrow(/no instance nope/);
     });
 
     test('Run on target: progress while it runs; cancelling stops the run and keeps what was measured', async () => {
@@ -80,17 +127,38 @@ describe('IDE requests of the language server', () => {
         try {
             const source = new CancellationTokenSource();
             const started = Date.now();
-            const reply = client.connection.sendRequest<{ status: string; local_dir: string; summary: string }>('chainlab/deploy', {
-                uri, chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 5000, runs, progressToken: 'run-1',
-            }, source.token);
-            await expect.poll(() => progress.filter(p => p.token === 'run-1').map(p => p.message).join('\n'), { timeout: 120_000 }).toMatch(/baseline/);
+            const reply = client.connection.sendRequest<{ status: string; local_dir: string; summary: string }>(
+                'chainlab/deploy',
+                {
+                    uri,
+                    chain: 'XRay',
+                    target: 'here',
+                    scenario: 'baseline',
+                    iterations: 5000,
+                    runs,
+                    progressToken: 'run-1',
+                },
+                source.token,
+            );
+            await expect
+                .poll(
+                    () =>
+                        progress
+                            .filter(p => p.token === 'run-1')
+                            .map(p => p.message)
+                            .join('\n'),
+                    { timeout: 120_000 },
+                )
+                .toMatch(/baseline/);
             await new Promise(resolve => setTimeout(resolve, 2000)); // some frames measured
             source.cancel();
             const cancelledAt = Date.now();
             const result = await reply;
             expect(Date.now() - cancelledAt).toBeLessThan(20_000);
             expect(result.status).toBe('stopped');
-            const csv = readFileSync(join(result.local_dir, 'baseline', 'latencies.csv'), 'utf-8').trim().split('\n');
+            const csv = readFileSync(join(result.local_dir, 'baseline', 'latencies.csv'), 'utf-8')
+                .trim()
+                .split('\n');
             expect(csv.length - 1).toBeGreaterThan(0);
             expect(csv.length - 1).toBeLessThan(5000);
             expect(Date.now() - started).toBeLessThan(150_000);
@@ -106,9 +174,29 @@ describe('IDE requests of the language server', () => {
         // dies while working: the request fails with a message saying so
         const runs = mkdtempSync(join(tmpdir(), 'chainlab-runs-'));
         try {
-            const slow = client.connection.sendRequest('chainlab/deploy', { uri, chain: 'XRay', target: 'here', scenario: 'baseline', iterations: 5000, runs, progressToken: 'run-2' });
-            await expect.poll(() => progress.filter(p => p.token === 'run-2').map(p => p.message).join('\n'), { timeout: 120_000 }).toMatch(/baseline/);
-            const chainRuns = () => client.processes(cmd => cmd.includes('/build/chain') && cmd.includes('--iterations') && cmd.includes('5000'));
+            const slow = client.connection.sendRequest('chainlab/deploy', {
+                uri,
+                chain: 'XRay',
+                target: 'here',
+                scenario: 'baseline',
+                iterations: 5000,
+                runs,
+                progressToken: 'run-2',
+            });
+            await expect
+                .poll(
+                    () =>
+                        progress
+                            .filter(p => p.token === 'run-2')
+                            .map(p => p.message)
+                            .join('\n'),
+                    { timeout: 120_000 },
+                )
+                .toMatch(/baseline/);
+            const chainRuns = () =>
+                client.processes(
+                    cmd => cmd.includes('/build/chain') && cmd.includes('--iterations') && cmd.includes('5000'),
+                );
             expect(chainRuns().length).toBe(1); // the chain measuring on this machine
             process.kill(first, 'SIGKILL');
             await expect(slow).rejects.toThrow(/backend exited during deploy\/run/);
@@ -118,7 +206,10 @@ describe('IDE requests of the language server', () => {
             rmSync(runs, { recursive: true, force: true });
         }
         // the next request starts a new backend
-        const again = await client.connection.sendRequest<{ percentiles: Record<string, number> }>('chainlab/analyze', { uri, ptts: 'System' });
+        const again = await client.connection.sendRequest<{ percentiles: Record<string, number> }>('chainlab/analyze', {
+            uri,
+            ptts: 'System',
+        });
         expect(again.percentiles['99']).toBeGreaterThan(0);
         const [second] = client.backendPids();
         expect(second).toBeGreaterThan(0);
@@ -128,9 +219,13 @@ describe('IDE requests of the language server', () => {
     test('gestures in the diagram webview arrive as chainlabEdit actions and become one workspace edit', async () => {
         await client.requestModel('edit-client', uri, { view: 'chain' });
         const before = applied.length;
-        await client.send('edit-client', { kind: 'chainlabEdit', edits: [
-            { op: 'deleteInstance', chain: 'XRay', name: 'detector' }, { op: 'deleteInstance', chain: 'XRay', name: 'dark' },
-        ] });
+        await client.send('edit-client', {
+            kind: 'chainlabEdit',
+            edits: [
+                { op: 'deleteInstance', chain: 'XRay', name: 'detector' },
+                { op: 'deleteInstance', chain: 'XRay', name: 'dark' },
+            ],
+        });
         await expect.poll(() => applied.length, { timeout: 10_000 }).toBe(before + 1);
         const edits = applied[before].edit.changes![uri];
         const lines = edits.map(e => text.split('\n')[e.range.start.line].trim());
@@ -139,8 +234,14 @@ describe('IDE requests of the language server', () => {
         expect(applied[before].label).toBe('diagram: deleteInstance');
         // a refused edit says why in the diagram's status line
         const seen = client.count('edit-client');
-        await client.send('edit-client', { kind: 'chainlabEdit', edits: [{ op: 'connect', chain: 'XRay', from: 'nope.o', to: 'detector.i' }] });
-        const status = await client.next('edit-client', a => a.kind === 'serverStatus', 10_000, seen) as { message: string; severity: string };
+        await client.send('edit-client', {
+            kind: 'chainlabEdit',
+            edits: [{ op: 'connect', chain: 'XRay', from: 'nope.o', to: 'detector.i' }],
+        });
+        const status = (await client.next('edit-client', a => a.kind === 'serverStatus', 10_000, seen)) as {
+            message: string;
+            severity: string;
+        };
         expect(status.severity).toBe('ERROR');
         expect(status.message).toMatch(/no instance nope/);
         expect(applied.length).toBe(before + 1);
@@ -148,7 +249,12 @@ describe('IDE requests of the language server', () => {
 
     test('a model error is a clear response error naming file, line and column', async () => {
         const bad = pathToFileURL(join(repo, 'samples', 'broken-for-test.chain')).toString();
-        await client.open(bad, 'ptts P { component A period 10 ms etp point 1 ms component B period 10 ms etp chain Nope }\n');
-        await expect(client.connection.sendRequest('chainlab/analyze', { uri: bad, ptts: 'P' })).rejects.toThrow(/broken-for-test\.chain:1:\d+: the model has \d+ error/);
+        await client.open(
+            bad,
+            'ptts P { component A period 10 ms etp point 1 ms component B period 10 ms etp chain Nope }\n',
+        );
+        await expect(client.connection.sendRequest('chainlab/analyze', { uri: bad, ptts: 'P' })).rejects.toThrow(
+            /broken-for-test\.chain:1:\d+: the model has \d+ error/,
+        );
     });
 });

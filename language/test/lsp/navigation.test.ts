@@ -42,10 +42,13 @@ describe('go to definition', () => {
 });
 
 describe('find references', () => {
-    const find = (text: string, includeDeclaration = true) => references({ text, includeDeclaration, disposeAfterCheck: true });
+    const find = (text: string, includeDeclaration = true) =>
+        references({ text, includeDeclaration, disposeAfterCheck: true });
 
     test('a box: declaration and instances, from either', async () => {
-        await find('image F 2 x 2 of u8\nbox <|<|>Inc|> { in i: F out o: F }\nbox Other { }\nchain C { a: <|Inc|> b: <|<|>Inc|> c: Other }');
+        await find(
+            'image F 2 x 2 of u8\nbox <|<|>Inc|> { in i: F out o: F }\nbox Other { }\nchain C { a: <|Inc|> b: <|<|>Inc|> c: Other }',
+        );
         await find('image F 2 x 2 of u8\nbox <|>Inc { in i: F out o: F }\nchain C { a: <|Inc|> b: <|Inc|> }', false);
     });
 
@@ -54,20 +57,26 @@ describe('find references', () => {
     });
 
     test('an instance: its declaration and every `inst.port`', async () => {
-        await find('image F 2 x 2 of u8\nbox A { in i: F out o: F }\nchain C { <|<|>a|>: A b: A <|a|>.o -> b.i b.o -> <|a|>.i }');
+        await find(
+            'image F 2 x 2 of u8\nbox A { in i: F out o: F }\nchain C { <|<|>a|>: A b: A <|a|>.o -> b.i b.o -> <|a|>.i }',
+        );
     });
 
     test('a port: only `inst.port` of instances of its box', async () => {
-        await find([
-            'image F 2 x 2 of u8',
-            'box A { in i: F out <|<|>o|>: F }',
-            'box B { in i: F out o: F }',
-            'chain C { a: A b: B x: A a.<|o|> -> b.i b.o -> x.i x.<|o|> -> a.i }',
-        ].join('\n'));
+        await find(
+            [
+                'image F 2 x 2 of u8',
+                'box A { in i: F out <|<|>o|>: F }',
+                'box B { in i: F out o: F }',
+                'chain C { a: A b: B x: A a.<|o|> -> b.i b.o -> x.i x.<|o|> -> a.i }',
+            ].join('\n'),
+        );
     });
 
     test('a chain, a platform and a throttle', async () => {
-        await find('chain <|<|>X|> { }\nptts P { component A period 1 ms etp chain <|X|> component B period 1 ms etp chain <|X|> }');
+        await find(
+            'chain <|<|>X|> { }\nptts P { component A period 1 ms etp chain <|X|> component B period 1 ms etp chain <|X|> }',
+        );
         await find('platform <|<|>P|> { cores 2 }\nchain C on <|P|> { }\ntarget t { platform <|P|> }');
         await find('throttle <|<|>T|> { budget }\ntarget t { throttle <|T|> }\ntarget u { throttle <|T|> }');
     });
@@ -84,7 +93,9 @@ describe('rename', () => {
         const offset = text.indexOf('<|>');
         const document = await parseDocument(services.Chain, text.replace('<|>', ''));
         const edit = await services.Chain.lsp.RenameProvider!.rename(document, {
-            textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(offset), newName,
+            textDocument: { uri: document.uri.toString() },
+            position: document.textDocument.positionAt(offset),
+            newName,
         });
         const edits = edit?.changes?.[document.uri.toString()] ?? [];
         return TextDocument.applyEdits(document.textDocument, edits);
@@ -94,14 +105,17 @@ describe('rename', () => {
         const offset = text.indexOf('<|>');
         const document = await parseDocument(services.Chain, text.replace('<|>', ''));
         const range = await services.Chain.lsp.RenameProvider!.prepareRename(document, {
-            textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(offset),
+            textDocument: { uri: document.uri.toString() },
+            position: document.textDocument.positionAt(offset),
         });
         return range ? document.textDocument.getText(range) : undefined;
     }
 
     test('renaming a box updates every instance', async () => {
         const renamed = await rename(SMALL.replace('box Inc', 'box <|>Inc'), 'Increment');
-        expect(renamed).toBe(SMALL.replace('box Inc', 'box Increment').replace('a: Inc b: Inc', 'a: Increment b: Increment'));
+        expect(renamed).toBe(
+            SMALL.replace('box Inc', 'box Increment').replace('a: Inc b: Inc', 'a: Increment b: Increment'),
+        );
     });
 
     test('renaming from a reference renames the declaration too', async () => {
@@ -111,9 +125,12 @@ describe('rename', () => {
 
     test('renaming a port updates `inst.port` of the instances of its box only', async () => {
         const renamed = await rename(SMALL.replace('box Inc { in i: F out o', 'box Inc { in i: F out <|>o'), 'out1');
-        expect(renamed).toBe(SMALL
-            .replace('box Inc { in i: F out o', 'box Inc { in i: F out out1')
-            .replace('a.o -> b.i b.o -> k.i', 'a.out1 -> b.i b.out1 -> k.i'));
+        expect(renamed).toBe(
+            SMALL.replace('box Inc { in i: F out o', 'box Inc { in i: F out out1').replace(
+                'a.o -> b.i b.o -> k.i',
+                'a.out1 -> b.i b.out1 -> k.i',
+            ),
+        );
         expect(renamed).toContain('s.o -> a.i'); // the port `o` of Src is another port
     });
 
@@ -124,7 +141,9 @@ describe('rename', () => {
     });
 
     test('renaming an instance, a chain, an image and a throttle', async () => {
-        expect(await rename(SMALL.replace('a: Inc', '<|>a: Inc'), 'first')).toContain('s: Src first: Inc b: Inc k: Snk\n    s.o -> first.i first.o -> b.i');
+        expect(await rename(SMALL.replace('a: Inc', '<|>a: Inc'), 'first')).toContain(
+            's: Src first: Inc b: Inc k: Snk\n    s.o -> first.i first.o -> b.i',
+        );
         expect(await rename(SMALL.replace('chain C', 'chain <|>C'), 'Pipeline')).toContain('etp chain Pipeline');
         const image = await rename(SMALL.replace('image F', 'image <|>F'), 'Frame');
         expect(image.match(/: Frame/g)).toHaveLength(4);
@@ -152,6 +171,8 @@ describe('rename', () => {
         expect(await rename(SMALL.replace('a: Inc', '<|>a: Inc'), 'out')).toContain('out: Inc b: Inc');
         // Ports are per box: another box may have a port of that name.
         expect(await rename(SMALL.replace('box Snk { in i', 'box Snk { in <|>i'), 'o')).toContain('box Snk { in o: F');
-        await expect(rename(SMALL.replace('box Inc { in i', 'box Inc { in <|>i'), 'o')).rejects.toThrow("'o' is already the name of another port here.");
+        await expect(rename(SMALL.replace('box Inc { in i', 'box Inc { in <|>i'), 'o')).rejects.toThrow(
+            "'o' is already the name of another port here.",
+        );
     });
 });

@@ -23,7 +23,10 @@ function variants(): string[] {
 }
 
 async function format(document: LangiumDocument): Promise<string> {
-    const edits = await lsp.Formatter!.formatDocument(document, { textDocument: { uri: document.uri.toString() }, options: { tabSize: 4, insertSpaces: true } });
+    const edits = await lsp.Formatter!.formatDocument(document, {
+        textDocument: { uri: document.uri.toString() },
+        options: { tabSize: 4, insertSpaces: true },
+    });
     return TextDocument.applyEdits(document.textDocument, edits);
 }
 
@@ -45,7 +48,11 @@ describe('robustness of the language features', () => {
                 await lsp.HoverProvider!.getHoverContent(document, { textDocument, position });
                 await lsp.CompletionProvider!.getCompletion(document, { textDocument, position });
                 await lsp.DefinitionProvider!.getDefinition(document, { textDocument, position });
-                await lsp.ReferencesProvider!.findReferences(document, { textDocument, position, context: { includeDeclaration: true } });
+                await lsp.ReferencesProvider!.findReferences(document, {
+                    textDocument,
+                    position,
+                    context: { includeDeclaration: true },
+                });
                 await lsp.RenameProvider!.prepareRename(document, { textDocument, position });
             }
             await services.shared.workspace.DocumentBuilder.update([], [document.uri]);

@@ -19,8 +19,11 @@ function newestSource(dir: string): number {
 
 export async function ensureServerBundle(): Promise<string> {
     // the bundle holds the contract too (contract/out, built by scripts/setup.mjs)
-    const sources = Math.max(newestSource(join(languageDir, 'src')), newestSource(join(languageDir, '..', 'contract', 'out')),
-                             statSync(join(languageDir, 'esbuild.mjs')).mtimeMs);
+    const sources = Math.max(
+        newestSource(join(languageDir, 'src')),
+        newestSource(join(languageDir, '..', 'contract', 'out')),
+        statSync(join(languageDir, 'esbuild.mjs')).mtimeMs,
+    );
     if (!existsSync(serverBundle) || statSync(serverBundle).mtimeMs < sources) await buildServer();
     return serverBundle;
 }

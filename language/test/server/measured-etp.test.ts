@@ -24,8 +24,9 @@ function server(runs = new RunResults()) {
     return { Chain, runs, parse: parseHelper<Model>(Chain) };
 }
 
-const run = (...scenarios: Array<[Scenario, Array<[number, number]> | undefined]>): MeasuredRun =>
-    ({ results: { scenarios: scenarios.map(([scenario, etp]) => ({ scenario, ...(etp ? { etp } : {}) })) } });
+const run = (...scenarios: Array<[Scenario, Array<[number, number]> | undefined]>): MeasuredRun => ({
+    results: { scenarios: scenarios.map(([scenario, etp]) => ({ scenario, ...(etp ? { etp } : {}) })) },
+});
 
 const model = [
     'chain Small { }',
@@ -41,29 +42,55 @@ const model = [
 
 describe('the measurement of a run', () => {
     test('the baseline scenario, else the first one that measured anything', () => {
-        expect(runMeasurement(run(['congested', [[1, 1]]], ['baseline', [[2, 1]]]))).toEqual({ scenario: 'baseline', points: [[2, 1]] });
-        expect(runMeasurement(run(['baseline', undefined], ['congested', []], ['throttled', [[3, 2]]]))).toEqual({ scenario: 'throttled', points: [[3, 2]] });
+        expect(runMeasurement(run(['congested', [[1, 1]]], ['baseline', [[2, 1]]]))).toEqual({
+            scenario: 'baseline',
+            points: [[2, 1]],
+        });
+        expect(runMeasurement(run(['baseline', undefined], ['congested', []], ['throttled', [[3, 2]]]))).toEqual({
+            scenario: 'throttled',
+            points: [[3, 2]],
+        });
         expect(runMeasurement(run(['baseline', undefined]))).toBeUndefined();
     });
 
     test('pmf text: the binned latencies with exact probabilities that sum to one', () => {
-        expect(measuredPmfText([[20_250_000, 447], [20_750_000, 186], [950_000, 1367]])).toBe('pmf { 20.25 ms: 0.2235, 20.75 ms: 0.093, 950 us: 0.6835 }');
+        expect(
+            measuredPmfText([
+                [20_250_000, 447],
+                [20_750_000, 186],
+                [950_000, 1367],
+            ]),
+        ).toBe('pmf { 20.25 ms: 0.2235, 20.75 ms: 0.093, 950 us: 0.6835 }');
         // one in three: 0.333333 twice and the remainder on the first largest
-        expect(measuredPmfText([[1_000_000, 1], [2_000_000, 1], [3_000_000, 1]])).toBe('pmf { 1 ms: 0.333334, 2 ms: 0.333333, 3 ms: 0.333333 }');
+        expect(
+            measuredPmfText([
+                [1_000_000, 1],
+                [2_000_000, 1],
+                [3_000_000, 1],
+            ]),
+        ).toBe('pmf { 1 ms: 0.333334, 2 ms: 0.333333, 3 ms: 0.333333 }');
     });
 });
 
 describe('exact probabilities (the one pmf writer)', () => {
     const sum = (decimals: string[]) => {
         const scale = Math.max(...decimals.map(d => (d.split('.')[1] ?? '').length));
-        return decimals.reduce((s, d) => s + BigInt((d.split('.')[0]) + (d.split('.')[1] ?? '').padEnd(scale, '0')), 0n) === 10n ** BigInt(scale);
+        return (
+            decimals.reduce((s, d) => s + BigInt(d.split('.')[0] + (d.split('.')[1] ?? '').padEnd(scale, '0')), 0n) ===
+            10n ** BigInt(scale)
+        );
     };
 
     test('rounded half up, the remainder on the first largest, summing to exactly 1', () => {
         expect(exactProbabilities([1n, 1n, 1n], 2)).toEqual(['0.34', '0.33', '0.33']);
         expect(exactProbabilities([1n, 2n], 6)).toEqual(['0.333333', '0.666667']);
         expect(exactProbabilities([5n, 5n])).toEqual(['0.5', '0.5']);
-        for (const weights of [[7n, 3n, 11n, 13n], [1n, 999_999n], [2n, 2n, 2n, 2n, 2n, 2n, 2n]]) expect(sum(exactProbabilities(weights))).toBe(true);
+        for (const weights of [
+            [7n, 3n, 11n, 13n],
+            [1n, 999_999n],
+            [2n, 2n, 2n, 2n, 2n, 2n, 2n],
+        ])
+            expect(sum(exactProbabilities(weights))).toBe(true);
     });
 
     test('more digits where a measured bin would round to 0 (it is no impossible latency)', () => {
@@ -89,26 +116,41 @@ describe('etp chain X in the document', () => {
         const { Chain, runs, parse } = server();
         const document = await parse(model);
         const uri = document.uri.toString();
-        const actionsAt = async (line: number) => (await Chain.lsp.CodeActionProvider!.getCodeActions(document, {
-            textDocument: { uri }, range: { start: { line, character: 0 }, end: { line, character: 0 } }, context: { diagnostics: [] },
-        }) as CodeAction[]).map(a => a.title);
+        const actionsAt = async (line: number) =>
+            (
+                (await Chain.lsp.CodeActionProvider!.getCodeActions(document, {
+                    textDocument: { uri },
+                    range: { start: { line, character: 0 }, end: { line, character: 0 } },
+                    context: { diagnostics: [] },
+                })) as CodeAction[]
+            ).map(a => a.title);
         expect(await actionsAt(3)).toEqual([]);
         expect(rememberRun(runs, 'chainlab/analyze', uri, { chain: 'Small' }, run(['baseline', [[1, 1]]]))).toBe(false);
-        expect(rememberRun(runs, 'chainlab/deploy', uri, { chain: 'Small' }, run(['baseline', [[2_000_000, 3]]]))).toBe(true);
+        expect(rememberRun(runs, 'chainlab/deploy', uri, { chain: 'Small' }, run(['baseline', [[2_000_000, 3]]]))).toBe(
+            true,
+        );
         expect(await actionsAt(3)).toEqual(['Update ETP from measurement (Small)']);
         expect(await actionsAt(5)).toEqual(['Update ETP from measurement (Small)']); // the name on its own line
         expect(await actionsAt(6)).toEqual([]); // chain Other was not run
-        const [action] = await Chain.lsp.CodeActionProvider!.getCodeActions(document, {
-            textDocument: { uri }, range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, context: { diagnostics: [] },
-        }) as CodeAction[];
+        const [action] = (await Chain.lsp.CodeActionProvider!.getCodeActions(document, {
+            textDocument: { uri },
+            range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } },
+            context: { diagnostics: [] },
+        })) as CodeAction[];
         expect(action.edit!.changes![uri]).toHaveLength(2);
     });
 
     test('the elements the commands offer, from the AST', async () => {
         const document = await server().parse(model);
         const elements = modelElements(document.parseResult.value);
-        expect(Object.fromEntries(Object.entries(elements).map(([kind, list]: [string, ModelElement[]]) => [kind, list.map(e => `${e.name}@${e.range.start.line}`)])))
-            .toEqual({ chain: ['Small@0', 'Other@1'], ptts: ['System@2'], target: ['here@8'] });
+        expect(
+            Object.fromEntries(
+                Object.entries(elements).map(([kind, list]: [string, ModelElement[]]) => [
+                    kind,
+                    list.map(e => `${e.name}@${e.range.start.line}`),
+                ]),
+            ),
+        ).toEqual({ chain: ['Small@0', 'Other@1'], ptts: ['System@2'], target: ['here@8'] });
         expect(schemaErrors(METHOD_SCHEMAS.languageServer['chainlab/elements'].result, elements)).toEqual([]);
     });
 });

@@ -20,7 +20,9 @@ import { SharedBackend } from '../../src/server/shared-backend.js';
 import { codeOf } from '../test-utils.js';
 
 const backend = new SharedBackend();
-afterAll(async () => { await backend.stop(); });
+afterAll(async () => {
+    await backend.stop();
+});
 
 function server(costs: CostSource) {
     const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(costs, new RunResults())] });
@@ -33,21 +35,32 @@ const slow = [
     '    // the consumer of C0, at 60 Hz',
     '    component C1 period 16.666667 ms etp pmf { 11 ms: 0.9, 12 ms: 0.1 }',
     '    component C2 period 16.7 ms etp point 8 ms',
-    '}'].join('\n');
+    '}',
+].join('\n');
 
-async function quickFixes(services: ReturnType<typeof server>, document: LangiumDocument): Promise<{ diagnostic: Diagnostic; actions: CodeAction[] }> {
+async function quickFixes(
+    services: ReturnType<typeof server>,
+    document: LangiumDocument,
+): Promise<{ diagnostic: Diagnostic; actions: CodeAction[] }> {
     const diagnostic = (document.diagnostics ?? []).find(d => codeOf(d) === 'slow-analysis')!;
     expect(diagnostic).toBeDefined();
-    const actions = await services.Chain.lsp.CodeActionProvider!.getCodeActions(document, {
-        textDocument: { uri: document.textDocument.uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] },
-    }) as CodeAction[];
+    const actions = (await services.Chain.lsp.CodeActionProvider!.getCodeActions(document, {
+        textDocument: { uri: document.textDocument.uri },
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic] },
+    })) as CodeAction[];
     return { diagnostic, actions };
 }
 
 function applied(document: LangiumDocument, edits: TextEdit[]): string {
     let text = document.textDocument.getText();
-    for (const edit of [...edits].sort((a, b) => document.textDocument.offsetAt(b.range.start) - document.textDocument.offsetAt(a.range.start))) {
-        text = text.slice(0, document.textDocument.offsetAt(edit.range.start)) + edit.newText + text.slice(document.textDocument.offsetAt(edit.range.end));
+    for (const edit of [...edits].sort(
+        (a, b) => document.textDocument.offsetAt(b.range.start) - document.textDocument.offsetAt(a.range.start),
+    )) {
+        text =
+            text.slice(0, document.textDocument.offsetAt(edit.range.start)) +
+            edit.newText +
+            text.slice(document.textDocument.offsetAt(edit.range.end));
     }
     return text;
 }
@@ -69,7 +82,11 @@ describe('nearby periods from the backend', () => {
         actions.forEach((action, i) => {
             const proposal = refusal![i];
             expect(action.diagnostics).toEqual([diagnostic]);
-            expect(action.title).toMatch(new RegExp(`^Use periods .* \\(${proposal.roots} latency trees, periods change by at most [\\d.e-]+ %\\)$`));
+            expect(action.title).toMatch(
+                new RegExp(
+                    `^Use periods .* \\(${proposal.roots} latency trees, periods change by at most [\\d.e-]+ %\\)$`,
+                ),
+            );
             const text = applied(document, action.edit!.changes![document.textDocument.uri]);
             const periods = [...text.matchAll(/period ([\d.]+) ms/g)].map(m => Math.round(Number(m[1]) * 1e6));
             expect(periods).toEqual(['C0', 'C1', 'C2'].map(c => proposal.periods_ns[c]));

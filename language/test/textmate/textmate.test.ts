@@ -60,10 +60,14 @@ function scopeOf(grammar: NonNullable<Grammar>, text: string, word: string, nth 
 describe('keywords that are names too', () => {
     test('the grammar facts: which keywords may be names', async () => {
         const facts = await grammarFacts();
-        expect([...facts.nameKeywords]).toEqual(expect.arrayContaining(['x', 's', 'ms', 'in', 'out', 'on', 'local', 'port']));
+        expect([...facts.nameKeywords]).toEqual(
+            expect.arrayContaining(['x', 's', 'ms', 'in', 'out', 'on', 'local', 'port']),
+        );
         expect(facts.nameKeywords.has('box')).toBe(false);
         expect([...facts.units]).toEqual(expect.arrayContaining(['s', 'ms', 'us', 'ns', 'B', 'KiB', 'MiB/s', '%']));
-        expect([...facts.declaring]).toEqual(expect.arrayContaining(['box', 'image', 'chain', 'of', 'cache', 'throttle', 'platform']));
+        expect([...facts.declaring]).toEqual(
+            expect.arrayContaining(['box', 'image', 'chain', 'of', 'cache', 'throttle', 'platform']),
+        );
         expect([...facts.kernelKeywords]).toEqual(['kernel']);
         expect([...facts.unitKeywords]).toEqual(['unit']);
     });
@@ -73,21 +77,58 @@ describe('keywords that are names too', () => {
     });
 
     test('a port named x after an instance is a property', () => {
-        expect(tokens(tuned, '    m.o -> mul.x')).toEqual(['m=variable.other', '.=-', 'o=variable.other.property', '->=-', 'mul=variable.other', '.=-', 'x=variable.other.property']);
+        expect(tokens(tuned, '    m.o -> mul.x')).toEqual([
+            'm=variable.other',
+            '.=-',
+            'o=variable.other.property',
+            '->=-',
+            'mul=variable.other',
+            '.=-',
+            'x=variable.other.property',
+        ]);
     });
 
     test('a port or an instance named like a keyword is a name where it is declared and used', () => {
         expect(tokens(tuned, 'box Mul { in x: F  in in: F  out s: F  kernel mul }')).toEqual([
-            'box=keyword.control', 'Mul=entity.name.type', '{=-',
-            'in=keyword.control', 'x=variable.other', ':=-', 'F=entity.name.type',
-            'in=keyword.control', 'in=variable.other', ':=-', 'F=entity.name.type',
-            'out=keyword.control', 's=variable.other', ':=-', 'F=entity.name.type',
-            'kernel=keyword.control', 'mul=entity.name.function', '}=-',
+            'box=keyword.control',
+            'Mul=entity.name.type',
+            '{=-',
+            'in=keyword.control',
+            'x=variable.other',
+            ':=-',
+            'F=entity.name.type',
+            'in=keyword.control',
+            'in=variable.other',
+            ':=-',
+            'F=entity.name.type',
+            'out=keyword.control',
+            's=variable.other',
+            ':=-',
+            'F=entity.name.type',
+            'kernel=keyword.control',
+            'mul=entity.name.function',
+            '}=-',
         ]);
         expect(tokens(tuned, 'chain C on local { s: Src  local: Mul  s.s -> local.in }')).toEqual([
-            'chain=keyword.control', 'C=entity.name.type', 'on=keyword.control', 'local=entity.name.type', '{=-',
-            's=variable.other', ':=-', 'Src=entity.name.type', 'local=variable.other', ':=-', 'Mul=entity.name.type',
-            's=variable.other', '.=-', 's=variable.other.property', '->=-', 'local=variable.other', '.=-', 'in=variable.other.property', '}=-',
+            'chain=keyword.control',
+            'C=entity.name.type',
+            'on=keyword.control',
+            'local=entity.name.type',
+            '{=-',
+            's=variable.other',
+            ':=-',
+            'Src=entity.name.type',
+            'local=variable.other',
+            ':=-',
+            'Mul=entity.name.type',
+            's=variable.other',
+            '.=-',
+            's=variable.other.property',
+            '->=-',
+            'local=variable.other',
+            '.=-',
+            'in=variable.other.property',
+            '}=-',
         ]);
     });
 
@@ -104,20 +145,47 @@ describe('keywords that are names too', () => {
 describe('keywords where they are keywords', () => {
     test('`x` between the sizes of an image, units after numbers', () => {
         expect(tokens(tuned, 'image Frame 1024 x 1024 of u16')).toEqual([
-            'image=keyword.control', 'Frame=entity.name.type', '1024=constant.numeric', 'x=keyword.control', '1024=constant.numeric', 'of=keyword.control', 'u16=entity.name.type',
+            'image=keyword.control',
+            'Frame=entity.name.type',
+            '1024=constant.numeric',
+            'x=keyword.control',
+            '1024=constant.numeric',
+            'of=keyword.control',
+            'u16=entity.name.type',
         ]);
         expect(tokens(tuned, 'cost 0.8 ms  cache L3 8 MiB shared  threshold 50 %  threshold 2 GiB/s')).toEqual([
-            'cost=keyword.control', '0.8=constant.numeric', 'ms=keyword.other.unit',
-            'cache=keyword.control', 'L3=entity.name.type', '8=constant.numeric', 'MiB=keyword.other.unit', 'shared=keyword.control',
-            'threshold=keyword.control', '50=constant.numeric', '%=keyword.other.unit',
-            'threshold=keyword.control', '2=constant.numeric', 'GiB/s=keyword.other.unit',
+            'cost=keyword.control',
+            '0.8=constant.numeric',
+            'ms=keyword.other.unit',
+            'cache=keyword.control',
+            'L3=entity.name.type',
+            '8=constant.numeric',
+            'MiB=keyword.other.unit',
+            'shared=keyword.control',
+            'threshold=keyword.control',
+            '50=constant.numeric',
+            '%=keyword.other.unit',
+            'threshold=keyword.control',
+            '2=constant.numeric',
+            'GiB/s=keyword.other.unit',
         ]);
     });
 
     test('a unit before a pmf colon is still a unit', () => {
         expect(tokens(tuned, 'etp pmf { 1 ms: 0.5, 2 ms: 0.5 }')).toEqual([
-            'etp=keyword.control', 'pmf=keyword.control', '{=-', '1=constant.numeric', 'ms=keyword.other.unit', ':=-', '0.5=constant.numeric', ',=-',
-            '2=constant.numeric', 'ms=keyword.other.unit', ':=-', '0.5=constant.numeric', '}=-',
+            'etp=keyword.control',
+            'pmf=keyword.control',
+            '{=-',
+            '1=constant.numeric',
+            'ms=keyword.other.unit',
+            ':=-',
+            '0.5=constant.numeric',
+            ',=-',
+            '2=constant.numeric',
+            'ms=keyword.other.unit',
+            ':=-',
+            '0.5=constant.numeric',
+            '}=-',
         ]);
     });
 
@@ -127,17 +195,27 @@ describe('keywords where they are keywords', () => {
         expect(scopeOf(tuned, 'schedule fixed threads 4 cores 0..3', 'fixed')).toBe('keyword.control');
         expect(scopeOf(tuned, 'schedule fixed threads 4 cores 0..3', '3')).toBe('constant.numeric');
         expect(scopeOf(tuned, 'counter l2-lines-in mechanism fifo-hold', 'l2-lines-in')).toBe('keyword.control');
-        expect(scopeOf(tuned, 'target t { local rt-cores 0..1 be-cores 2..3 workload hog }', 'rt-cores')).toBe('keyword.control');
-        expect(scopeOf(tuned, 'target t { local rt-cores 0..1 be-cores 2..3 workload hog }', 'hog')).toBe('keyword.control');
+        expect(scopeOf(tuned, 'target t { local rt-cores 0..1 be-cores 2..3 workload hog }', 'rt-cores')).toBe(
+            'keyword.control',
+        );
+        expect(scopeOf(tuned, 'target t { local rt-cores 0..1 be-cores 2..3 workload hog }', 'hog')).toBe(
+            'keyword.control',
+        );
         expect(scopeOf(tuned, 'require latency <= 160 ms with probability >= 99.9 %', 'with')).toBe('keyword.control');
         expect(scopeOf(tuned, 'require loss < 1e-4', '1e-4')).toBe('constant.numeric');
     });
 
     test('comments and strings are untouched', () => {
         expect(tokens(tuned, '// in x: F\netp histogram "in.x ms" unit us')).toEqual([
-            '//=comment.line', 'in x: F=comment.line',
-            'etp=keyword.control', 'histogram=keyword.control', '"=string.quoted.double', 'in.x ms=string.quoted.double', '"=string.quoted.double',
-            'unit=keyword.control', 'us=keyword.other.unit',
+            '//=comment.line',
+            'in x: F=comment.line',
+            'etp=keyword.control',
+            'histogram=keyword.control',
+            '"=string.quoted.double',
+            'in.x ms=string.quoted.double',
+            '"=string.quoted.double',
+            'unit=keyword.control',
+            'us=keyword.other.unit',
         ]);
     });
 });

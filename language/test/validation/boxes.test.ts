@@ -32,12 +32,16 @@ describe('unknown-pixel-type', () => {
             'error unknown-pixel-type 1:20..1:23 "u17"',
             'error unknown-pixel-type 2:20..2:25 "float"',
         ]);
-        expect(messages(doc, 'unknown-pixel-type')[0]).toBe("Unknown pixel type 'u17'; did you mean 'u16'? known: u8, i8, u16, i16, u32, i32, int, f32, f64.");
+        expect(messages(doc, 'unknown-pixel-type')[0]).toBe(
+            "Unknown pixel type 'u17'; did you mean 'u16'? known: u8, i8, u16, i16, u32, i32, int, f32, f64.",
+        );
         expect(messages(doc, 'unknown-pixel-type')[1]).not.toContain('did you mean');
     });
 
     test('positive: every known pixel type', async () => {
-        const doc = await check(...['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'int', 'f32', 'f64'].map((p, i) => `image I${i} 8 x 8 of ${p}`));
+        const doc = await check(
+            ...['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'int', 'f32', 'f64'].map((p, i) => `image I${i} 8 x 8 of ${p}`),
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -50,14 +54,22 @@ describe('missing-kernel', () => {
     });
 
     test('positive: a kernel, or a source instead of a kernel', async () => {
-        const doc = await check(...P, 'box A { in i: F  out o: F  kernel copy }', 'box S { out o: F  source period 1 ms }');
+        const doc = await check(
+            ...P,
+            'box A { in i: F  out o: F  kernel copy }',
+            'box S { out o: F  source period 1 ms }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
 
 describe('unknown-kernel', () => {
     test('error at the kernel name, with a suggestion when one is close', async () => {
-        const doc = await check(...P, 'box A { in i: F  out o: F  kernel gian(2) }', 'box B { in i: F  out o: F  kernel blur(3) }');
+        const doc = await check(
+            ...P,
+            'box A { in i: F  out o: F  kernel gian(2) }',
+            'box B { in i: F  out o: F  kernel blur(3) }',
+        );
         expect(issues(doc)).toEqual([
             'error unknown-kernel 3:35..3:39 "gian"',
             'error unknown-kernel 4:35..4:39 "blur"',
@@ -69,7 +81,11 @@ describe('unknown-kernel', () => {
     });
 
     test('positive: the same boxes with known kernels', async () => {
-        const doc = await check(...P, 'box A { in i: F  out o: F  kernel gain(2) }', 'box B { in i: F  out o: F  kernel convolution(3) }');
+        const doc = await check(
+            ...P,
+            'box A { in i: F  out o: F  kernel gain(2) }',
+            'box B { in i: F  out o: F  kernel convolution(3) }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -78,11 +94,17 @@ describe('kernel-parameters', () => {
     test('too many: error at the surplus arguments', async () => {
         const doc = await check(...P, 'box A { in i: F  out o: F  kernel gain(1, 2, 3) }');
         expect(issues(doc)).toEqual(['error kernel-parameters 3:43..3:47 "2, 3"']);
-        expect(messages(doc, 'kernel-parameters')).toEqual(["Kernel 'gain' takes 1 parameter(s), 3 given: gain(factor)."]);
+        expect(messages(doc, 'kernel-parameters')).toEqual([
+            "Kernel 'gain' takes 1 parameter(s), 3 given: gain(factor).",
+        ]);
     });
 
     test('too few (no parentheses, or empty ones): error at the kernel name', async () => {
-        const doc = await check(...P, 'box A { in i: F  out o: F  kernel gain }', 'box B { in i: F  out o: F  kernel gain() }');
+        const doc = await check(
+            ...P,
+            'box A { in i: F  out o: F  kernel gain }',
+            'box B { in i: F  out o: F  kernel gain() }',
+        );
         expect(issues(doc)).toEqual([
             'error kernel-parameters 3:35..3:39 "gain"',
             'error kernel-parameters 4:35..4:39 "gain"',
@@ -92,11 +114,17 @@ describe('kernel-parameters', () => {
     test('not a whole number: error at the argument', async () => {
         const doc = await check(...P, 'box A { in i: F  out o: F  kernel average(2.5) }');
         expect(issues(doc)).toEqual(['error kernel-parameters 3:43..3:46 "2.5"']);
-        expect(messages(doc, 'kernel-parameters')).toEqual(["Parameter 'frames' of kernel 'average' must be a whole number (got 2.5)."]);
+        expect(messages(doc, 'kernel-parameters')).toEqual([
+            "Parameter 'frames' of kernel 'average' must be a whole number (got 2.5).",
+        ]);
     });
 
     test('below the minimum', async () => {
-        const doc = await check(...P, 'box A { in i: F  out o: F  kernel average(0) }', 'box B { in i: F  out o: F  kernel convolution(-3) }');
+        const doc = await check(
+            ...P,
+            'box A { in i: F  out o: F  kernel average(0) }',
+            'box B { in i: F  out o: F  kernel convolution(-3) }',
+        );
         expect(issues(doc)).toEqual([
             'error kernel-parameters 3:43..3:44 "0"',
             'error kernel-parameters 4:47..4:49 "-3"',
@@ -106,28 +134,34 @@ describe('kernel-parameters', () => {
     test('an even convolution size', async () => {
         const doc = await check(...P, 'box A { in i: F  out o: F  kernel convolution(4) }');
         expect(issues(doc)).toEqual(['error kernel-parameters 3:47..3:48 "4"']);
-        expect(messages(doc, 'kernel-parameters')).toEqual(["Parameter 'k' of kernel 'convolution' must be odd (got 4)."]);
+        expect(messages(doc, 'kernel-parameters')).toEqual([
+            "Parameter 'k' of kernel 'convolution' must be odd (got 4).",
+        ]);
     });
 
     test('positive: optional parameters may be left out; negative factors are fine', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'box A { in a: F  in b: F  out o: F  kernel mul }',
             'box B { in a: F  in b: F  out o: F  kernel mul(0.5) }',
             'box C { out o: F  kernel source(7) }',
             'box D { in i: F  out o: F  kernel gain(-1.5) }',
             'box E { in i: F  out o: F  kernel average(4) }',
-            'box G { in i: F  out o: F  kernel convolution(5) }');
+            'box G { in i: F  out o: F  kernel convolution(5) }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
 
 describe('kernel-ports', () => {
     test('ports that do not fit the kernel: error at the kernel name (or `source`)', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'box A { in i: F  kernel gain(2) }',
             'box B { in a: F  out o: F  kernel add }',
             'box D { in i: F  out o: F  kernel dup }',
-            'box S { in i: F  out o: F  source period 1 ms }');
+            'box S { in i: F  out o: F  source period 1 ms }',
+        );
         expect(issues(doc)).toEqual([
             'error kernel-ports 3:25..3:29 "gain"',
             'error kernel-ports 4:35..4:38 "add"',
@@ -143,25 +177,31 @@ describe('kernel-ports', () => {
     });
 
     test('positive: fan-out kernels take many ports', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'box D { in i: F  out a: F  out b: F  out c: F  kernel dup }',
             'box K { in a: F  in b: F  in c: F  kernel sink }',
-            'box S { out a: F  out b: F  source period 1 ms }');
+            'box S { out a: F  out b: F  source period 1 ms }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
 
 describe('kernel-image-size', () => {
     test('a kernel that keeps the image size with ports of another size: error at the odd port type', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'image H 32 x 32 of u8',
             'box A { in i: F  out o: H  kernel copy }',
-            'box B { in a: F  in b: H  out o: F  kernel add }');
+            'box B { in a: F  in b: H  out o: F  kernel add }',
+        );
         expect(issues(doc)).toEqual([
             'error kernel-image-size 4:25..4:26 "H"',
             'error kernel-image-size 5:24..5:25 "H"',
         ]);
-        expect(messages(doc, 'kernel-image-size')[0]).toBe("Kernel 'copy' keeps the image size: port 'o' is 32 x 32 but 'i' is 64 x 64.");
+        expect(messages(doc, 'kernel-image-size')[0]).toBe(
+            "Kernel 'copy' keeps the image size: port 'o' is 32 x 32 but 'i' is 64 x 64.",
+        );
     });
 
     test('positive: the same size with another pixel type is fine', async () => {
@@ -185,24 +225,30 @@ describe('kernel-dependency', () => {
     });
 
     test('a halo smaller than the kernel reads: error at the dependency', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'box A { in i: F  out o: F  kernel convolution(5)  split rows  depends halo 1 }',
-            'box B { in i: F  out o: F  kernel convolution(5)  split rows  depends pointwise }');
+            'box B { in i: F  out o: F  kernel convolution(5)  split rows  depends pointwise }',
+        );
         expect(issues(doc)).toEqual([
             'error kernel-dependency 3:63..3:77 "depends halo 1"',
             'error kernel-dependency 4:63..4:80 "depends pointwise"',
         ]);
-        expect(messages(doc, 'kernel-dependency')[0]).toBe("Kernel 'convolution' reads 2 row(s) around each output row: use 'depends halo 2' or more.");
+        expect(messages(doc, 'kernel-dependency')[0]).toBe(
+            "Kernel 'convolution' reads 2 row(s) around each output row: use 'depends halo 2' or more.",
+        );
     });
 
     test('positive: enough halo, whole frames, or no split', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'box A { in i: F  out o: F  kernel convolution(5)  split rows  depends halo 2 }',
             'box B { in i: F  out o: F  kernel convolution(5)  split rows  depends whole }',
             'box C { in i: F  out o: F  kernel convolution(5)  split none }',
             'box D { in i: F  out o: F  kernel convolution(5)  split none  depends none }',
             'box E { in i: F  out o: F  kernel convolution(5)  split rows  depends halo 3 }',
-            'box G { in i: F  out o: F  kernel gain(2)  split rows  depends pointwise }');
+            'box G { in i: F  out o: F  kernel gain(2)  split rows  depends pointwise }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -226,14 +272,18 @@ describe('conflicting-kernel', () => {
             'error kernel-ports 3:26..3:30 "gain"',
             'error conflicting-kernel 3:35..3:54 "source period 10 ms"',
         ]);
-        expect(messages(doc, 'conflicting-kernel')).toEqual(["Box 'A' is a periodic source but its kernel is 'gain'; a source box has kernel source (or none)."]);
+        expect(messages(doc, 'conflicting-kernel')).toEqual([
+            "Box 'A' is a periodic source but its kernel is 'gain'; a source box has kernel source (or none).",
+        ]);
     });
 
     test('positive: kernel source with a period, or a source without period', async () => {
-        const doc = await check(...P,
+        const doc = await check(
+            ...P,
             'box A { out o: F  kernel source(3)  source period 10 ms }',
             'box B { out o: F  kernel source }',
-            'box C { out o: F  source }');
+            'box C { out o: F  source }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });

@@ -19,7 +19,14 @@ describe('a clean chain', () => {
 
 describe('boxes used in a chain', () => {
     test('an instance of a box without kernel: the box reports missing-kernel once, the chain adds nothing', async () => {
-        const doc = await check(...PRELUDE, 'box Nothing { in i: F  out o: F }', 'chain C on P {', '    s: Src  n: Nothing  k: Sink', '    s.o -> n.i  n.o -> k.i', '}');
+        const doc = await check(
+            ...PRELUDE,
+            'box Nothing { in i: F  out o: F }',
+            'chain C on P {',
+            '    s: Src  n: Nothing  k: Sink',
+            '    s.o -> n.i  n.o -> k.i',
+            '}',
+        );
         expect(issues(doc)).toEqual(['error missing-kernel 6:5..6:12 "Nothing"']);
     });
 });
@@ -31,7 +38,9 @@ describe('connection-direction', () => {
             'warning unconnected-output 7:13..7:14 "g"',
             'error connection-direction 8:17..8:20 "g.i"',
         ]);
-        expect(messages(doc, 'connection-direction')).toEqual(["'g.i' is an input; a connection starts at an output port."]);
+        expect(messages(doc, 'connection-direction')).toEqual([
+            "'g.i' is an input; a connection starts at an output port.",
+        ]);
     });
 
     test('a connection to an output: error at its target port', async () => {
@@ -40,7 +49,9 @@ describe('connection-direction', () => {
             'error unconnected-input 7:13..7:14 "g"',
             'error connection-direction 8:12..8:15 "g.o"',
         ]);
-        expect(messages(doc, 'connection-direction')).toEqual(["'g.o' is an output; a connection ends at an input port."]);
+        expect(messages(doc, 'connection-direction')).toEqual([
+            "'g.o' is an output; a connection ends at an input port.",
+        ]);
     });
 
     test('positive: output to input', async () => {
@@ -49,13 +60,22 @@ describe('connection-direction', () => {
 });
 
 describe('port-type-mismatch', () => {
-    const withSink = (image: string) => [...PRELUDE, image, 'box SinkH { in i: H  kernel sink }',
-        'chain C on P {', INSTANCES.replace('Sink', 'SinkH'), CONNECTIONS, '}'];
+    const withSink = (image: string) => [
+        ...PRELUDE,
+        image,
+        'box SinkH { in i: H  kernel sink }',
+        'chain C on P {',
+        INSTANCES.replace('Sink', 'SinkH'),
+        CONNECTIONS,
+        '}',
+    ];
 
     test('another size: error at the whole connection', async () => {
         const doc = await check(...withSink('image H 32 x 32 of u8'));
         expect(issues(doc)).toEqual(['error port-type-mismatch 10:17..10:27 "g.o -> k.i"']);
-        expect(messages(doc, 'port-type-mismatch')).toEqual(['Port type mismatch: F (64 x 64 of u8) does not fit H (32 x 32 of u8).']);
+        expect(messages(doc, 'port-type-mismatch')).toEqual([
+            'Port type mismatch: F (64 x 64 of u8) does not fit H (32 x 32 of u8).',
+        ]);
     });
 
     test('another pixel type', async () => {
@@ -84,14 +104,16 @@ describe('two-writers', () => {
     });
 
     test('positive: one output may feed several inputs; a dup box fans out', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Dup { in i: F  out a: F  out b: F  kernel dup }',
             'box Sink2 { in a: F  in b: F  kernel sink }',
             'chain C on P {',
             '    s: Src  d: Dup  k: Sink2  g: Gain  h: Gain  m: Sink  n: Sink',
             '    s.o -> d.i  d.a -> k.a  d.b -> k.b',
             '    s.o -> g.i  s.o -> h.i  g.o -> m.i  h.o -> n.i',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -104,7 +126,9 @@ describe('unconnected-input and unconnected-output', () => {
             'error unconnected-input 7:22..7:23 "k"',
         ]);
         expect(messages(doc, 'unconnected-input')).toEqual(["Input 'k.i' is not connected."]);
-        expect(messages(doc, 'unconnected-output')).toEqual(["Output 'g.o' is not connected; its frames are discarded."]);
+        expect(messages(doc, 'unconnected-output')).toEqual([
+            "Output 'g.o' is not connected; its frames are discarded.",
+        ]);
     });
 
     test('an output nobody reads: a warning at the instance name', async () => {
@@ -125,25 +149,29 @@ describe('cycle', () => {
     });
 
     test('a cycle through three boxes is reported once', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Add { in a: F  in b: F  out o: F  kernel add }',
             'box Dup { in i: F  out a: F  out b: F  kernel dup }',
             'chain C on P {',
             '    s: Src  a: Add  g: Gain  d: Dup  k: Sink',
             '    s.o -> a.a  a.o -> g.i  g.o -> d.i  d.a -> a.b  d.b -> k.i',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual(['error cycle 10:41..10:51 "d.a -> a.b"']);
         expect(messages(doc, 'cycle')).toEqual(['Cycle without delay: a -> g -> d -> a.']);
     });
 
     test('positive: a diamond (two paths, no cycle)', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Add { in a: F  in b: F  out o: F  kernel add }',
             'box Dup { in i: F  out a: F  out b: F  kernel dup }',
             'chain C on P {',
             '    s: Src  d: Dup  g: Gain  h: Gain  a: Add  k: Sink',
             '    s.o -> d.i  d.a -> g.i  d.b -> h.i  g.o -> a.a  h.o -> a.b  a.o -> k.i',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -151,18 +179,13 @@ describe('cycle', () => {
 describe('no-source and empty-chain', () => {
     test('instances but no source box: error at the chain name', async () => {
         const doc = await check(...chain('    g: Gain  k: Sink', '    g.o -> k.i'));
-        expect(issues(doc)).toEqual([
-            'error no-source 6:7..6:8 "C"',
-            'error unconnected-input 7:5..7:6 "g"',
-        ]);
+        expect(issues(doc)).toEqual(['error no-source 6:7..6:8 "C"', 'error unconnected-input 7:5..7:6 "g"']);
         expect(messages(doc, 'no-source')).toEqual(["Chain 'C' has no source box; nothing feeds it."]);
     });
 
     test('an unresolved box may be the source: only the linking errors', async () => {
         const doc = await check(...chain('    s: Source  g: Gain  k: Sink', CONNECTIONS));
-        expect(issues(doc)).toEqual([
-            'error linking-error 7:8..7:14 "Source"',
-        ]);
+        expect(issues(doc)).toEqual(['error linking-error 7:8..7:14 "Source"']);
     });
 
     test('a chain without instances: error at the chain name', async () => {
@@ -180,14 +203,18 @@ describe('threads-exceed-cores and non-positive-threads', () => {
     test('more threads than the platform has cores: error at `threads N`', async () => {
         const doc = await check(...chain(INSTANCES, CONNECTIONS, '    schedule fixed threads 5'));
         expect(issues(doc)).toEqual(['error threads-exceed-cores 9:20..9:29 "threads 5"']);
-        expect(messages(doc, 'threads-exceed-cores')).toEqual(["5 threads exceed the 4 core(s) of platform 'P'; pinned threads need a core each."]);
+        expect(messages(doc, 'threads-exceed-cores')).toEqual([
+            "5 threads exceed the 4 core(s) of platform 'P'; pinned threads need a core each.",
+        ]);
     });
 
     test('more threads than the chosen cores (a core named twice counts once)', async () => {
         for (const cores of ['0..1', '0, 1, 1']) {
             const doc = await check(...chain(INSTANCES, CONNECTIONS, `    schedule fixed threads 3 cores ${cores}`));
             expect(issues(doc)).toEqual(['error threads-exceed-cores 9:20..9:29 "threads 3"']);
-            expect(messages(doc, 'threads-exceed-cores')).toEqual(['3 threads exceed the 2 core(s) of the chosen cores; pinned threads need a core each.']);
+            expect(messages(doc, 'threads-exceed-cores')).toEqual([
+                '3 threads exceed the 2 core(s) of the chosen cores; pinned threads need a core each.',
+            ]);
         }
     });
 
@@ -198,8 +225,12 @@ describe('threads-exceed-cores and non-positive-threads', () => {
     });
 
     test('positive: as many threads as cores, or fewer', async () => {
-        expect(issues(await check(...chain(INSTANCES, CONNECTIONS, '    schedule fixed threads 4 cores 0..3')))).toEqual([]);
-        expect(issues(await check(...chain(INSTANCES, CONNECTIONS, '    schedule fixed threads 2 cores 0..3')))).toEqual([]);
+        expect(
+            issues(await check(...chain(INSTANCES, CONNECTIONS, '    schedule fixed threads 4 cores 0..3'))),
+        ).toEqual([]);
+        expect(
+            issues(await check(...chain(INSTANCES, CONNECTIONS, '    schedule fixed threads 2 cores 0..3'))),
+        ).toEqual([]);
         expect(issues(await check(...chain(INSTANCES, CONNECTIONS, '    schedule reduced threads 1')))).toEqual([]);
     });
 });
@@ -231,7 +262,8 @@ describe('core-out-of-range (schedule)', () => {
 
 describe('halo-exceeds-slice', () => {
     /** A 5x5 convolution (halo 2) on a frame `height` rows high. */
-    const haloChain = (height: number, ...schedule: string[]) => [...PRELUDE,
+    const haloChain = (height: number, ...schedule: string[]) => [
+        ...PRELUDE,
         `image T 64 x ${height} of u8`,
         'box SrcT { out o: T  source period 10 ms }',
         'box Conv { in i: T  out o: T  kernel convolution(5)  split rows  depends halo 2 }',
@@ -240,9 +272,10 @@ describe('halo-exceeds-slice', () => {
         '    s: SrcT  c: Conv  k: SinkT',
         '    s.o -> c.i  c.o -> k.i',
         ...schedule,
-        '}'];
+        '}',
+    ];
 
-    test('a halo of 2 rows with 1-row slices: error at the instance\'s box', async () => {
+    test("a halo of 2 rows with 1-row slices: error at the instance's box", async () => {
         const doc = await check(...haloChain(6, '    schedule reduced threads 4'));
         expect(issues(doc)).toEqual(['error halo-exceeds-slice 11:17..11:21 "Conv"']);
         expect(messages(doc, 'halo-exceeds-slice')).toEqual([
@@ -251,7 +284,9 @@ describe('halo-exceeds-slice', () => {
     });
 
     test('the thread count follows from the chosen cores, or from the platform', async () => {
-        expect(issues(await check(...haloChain(6, '    schedule reduced cores 0..3')))).toEqual(['error halo-exceeds-slice 11:17..11:21 "Conv"']);
+        expect(issues(await check(...haloChain(6, '    schedule reduced cores 0..3')))).toEqual([
+            'error halo-exceeds-slice 11:17..11:21 "Conv"',
+        ]);
         expect(issues(await check(...haloChain(6)))).toEqual(['error halo-exceeds-slice 11:17..11:21 "Conv"']);
     });
 
@@ -266,7 +301,9 @@ describe('missing-platform', () => {
     test('a chain without `on P`: a warning at the chain name', async () => {
         const doc = await check(...PRELUDE, 'chain C {', INSTANCES, CONNECTIONS, '}');
         expect(issues(doc)).toEqual(['warning missing-platform 6:7..6:8 "C"']);
-        expect(messages(doc, 'missing-platform')).toEqual(["Chain 'C' names no platform ('chain C on P'); the planner then assumes one core per thread."]);
+        expect(messages(doc, 'missing-platform')).toEqual([
+            "Chain 'C' names no platform ('chain C on P'); the planner then assumes one core per thread.",
+        ]);
     });
 
     test('positive: `chain C on P`', async () => {
@@ -290,11 +327,19 @@ describe('requirement-kind', () => {
     test('a loss requirement on a box chain: error at the requirement', async () => {
         const doc = await check(...chain(INSTANCES, CONNECTIONS, '    require loss < 1e-4'));
         expect(issues(doc)).toEqual(['error requirement-kind 9:5..9:24 "require loss < 1e-4"']);
-        expect(messages(doc, 'requirement-kind')).toEqual(['A box chain does not lose frames; loss requirements belong to a ptts.']);
+        expect(messages(doc, 'requirement-kind')).toEqual([
+            'A box chain does not lose frames; loss requirements belong to a ptts.',
+        ]);
     });
 
     test('positive: latency requirements on a box chain', async () => {
-        const doc = await check(...chain(INSTANCES, CONNECTIONS, '    require latency p99 < 20 ms  require latency <= 30 ms with probability >= 99.9 %'));
+        const doc = await check(
+            ...chain(
+                INSTANCES,
+                CONNECTIONS,
+                '    require latency p99 < 20 ms  require latency <= 30 ms with probability >= 99.9 %',
+            ),
+        );
         expect(issues(doc)).toEqual([]);
     });
 });

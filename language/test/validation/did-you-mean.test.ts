@@ -37,7 +37,11 @@ async function fixes(document: LangiumDocument, diagnostic: Diagnostic): Promise
 function applied(document: LangiumDocument, action: CodeAction): string {
     const [edit] = action.edit!.changes![document.textDocument.uri];
     const text = document.textDocument.getText();
-    return text.slice(0, document.textDocument.offsetAt(edit.range.start)) + edit.newText + text.slice(document.textDocument.offsetAt(edit.range.end));
+    return (
+        text.slice(0, document.textDocument.offsetAt(edit.range.start)) +
+        edit.newText +
+        text.slice(document.textDocument.offsetAt(edit.range.end))
+    );
 }
 
 describe('close names', () => {
@@ -76,7 +80,13 @@ describe('close names', () => {
 
 describe('linking errors name the close names', () => {
     test('unknown box of an instance: the message and one preferred fix at the name', async () => {
-        const doc = await check(...PRELUDE, 'chain C on P {', '    s: Src  g: Gian  k: Sink', '    s.o -> g.i  g.o -> k.i', '}');
+        const doc = await check(
+            ...PRELUDE,
+            'chain C on P {',
+            '    s: Src  g: Gian  k: Sink',
+            '    s.o -> g.i  g.o -> k.i',
+            '}',
+        );
         const diagnostic = only(doc, 'linking-error');
         expect(diagnostic.message).toBe("Unknown box 'Gian'; did you mean 'Gain'?");
         expect(await fixes(doc, diagnostic)).toEqual(["Change to 'Gain' @ 7:16..7:20 -> Gain"]);
@@ -87,10 +97,15 @@ describe('linking errors name the close names', () => {
     });
 
     test('several close names: one fix each, in order, none preferred', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Gains { in i: F  out o: F  kernel gain(3) }',
             'box Grain { in i: F  out o: F  kernel gain(4) }',
-            'chain C on P {', '    s: Src  g: Grains  k: Sink', '    s.o -> g.i  g.o -> k.i', '}');
+            'chain C on P {',
+            '    s: Src  g: Grains  k: Sink',
+            '    s.o -> g.i  g.o -> k.i',
+            '}',
+        );
         const diagnostic = only(doc, 'linking-error');
         expect(diagnostic.message).toBe("Unknown box 'Grains'; did you mean 'Gains', 'Grain' or 'Gain'?");
         expect(await fixes(doc, diagnostic)).toEqual([
@@ -102,39 +117,61 @@ describe('linking errors name the close names', () => {
     });
 
     test('unknown instance of a connection', async () => {
-        const doc = await check(...PRELUDE, 'chain C on P {', '    src: Src  gain: Gain  k: Sink', '    scr.o -> gain.i  gain.o -> k.i', '}');
+        const doc = await check(
+            ...PRELUDE,
+            'chain C on P {',
+            '    src: Src  gain: Gain  k: Sink',
+            '    scr.o -> gain.i  gain.o -> k.i',
+            '}',
+        );
         const diagnostic = only(doc, 'linking-error');
         expect(diagnostic.message).toBe("Unknown instance 'scr'; did you mean 'src'?");
         expect(await fixes(doc, diagnostic)).toEqual(["Change to 'src' @ 8:5..8:8 -> src"]);
     });
 
     test('unknown port: inputs on the right of ->, outputs on the left', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Two { in a1: F  in a2: F  out a3: F  kernel add }',
-            'chain C on P {', '    s: Src  t: Two  k: Sink', '    s.o -> t.a  s.o -> t.a2  t.a -> k.i', '}');
+            'chain C on P {',
+            '    s: Src  t: Two  k: Sink',
+            '    s.o -> t.a  s.o -> t.a2  t.a -> k.i',
+            '}',
+        );
         expect(messages(doc, 'linking-error')).toEqual([
             "Box 'Two' (instance 't') has no port 'a'; did you mean 'a1' or 'a2'?",
             "Box 'Two' (instance 't') has no port 'a'; did you mean 'a3'?",
         ]);
         const [right, left] = (doc.diagnostics ?? []).filter(d => codeOf(d) === 'linking-error');
-        expect(await fixes(doc, right)).toEqual(["Change to 'a1' @ 9:14..9:15 -> a1", "Change to 'a2' @ 9:14..9:15 -> a2"]);
+        expect(await fixes(doc, right)).toEqual([
+            "Change to 'a1' @ 9:14..9:15 -> a1",
+            "Change to 'a2' @ 9:14..9:15 -> a2",
+        ]);
         expect(await fixes(doc, left)).toEqual(["Change to 'a3' @ 9:32..9:33 -> a3"]);
     });
 
-    test('a port with nothing close lists the box\'s ports, and has no fix', async () => {
-        const doc = await check(...PRELUDE, 'chain C on P {', '    s: Src  g: Gain  k: Sink', '    s.o -> g.x  g.o -> k.i', '}');
+    test("a port with nothing close lists the box's ports, and has no fix", async () => {
+        const doc = await check(
+            ...PRELUDE,
+            'chain C on P {',
+            '    s: Src  g: Gain  k: Sink',
+            '    s.o -> g.x  g.o -> k.i',
+            '}',
+        );
         const diagnostic = only(doc, 'linking-error');
         expect(diagnostic.message).toBe("Box 'Gain' (instance 'g') has no port 'x'; its ports: in i, out o.");
         expect(await codeActions(doc, diagnostic)).toEqual([]);
     });
 
     test('unknown image type, platform, chain and throttle', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box G2 { in i: f  out o: F  kernel copy }',
             'chain Ch on p { s: Src  k: Sink  s.o -> k.i }',
             'ptts T { component A period 10 ms etp chain ch }',
             'throttle Budget { budget period 10 ms misses 10 }',
-            'target t { local platform P1 rt-cores 0 be-cores 1 throttle budgets }');
+            'target t { local platform P1 rt-cores 0 be-cores 1 throttle budgets }',
+        );
         expect(messages(doc, 'linking-error')).toEqual([
             "Unknown image type 'f'; did you mean 'F'?",
             "Unknown platform 'p'; did you mean 'P'?",
@@ -144,7 +181,7 @@ describe('linking errors name the close names', () => {
         ]);
         const all = (doc.diagnostics ?? []).filter(d => codeOf(d) === 'linking-error');
         const texts: string[] = [];
-        for (const diagnostic of all) texts.push(...await fixes(doc, diagnostic));
+        for (const diagnostic of all) texts.push(...(await fixes(doc, diagnostic)));
         expect(texts).toEqual([
             "Change to 'F' @ 6:16..6:17 -> F",
             "Change to 'P' @ 7:13..7:14 -> P",
@@ -155,8 +192,14 @@ describe('linking errors name the close names', () => {
     });
 
     test('nothing close: the known names (few) or nothing to choose from', async () => {
-        const doc = await check(...PRELUDE, 'chain C on P {', '    s: Src  g: Blur  k: Sink', '    s.o -> g.i  g.o -> k.i', '}',
-            'ptts T { component A period 10 ms etp chain Nope }');
+        const doc = await check(
+            ...PRELUDE,
+            'chain C on P {',
+            '    s: Src  g: Blur  k: Sink',
+            '    s.o -> g.i  g.o -> k.i',
+            '}',
+            'ptts T { component A period 10 ms etp chain Nope }',
+        );
         expect(messages(doc, 'linking-error')).toEqual([
             "Unknown box 'Blur'; known boxes: Src, Gain, Sink.",
             "Unknown chain 'Nope'; known chains: C.",
@@ -165,9 +208,21 @@ describe('linking errors name the close names', () => {
     });
 
     test('a diagnostic whose text changed since offers nothing', async () => {
-        const doc = await check(...PRELUDE, 'chain C on P {', '    s: Src  g: Gian  k: Sink', '    s.o -> g.i  g.o -> k.i', '}');
+        const doc = await check(
+            ...PRELUDE,
+            'chain C on P {',
+            '    s: Src  g: Gian  k: Sink',
+            '    s.o -> g.i  g.o -> k.i',
+            '}',
+        );
         const diagnostic = only(doc, 'linking-error');
-        const stale = { ...diagnostic, range: { start: diagnostic.range.start, end: { ...diagnostic.range.end, character: diagnostic.range.end.character - 1 } } };
+        const stale = {
+            ...diagnostic,
+            range: {
+                start: diagnostic.range.start,
+                end: { ...diagnostic.range.end, character: diagnostic.range.end.character - 1 },
+            },
+        };
         expect(await codeActions(doc, stale)).toEqual([]);
     });
 });

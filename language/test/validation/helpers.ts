@@ -29,8 +29,11 @@ export function describeDiagnostic(document: LangiumDocument, diagnostic: Diagno
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {
-    return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
-        || String(codeOf(a)).localeCompare(String(codeOf(b)));
+    return (
+        a.range.start.line - b.range.start.line ||
+        a.range.start.character - b.range.start.character ||
+        String(codeOf(a)).localeCompare(String(codeOf(b)))
+    );
 }
 
 /** Every diagnostic of the document (or those with one of `codes`), in text order. */
@@ -43,7 +46,10 @@ export function issues(document: LangiumDocument, ...codes: string[]): string[] 
 
 /** The messages of the diagnostics with a code, in text order. */
 export function messages(document: LangiumDocument, code: string): string[] {
-    return [...(document.diagnostics ?? [])].filter(d => codeOf(d) === code).sort(byPosition).map(d => d.message);
+    return [...(document.diagnostics ?? [])]
+        .filter(d => codeOf(d) === code)
+        .sort(byPosition)
+        .map(d => d.message);
 }
 
 /** Validates the lines joined as one model. */
@@ -69,9 +75,4 @@ export const PRELUDE = [
 ] as const;
 
 /** A clean chain over the prelude (lines 6..9). */
-export const CHAIN = [
-    'chain C on P {',
-    '    s: Src  g: Gain  k: Sink',
-    '    s.o -> g.i  g.o -> k.i',
-    '}',
-] as const;
+export const CHAIN = ['chain C on P {', '    s: Src  g: Gain  k: Sink', '    s.o -> g.i  g.o -> k.i', '}'] as const;

@@ -24,11 +24,13 @@ describe('duplicate-name', () => {
     });
 
     test('two instances of one chain', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'chain C on P {',
             '    s: Src  g: Gain  k: Sink  k: Sink',
             '    s.o -> g.i  g.o -> k.i',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual(['error duplicate-name 7:31..7:32 "k"']);
     });
 
@@ -37,20 +39,24 @@ describe('duplicate-name', () => {
             'ptts T {',
             '    component A period 10 ms etp point 1 ms',
             '    component A period 20 ms etp point 1 ms',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual(['error duplicate-name 3:15..3:16 "A"']);
     });
 
     test('two caches of one level', async () => {
         const doc = await check('platform Q { cores 2  cache L2 256 KiB private  cache L2 512 KiB private }');
         expect(issues(doc)).toEqual(['error duplicate-name 1:55..1:57 "L2"']);
-        expect(messages(doc, 'duplicate-name')).toEqual(["Duplicate cache level 'L2' in platform 'Q' (first defined on line 1)."]);
+        expect(messages(doc, 'duplicate-name')).toEqual([
+            "Duplicate cache level 'L2' in platform 'Q' (first defined on line 1).",
+        ]);
     });
 
     test('positive: one name may be reused in different scopes', async () => {
         // Port `i` in several boxes, instance `s` in two chains, a component named like a box, caches of different
         // levels.
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Copy { in i: F  out o: F  kernel copy }',
             ...CHAIN,
             'chain D on P {',
@@ -58,7 +64,8 @@ describe('duplicate-name', () => {
             '    s.o -> g.i  g.o -> k.i',
             '}',
             'ptts T { component Src period 10 ms etp point 1 ms }',
-            'platform Q { cores 2 cache L2 256 KiB cache L3 8 MiB shared }');
+            'platform Q { cores 2 cache L2 256 KiB cache L3 8 MiB shared }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -66,31 +73,77 @@ describe('duplicate-name', () => {
 describe('repeated-setting', () => {
     test.each([
         ['platform', ['platform Q { cores 2  smt on  cores 4 }'], 'error repeated-setting 1:31..1:38 "cores 4"'],
-        ['box', [...PRELUDE, 'box G2 { in i: F  out o: F  kernel gain(2)  split rows  depends pointwise  split none }'], 'error repeated-setting 6:76..6:86 "split none"'],
-        ['box kernel', [...PRELUDE, 'box G2 { in i: F  out o: F  kernel gain(2)  kernel copy }'], 'error repeated-setting 6:45..6:56 "kernel copy"'],
-        ['schedule option', [...PRELUDE, 'chain C on P {', '    s: Src  g: Gain  k: Sink', '    s.o -> g.i  g.o -> k.i', '    schedule fixed threads 2 threads 3', '}'], 'error repeated-setting 9:30..9:39 "threads 3"'],
-        ['component', ['ptts T { component A period 10 ms etp point 1 ms period 20 ms }'], 'error repeated-setting 1:50..1:62 "period 20 ms"'],
-        ['ptts', ['ptts T { resolution 1 ms  component A period 10 ms etp point 1 ms  resolution 2 ms }'], 'error repeated-setting 1:68..1:83 "resolution 2 ms"'],
-        ['duty-cycle throttle', ['throttle T { duty-cycle sample 100 us threshold 20 % sample 200 us }'], 'error repeated-setting 1:54..1:67 "sample 200 us"'],
-        ['budget throttle', ['throttle T { budget period 10 ms misses 10 period 20 ms }'], 'error repeated-setting 1:44..1:56 "period 20 ms"'],
-        ['target', ['throttle B { budget period 10 ms misses 10 }', 'target t { local rt-cores 0 be-cores 1 throttle B rt-cores 2 }'], 'error repeated-setting 2:51..2:61 "rt-cores 2"'],
+        [
+            'box',
+            [...PRELUDE, 'box G2 { in i: F  out o: F  kernel gain(2)  split rows  depends pointwise  split none }'],
+            'error repeated-setting 6:76..6:86 "split none"',
+        ],
+        [
+            'box kernel',
+            [...PRELUDE, 'box G2 { in i: F  out o: F  kernel gain(2)  kernel copy }'],
+            'error repeated-setting 6:45..6:56 "kernel copy"',
+        ],
+        [
+            'schedule option',
+            [
+                ...PRELUDE,
+                'chain C on P {',
+                '    s: Src  g: Gain  k: Sink',
+                '    s.o -> g.i  g.o -> k.i',
+                '    schedule fixed threads 2 threads 3',
+                '}',
+            ],
+            'error repeated-setting 9:30..9:39 "threads 3"',
+        ],
+        [
+            'component',
+            ['ptts T { component A period 10 ms etp point 1 ms period 20 ms }'],
+            'error repeated-setting 1:50..1:62 "period 20 ms"',
+        ],
+        [
+            'ptts',
+            ['ptts T { resolution 1 ms  component A period 10 ms etp point 1 ms  resolution 2 ms }'],
+            'error repeated-setting 1:68..1:83 "resolution 2 ms"',
+        ],
+        [
+            'duty-cycle throttle',
+            ['throttle T { duty-cycle sample 100 us threshold 20 % sample 200 us }'],
+            'error repeated-setting 1:54..1:67 "sample 200 us"',
+        ],
+        [
+            'budget throttle',
+            ['throttle T { budget period 10 ms misses 10 period 20 ms }'],
+            'error repeated-setting 1:44..1:56 "period 20 ms"',
+        ],
+        [
+            'target',
+            [
+                'throttle B { budget period 10 ms misses 10 }',
+                'target t { local rt-cores 0 be-cores 1 throttle B rt-cores 2 }',
+            ],
+            'error repeated-setting 2:51..2:61 "rt-cores 2"',
+        ],
     ])('%s: error at the repeated setting', async (_what, text, expected) => {
         const doc = await check(...text);
         expect(issues(doc)).toEqual([expected]);
     });
 
     test('chain: each repeated chain setting', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'chain C on P {',
             '    s: Src  g: Gain  k: Sink',
             '    s.o -> g.i  g.o -> k.i',
             '    memory reuse  schedule fixed  memory simple  schedule simple',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual([
             'error repeated-setting 9:35..9:48 "memory simple"',
             'error repeated-setting 9:50..9:65 "schedule simple"',
         ]);
-        expect(messages(doc, 'repeated-setting')[0]).toBe("'memory' is given more than once in chain 'C'; only the first counts.");
+        expect(messages(doc, 'repeated-setting')[0]).toBe(
+            "'memory' is given more than once in chain 'C'; only the first counts.",
+        );
     });
 
     test('histogram option', async () => {
@@ -101,57 +154,61 @@ describe('repeated-setting', () => {
     test('positive: several caches and several requirements are not repeats', async () => {
         const doc = await check(
             'platform Q { cores 2 cache L2 256 KiB cache L3 8 MiB shared }',
-            'ptts T { component A period 10 ms etp point 1 ms require latency p99 < 5 ms require latency p50 < 2 ms require loss < 0.1 }');
+            'ptts T { component A period 10 ms etp point 1 ms require latency p99 < 5 ms require latency p50 < 2 ms require loss < 0.1 }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
 
 describe('linking-error (Langium): references that do not resolve', () => {
     test('unknown box of an instance', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'chain C on P {',
             '    s: Src  g: Gian  k: Sink',
             '    s.o -> g.i  g.o -> k.i',
-            '}');
+            '}',
+        );
         // The ports of `g` cannot resolve either while its box is unknown: only the box is reported.
-        expect(issues(doc)).toEqual([
-            'error linking-error 7:16..7:20 "Gian"',
-        ]);
+        expect(issues(doc)).toEqual(['error linking-error 7:16..7:20 "Gian"']);
         expect(messages(doc, 'linking-error')[0]).toBe("Unknown box 'Gian'; did you mean 'Gain'?");
     });
 
     test('unknown instance of a connection', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'chain C on P {',
             '    s: Src  g: Gain  k: Sink',
             '    s.o -> g.i  h.o -> k.i',
-            '}');
-        expect(issues(doc, 'linking-error')).toEqual([
-            'error linking-error 8:17..8:18 "h"',
-        ]);
+            '}',
+        );
+        expect(issues(doc, 'linking-error')).toEqual(['error linking-error 8:17..8:18 "h"']);
         expect(messages(doc, 'linking-error')[0]).toBe("Unknown instance 'h'; known instances: s, g, k.");
     });
 
     test('unknown port of a known instance', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'chain C on P {',
             '    s: Src  g: Gain  k: Sink',
             '    s.o -> g.in  g.o -> k.i',
-            '}');
-        expect(issues(doc)).toEqual([
-            'error unconnected-input 7:13..7:14 "g"',
-            'error linking-error 8:14..8:16 "in"',
+            '}',
+        );
+        expect(issues(doc)).toEqual(['error unconnected-input 7:13..7:14 "g"', 'error linking-error 8:14..8:16 "in"']);
+        expect(messages(doc, 'linking-error')).toEqual([
+            "Box 'Gain' (instance 'g') has no port 'in'; did you mean 'i'?",
         ]);
-        expect(messages(doc, 'linking-error')).toEqual(["Box 'Gain' (instance 'g') has no port 'in'; did you mean 'i'?"]);
     });
 
     test('connection to a box without ports', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'box Empty { kernel copy }',
             'chain C on P {',
             '    s: Src  e: Empty  k: Sink',
             '    s.o -> e.i  e.o -> k.i',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual([
             'error kernel-ports 6:20..6:24 "copy"',
             'error linking-error 9:14..9:15 "i"',
@@ -160,14 +217,8 @@ describe('linking-error (Langium): references that do not resolve', () => {
     });
 
     test('instances of another chain are not visible', async () => {
-        const doc = await check(...PRELUDE, ...CHAIN,
-            'chain D on P {',
-            '    t: Src  k: Sink',
-            '    s.o -> k.i',
-            '}');
-        expect(issues(doc, 'linking-error')).toEqual([
-            'error linking-error 12:5..12:6 "s"',
-        ]);
+        const doc = await check(...PRELUDE, ...CHAIN, 'chain D on P {', '    t: Src  k: Sink', '    s.o -> k.i', '}');
+        expect(issues(doc, 'linking-error')).toEqual(['error linking-error 12:5..12:6 "s"']);
     });
 
     test('unknown image type of a port', async () => {
@@ -177,30 +228,27 @@ describe('linking-error (Langium): references that do not resolve', () => {
     });
 
     test('unknown platform of a chain', async () => {
-        const doc = await check(...PRELUDE,
+        const doc = await check(
+            ...PRELUDE,
             'chain C on Q {',
             '    s: Src  g: Gain  k: Sink',
             '    s.o -> g.i  g.o -> k.i',
-            '}');
+            '}',
+        );
         expect(issues(doc)).toEqual(['error linking-error 6:12..6:13 "Q"']);
     });
 
     test('unknown throttle and platform of a target', async () => {
         const doc = await check('target t { local rt-cores 0 be-cores 1 throttle Nope platform Q }');
-        expect(issues(doc)).toEqual([
-            'error linking-error 1:49..1:53 "Nope"',
-            'error linking-error 1:63..1:64 "Q"',
-        ]);
+        expect(issues(doc)).toEqual(['error linking-error 1:49..1:53 "Nope"', 'error linking-error 1:63..1:64 "Q"']);
     });
 
     test('a chain ETP must name a box chain (not a ptts)', async () => {
         const doc = await check(
             'ptts T { component A period 10 ms etp chain Nope }',
-            'ptts U { component B period 10 ms etp chain T }');
-        expect(issues(doc)).toEqual([
-            'error linking-error 1:45..1:49 "Nope"',
-            'error linking-error 2:45..2:46 "T"',
-        ]);
+            'ptts U { component B period 10 ms etp chain T }',
+        );
+        expect(issues(doc)).toEqual(['error linking-error 1:45..1:49 "Nope"', 'error linking-error 2:45..2:46 "T"']);
         expect(messages(doc, 'linking-error')[1]).toBe("Unknown chain 'T'; there are no chains here.");
     });
 
@@ -213,7 +261,8 @@ describe('linking-error (Langium): references that do not resolve', () => {
             ...PRELUDE,
             'ptts T { component A period 10 ms etp chain C }',
             'throttle B { budget period 10 ms misses 10 }',
-            'target t { local platform P rt-cores 0 be-cores 1 throttle B }');
+            'target t { local platform P rt-cores 0 be-cores 1 throttle B }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -241,10 +290,7 @@ describe('syntax errors (Langium): parsing-error and lexing-error', () => {
 
     test('an etp without a profile: the parse error, and the component lacks its etp', async () => {
         const doc = await check('ptts T { component A period 10 ms etp }');
-        expect(issues(doc)).toEqual([
-            'error missing-etp 1:20..1:21 "A"',
-            'error parsing-error 1:39..1:40 "}"',
-        ]);
+        expect(issues(doc)).toEqual(['error missing-etp 1:20..1:21 "A"', 'error parsing-error 1:39..1:40 "}"']);
     });
 
     test('positive: comments and free layout', async () => {
@@ -252,7 +298,8 @@ describe('syntax errors (Langium): parsing-error and lexing-error', () => {
             '// a platform',
             'platform P { /* four */ cores 4 }',
             'image F 64 x 64 of u8 box Src { out o: F source period 10 ms } box Sink { in i: F kernel sink }',
-            'chain C on P { s: Src k: Sink s.o -> k.i }');
+            'chain C on P { s: Src k: Sink s.o -> k.i }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });

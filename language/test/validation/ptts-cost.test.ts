@@ -44,16 +44,19 @@ const TABLE_5_1 = [
 ] as const;
 
 describe('pttsCost', () => {
-    test.each(TABLE_5_1)('Table 5.1 configuration $config: $trees latency trees (Table 5.2)', ({ periods, trees, hyperperiodMs }) => {
-        const ns = periods.map(msToNs);
-        const cost = pttsCost({ periods: ns, offsets: [0n, 0n, 0n], spans: [undefined, undefined, undefined] });
-        expect(cost.trees).toBe(trees);
-        expect(cost.hyperperiod).toBe(lcmAll(ns));
-        expect(cost.hyperperiod).toBe(msToNs(hyperperiodMs));
-        expect(cost.trees).toBe(cost.hyperperiod / ns[0]);
-        // Without ETP widths the operations are the trees.
-        expect(cost.operations).toBe(trees);
-    });
+    test.each(TABLE_5_1)(
+        'Table 5.1 configuration $config: $trees latency trees (Table 5.2)',
+        ({ periods, trees, hyperperiodMs }) => {
+            const ns = periods.map(msToNs);
+            const cost = pttsCost({ periods: ns, offsets: [0n, 0n, 0n], spans: [undefined, undefined, undefined] });
+            expect(cost.trees).toBe(trees);
+            expect(cost.hyperperiod).toBe(lcmAll(ns));
+            expect(cost.hyperperiod).toBe(msToNs(hyperperiodMs));
+            expect(cost.trees).toBe(cost.hyperperiod / ns[0]);
+            // Without ETP widths the operations are the trees.
+            expect(cost.operations).toBe(trees);
+        },
+    );
 
     test('the sample configurations from their text: the same tree counts', async () => {
         for (const { periods, trees } of TABLE_5_1) {
@@ -69,7 +72,8 @@ describe('pttsCost', () => {
             '    component C0  period 200 ms  offset  0 ms  etp uniform 50 ms .. 149 ms',
             '    component C1  period  58 ms  offset 30 ms  etp uniform 25 ms .. 54 ms',
             '    component C2  period  56 ms  offset  8 ms  etp point 5 ms',
-            '}');
+            '}',
+        );
         const cost = pttsCost(timing);
         expect(cost.hyperperiod).toBe(40_600_000_000n);
         expect(cost.trees).toBe(203n);
@@ -94,8 +98,10 @@ describe('slow-analysis', () => {
         const trees = lcmAll(periods) / periods[0];
         expect(trees).toBe(278_333_338_900_000n);
         expect(trees > MAX_TREES).toBe(true);
-        expect(message).toBe(`Exact analysis would build ${trees} latency trees (hyper-period 18555556019444.4463 s, about ${trees * 2n} operations by thesis eq. 5.15), `
-            + 'more than the 1000000000000 the analysis accepts: use nearby periods or the simulator.');
+        expect(message).toBe(
+            `Exact analysis would build ${trees} latency trees (hyper-period 18555556019444.4463 s, about ${trees * 2n} operations by thesis eq. 5.15), ` +
+                'more than the 1000000000000 the analysis accepts: use nearby periods or the simulator.',
+        );
     });
 
     test('positive: 66.666 / 16.666 / 16.667 ms (138886111 trees) is below the limit: the backend analyses it, no warning', async () => {
@@ -106,15 +112,25 @@ describe('slow-analysis', () => {
 
     test('a histogram or chain ETP leaves eq. 5.15 a lower bound ("at least"); the tree count alone decides', async () => {
         const [, ...components] = caseStudy('T', ['66.666667', '16.666667', '16.7']);
-        const doc = await check('chain X { }', 'ptts T {', components[0].replace(/etp .*/, 'etp chain X'), ...components.slice(1));
+        const doc = await check(
+            'chain X { }',
+            'ptts T {',
+            components[0].replace(/etp .*/, 'etp chain X'),
+            ...components.slice(1),
+        );
         const [message] = messages(doc, 'slow-analysis');
         // eq. 5.15 without C0's ETP width: its branching counts as 1
-        expect(message).toMatch(/^Exact analysis would build 278333338900000 latency trees \(hyper-period .+, at least 278333338900000 operations by thesis eq\. 5\.15\)/);
+        expect(message).toMatch(
+            /^Exact analysis would build 278333338900000 latency trees \(hyper-period .+, at least 278333338900000 operations by thesis eq\. 5\.15\)/,
+        );
     });
 
-    test.each(TABLE_5_1)('positive: Table 5.1 configuration $config ($trees trees) does not warn', async ({ periods }) => {
-        expect(issues(await check(...caseStudy('T', periods)))).toEqual([]);
-    });
+    test.each(TABLE_5_1)(
+        'positive: Table 5.1 configuration $config ($trees trees) does not warn',
+        async ({ periods }) => {
+            expect(issues(await check(...caseStudy('T', periods)))).toEqual([]);
+        },
+    );
 
     test('positive: no warning while a period is invalid (the period error says enough)', async () => {
         const doc = await check(...caseStudy('T', ['66.666667', '0', '16.7']));

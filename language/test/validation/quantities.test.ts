@@ -7,8 +7,19 @@
 import { describe, expect, test } from 'vitest';
 import type { Duration, Size } from '../../src/generated/ast.js';
 import {
-    BYTES_PER_UNIT, durationNs, formatBytes, formatNs, formatRatio, gcd, lcm, MAX_DECIMAL_DIGITS, MAX_EXACT, NS_PER_UNIT, parseDecimal,
-    sizeBytes, sumDecimals,
+    BYTES_PER_UNIT,
+    durationNs,
+    formatBytes,
+    formatNs,
+    formatRatio,
+    gcd,
+    lcm,
+    MAX_DECIMAL_DIGITS,
+    MAX_EXACT,
+    NS_PER_UNIT,
+    parseDecimal,
+    sizeBytes,
+    sumDecimals,
 } from '../../src/dsl/units.js';
 import { check, issues, messages } from './helpers.js';
 import { prng } from '../test-utils.js';
@@ -32,7 +43,8 @@ const bigint = (random: () => number, digits: number) =>
 function decimalText(n: bigint, scale: number): string {
     const negative = n < 0n;
     const digits = (negative ? -n : n).toString().padStart(scale + 1, '0');
-    const text = scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+    const text =
+        scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
     return (negative ? '-' : '') + text;
 }
 
@@ -41,7 +53,8 @@ describe('bad-quantity', () => {
         const doc = await check(
             'image F 8 x 8 of u8',
             'box A { in i: F  out o: F  kernel gain(2)  cost 0.1 ns }',
-            'ptts T { component A period 1.0000000001 s etp point 1 ms }');
+            'ptts T { component A period 1.0000000001 s etp point 1 ms }',
+        );
         expect(issues(doc)).toEqual([
             'error bad-quantity 2:49..2:55 "0.1 ns"',
             'error bad-quantity 3:29..3:43 "1.0000000001 s"',
@@ -59,27 +72,56 @@ describe('bad-quantity', () => {
             'error bad-quantity 1:46..1:53 "0.1 KiB"',
             'error bad-quantity 1:63..1:68 "0 MiB"',
         ]);
-        expect(messages(doc, 'bad-quantity')).toEqual(["'1.5 B' is not a whole number of bytes.", "'0.1 KiB' is not a whole number of bytes.", 'A size must be positive.']);
+        expect(messages(doc, 'bad-quantity')).toEqual([
+            "'1.5 B' is not a whole number of bytes.",
+            "'0.1 KiB' is not a whole number of bytes.",
+            'A size must be positive.',
+        ]);
     });
 
     test('quantities beyond what the IR carries exactly (2^53 - 1 ns or bytes)', async () => {
-        const doc = await check('ptts T { component A period 1e7 s etp point 1 ms }', 'platform P { cores 1 cache L2 8388608 GiB cache L3 8 MiB }');
-        expect(issues(doc)).toEqual(['error bad-quantity 1:29..1:34 "1e7 s"', 'error bad-quantity 2:31..2:42 "8388608 GiB"']);
-        expect(messages(doc, 'bad-quantity')[0]).toBe("'1e7 s' is longer than 2^53 - 1 ns (about 104 days), the longest time the IR carries exactly.");
+        const doc = await check(
+            'ptts T { component A period 1e7 s etp point 1 ms }',
+            'platform P { cores 1 cache L2 8388608 GiB cache L3 8 MiB }',
+        );
+        expect(issues(doc)).toEqual([
+            'error bad-quantity 1:29..1:34 "1e7 s"',
+            'error bad-quantity 2:31..2:42 "8388608 GiB"',
+        ]);
+        expect(messages(doc, 'bad-quantity')[0]).toBe(
+            "'1e7 s' is longer than 2^53 - 1 ns (about 104 days), the longest time the IR carries exactly.",
+        );
     });
 
     test('whole numbers above 2^53 - 1: error at the number', async () => {
-        const doc = await check('image F 99999999999999999 x 8 of u8', 'platform P { cores 9007199254740992 }', 'image G 9007199254740991 x 8 of u8');
-        expect(issues(doc)).toEqual(['error bad-quantity 1:9..1:26 "99999999999999999"', 'error bad-quantity 2:20..2:36 "9007199254740992"']);
-        expect(messages(doc, 'bad-quantity')[0]).toBe('Number too large: whole numbers go up to 2^53 - 1 (9007199254740991).');
+        const doc = await check(
+            'image F 99999999999999999 x 8 of u8',
+            'platform P { cores 9007199254740992 }',
+            'image G 9007199254740991 x 8 of u8',
+        );
+        expect(issues(doc)).toEqual([
+            'error bad-quantity 1:9..1:26 "99999999999999999"',
+            'error bad-quantity 2:20..2:36 "9007199254740992"',
+        ]);
+        expect(messages(doc, 'bad-quantity')[0]).toBe(
+            'Number too large: whole numbers go up to 2^53 - 1 (9007199254740991).',
+        );
     });
 
     test('absurd magnitudes are refused quickly instead of hanging the validator', async () => {
         const start = Date.now();
-        const doc = await check('ptts T { component A period 1e-2000 s etp point 1 ms }', 'platform P { cores 1 cache L2 1e5000 B }');
+        const doc = await check(
+            'ptts T { component A period 1e-2000 s etp point 1 ms }',
+            'platform P { cores 1 cache L2 1e5000 B }',
+        );
         expect(Date.now() - start).toBeLessThan(2000);
-        expect(issues(doc)).toEqual(['error bad-quantity 1:29..1:38 "1e-2000 s"', 'error bad-quantity 2:31..2:39 "1e5000 B"']);
-        expect(messages(doc, 'bad-quantity')[0]).toBe("'1e-2000 s' is not a duration (numbers have at most 1000 digits and exponents of at most 1000).");
+        expect(issues(doc)).toEqual([
+            'error bad-quantity 1:29..1:38 "1e-2000 s"',
+            'error bad-quantity 2:31..2:39 "1e5000 B"',
+        ]);
+        expect(messages(doc, 'bad-quantity')[0]).toBe(
+            "'1e-2000 s' is not a duration (numbers have at most 1000 digits and exponents of at most 1000).",
+        );
     });
 
     test('positive: 1e-3 s, 66.66 ms, 0.000001 ms, 1.5 us; 0.5 KiB, 1e3 B, 1.5 GiB', async () => {
@@ -87,7 +129,8 @@ describe('bad-quantity', () => {
             'image F 8 x 8 of u8',
             'box A { in i: F  out o: F  kernel gain(2)  cost 1e-3 s }',
             'ptts T { component A period 66.66 ms offset 0.000001 ms etp uniform 1.5 us .. 2.5 us }',
-            'platform P { cores 1 cache L1 0.5 KiB cache L2 1e3 B cache L3 1.5 GiB }');
+            'platform P { cores 1 cache L1 0.5 KiB cache L2 1e3 B cache L3 1.5 GiB }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -101,7 +144,8 @@ describe('units.ts', () => {
         expect(parseDecimal('1e-4')).toEqual({ numerator: 1n, scale: 4 });
         expect(parseDecimal('-2.5E3')).toEqual({ numerator: -2500n, scale: 0 });
         expect(parseDecimal('0.1')).toEqual({ numerator: 1n, scale: 1 });
-        for (const bad of ['', 'abc', '1.', '.5', '1e', '1e+', '--1', '1,5', '0x10', undefined]) expect(parseDecimal(bad)).toBeUndefined();
+        for (const bad of ['', 'abc', '1.', '.5', '1e', '1e+', '--1', '1,5', '0x10', undefined])
+            expect(parseDecimal(bad)).toBeUndefined();
     });
 
     test('parseDecimal refuses more than MAX_DECIMAL_DIGITS digits or exponent', () => {
@@ -168,7 +212,10 @@ describe('units.ts', () => {
         expect(0.1 + 0.2).not.toBe(0.3);
         expect(sumDecimals(['0.1', '0.2'])).toEqual({ numerator: 3n, scale: 1 });
         expect(sumDecimals(['0.1', '0.2', '0.7'])).toEqual({ numerator: 10n, scale: 1 });
-        expect(sumDecimals(['0.3333333333', '0.3333333333', '0.3333333333', '0.0000000001'])).toEqual({ numerator: 10_000_000_000n, scale: 10 });
+        expect(sumDecimals(['0.3333333333', '0.3333333333', '0.3333333333', '0.0000000001'])).toEqual({
+            numerator: 10_000_000_000n,
+            scale: 10,
+        });
         expect(sumDecimals([1, '1e-1'])).toEqual({ numerator: 11n, scale: 1 });
         expect(sumDecimals(['1', 'x'])).toBeUndefined();
     });
@@ -184,7 +231,7 @@ describe('units.ts properties (seeded random inputs)', () => {
             const scale = int(random, 12);
             const unit = ['s', 'ms', 'us', 'ns'][int(random, 4)];
             const text = decimalText(n, scale);
-            const factor = 10n ** BigInt(3 * (['ns', 'us', 'ms', 's'].indexOf(unit)));
+            const factor = 10n ** BigInt(3 * ['ns', 'us', 'ms', 's'].indexOf(unit));
             const divisor = 10n ** BigInt(scale);
             const exact = (n * factor) % divisor === 0n ? (n * factor) / divisor : undefined;
             const expected = exact !== undefined && exact <= MAX_EXACT ? exact : 'refused';
@@ -198,11 +245,17 @@ describe('units.ts properties (seeded random inputs)', () => {
         for (let run = 0; run < RUNS; run++) {
             const n = bigint(random, 12);
             const scale = 3 + int(random, 6);
-            const [big, small] = [['s', 'ms'], ['ms', 'us'], ['us', 'ns']][int(random, 3)];
+            const [big, small] = [
+                ['s', 'ms'],
+                ['ms', 'us'],
+                ['us', 'ns'],
+            ][int(random, 3)];
             const a = ns(decimalText(n, scale), big);
             const b = ns(decimalText(n, scale - 3), small);
             // Equal values, or both refused (the reasons quote the text as written).
-            expect(typeof a === 'bigint' ? a : 'refused', `${decimalText(n, scale)} ${big}`).toBe(typeof b === 'bigint' ? b : 'refused');
+            expect(typeof a === 'bigint' ? a : 'refused', `${decimalText(n, scale)} ${big}`).toBe(
+                typeof b === 'bigint' ? b : 'refused',
+            );
         }
     });
 
@@ -231,7 +284,9 @@ describe('units.ts properties (seeded random inputs)', () => {
     test('sumDecimals is exact: a list and its negated sum add up to 0, in any order', () => {
         const random = prng(5);
         for (let run = 0; run < RUNS; run++) {
-            const values = Array.from({ length: 1 + int(random, 8) }, () => decimalText((random() < 0.3 ? -1n : 1n) * bigint(random, 14), int(random, 14)));
+            const values = Array.from({ length: 1 + int(random, 8) }, () =>
+                decimalText((random() < 0.3 ? -1n : 1n) * bigint(random, 14), int(random, 14)),
+            );
             const sum = sumDecimals(values)!;
             const negated = decimalText(-sum.numerator, sum.scale);
             expect(sumDecimals([...values, negated])!.numerator, values.join(' + ')).toBe(0n);
@@ -259,19 +314,29 @@ describe('units.ts properties (seeded random inputs)', () => {
             const entries = 1 + int(random, 6);
             // Random positive parts of 10^scale.
             const total = 10n ** BigInt(scale);
-            const cuts = Array.from({ length: entries - 1 }, () => bigint(random, scale) % total).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+            const cuts = Array.from({ length: entries - 1 }, () => bigint(random, scale) % total).sort((x, y) =>
+                x < y ? -1 : x > y ? 1 : 0,
+            );
             const parts = [...cuts, total].map((cut, i) => cut - (i === 0 ? 0n : cuts[i - 1]));
             if (parts.some(p => p <= 0n)) continue;
             // Off by d / 10^scale: within the tolerance iff d x 10^9 <= 10^scale.
-            const d = [0n, 1n, 10n ** BigInt(scale - 9), 2n * 10n ** BigInt(scale - 9), 10n ** BigInt(scale - 9) + 1n][int(random, 5)];
+            const d = [0n, 1n, 10n ** BigInt(scale - 9), 2n * 10n ** BigInt(scale - 9), 10n ** BigInt(scale - 9) + 1n][
+                int(random, 5)
+            ];
             const sign = random() < 0.5 ? -1n : 1n;
             const last = parts[parts.length - 1] + sign * d;
             if (last <= 0n) continue;
             const probabilities = [...parts.slice(0, -1), last].map(p => decimalText(p, scale));
             const pmf = probabilities.map((p, i) => `${i + 1} ms: ${p}`).join(', ');
             const doc = await check(`ptts T { component A period 100 ms etp pmf { ${pmf} } }`);
-            const expected = [...(d * 1_000_000_000n > total ? ['pmf-sum'] : []), ...(last > total ? ['pmf-probability'] : [])];
-            expect(issues(doc).map(i => i.split(' ')[1]), pmf).toEqual(expected);
+            const expected = [
+                ...(d * 1_000_000_000n > total ? ['pmf-sum'] : []),
+                ...(last > total ? ['pmf-probability'] : []),
+            ];
+            expect(
+                issues(doc).map(i => i.split(' ')[1]),
+                pmf,
+            ).toEqual(expected);
         }
     });
 });

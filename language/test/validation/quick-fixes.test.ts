@@ -25,9 +25,14 @@ function applied(document: LangiumDocument, action: CodeAction): string {
     const edits: TextEdit[] = action.edit?.changes?.[document.textDocument.uri] ?? [];
     expect(edits.length).toBeGreaterThan(0);
     let text = document.textDocument.getText();
-    const sorted = [...edits].sort((a, b) => document.textDocument.offsetAt(b.range.start) - document.textDocument.offsetAt(a.range.start));
+    const sorted = [...edits].sort(
+        (a, b) => document.textDocument.offsetAt(b.range.start) - document.textDocument.offsetAt(a.range.start),
+    );
     for (const edit of sorted) {
-        text = text.slice(0, document.textDocument.offsetAt(edit.range.start)) + edit.newText + text.slice(document.textDocument.offsetAt(edit.range.end));
+        text =
+            text.slice(0, document.textDocument.offsetAt(edit.range.start)) +
+            edit.newText +
+            text.slice(document.textDocument.offsetAt(edit.range.end));
     }
     return text;
 }

@@ -23,13 +23,19 @@ describe('a block left open', () => {
     });
 
     test('missing } before the next element: at that element', async () => {
-        expect(await syntaxErrors('image F 8 x 8 of u8', 'box Gain { in i: F  out o: F  kernel gain(2)', 'box Sink { in i: F  kernel sink }')).toEqual([
-            "3:1..3:4 Expected '}' to close box 'Gain' before 'box'.",
-        ]);
+        expect(
+            await syntaxErrors(
+                'image F 8 x 8 of u8',
+                'box Gain { in i: F  out o: F  kernel gain(2)',
+                'box Sink { in i: F  kernel sink }',
+            ),
+        ).toEqual(["3:1..3:4 Expected '}' to close box 'Gain' before 'box'."]);
     });
 
     test('a } too many', async () => {
-        expect(await syntaxErrors('platform P { cores 4 } }')).toEqual(["1:24..1:25 Unexpected '}': no block is open here."]);
+        expect(await syntaxErrors('platform P { cores 4 } }')).toEqual([
+            "1:24..1:25 Unexpected '}': no block is open here.",
+        ]);
     });
 });
 
@@ -53,27 +59,37 @@ describe('a missing or wrong token', () => {
     });
 
     test('missing name: "a name", never the keywords that may be names', async () => {
-        expect(await syntaxErrors('box { kernel copy }')).toEqual([
-            "1:5..1:6 Expected a name after 'box', found '{'.",
-        ]);
-        expect(await syntaxErrors('image F 8 x 8 of u8', 'box A { in i: F  out o: F  kernel copy }', 'chain C { a: A  b: A  a.o -> }')).toEqual([
-            "3:30..3:31 Expected a name after '->', found '}'.",
-        ]);
+        expect(await syntaxErrors('box { kernel copy }')).toEqual(["1:5..1:6 Expected a name after 'box', found '{'."]);
+        expect(
+            await syntaxErrors(
+                'image F 8 x 8 of u8',
+                'box A { in i: F  out o: F  kernel copy }',
+                'chain C { a: A  b: A  a.o -> }',
+            ),
+        ).toEqual(["3:30..3:31 Expected a name after '->', found '}'."]);
     });
 
     test('a missing colon or arrow', async () => {
         expect(await syntaxErrors('image F 8 x 8 of u8', 'box A { in i F  kernel sink }')).toEqual([
             "2:14..2:15 Expected ':' after 'i', found 'F'.",
         ]);
-        expect(await syntaxErrors('image F 8 x 8 of u8', 'box A { in i: F  out o: F  kernel copy }', 'chain C { a: A  b: A  a.o b.i }')).toEqual([
-            "3:27..3:28 Expected '->' after 'o', found 'b'.",
-        ]);
+        expect(
+            await syntaxErrors(
+                'image F 8 x 8 of u8',
+                'box A { in i: F  out o: F  kernel copy }',
+                'chain C { a: A  b: A  a.o b.i }',
+            ),
+        ).toEqual(["3:27..3:28 Expected '->' after 'o', found 'b'."]);
     });
 
     test('an instance or a connection: what may follow the name', async () => {
-        expect(await syntaxErrors('image F 8 x 8 of u8', 'box A { in i: F  out o: F  kernel copy }', 'chain C { a: A  b: A  a b.i }')).toEqual([
-            "3:23..3:24 Expected ':' or '.' after 'a', found 'b'.",
-        ]);
+        expect(
+            await syntaxErrors(
+                'image F 8 x 8 of u8',
+                'box A { in i: F  out o: F  kernel copy }',
+                'chain C { a: A  b: A  a b.i }',
+            ),
+        ).toEqual(["3:23..3:24 Expected ':' or '.' after 'a', found 'b'."]);
     });
 
     test('a keyword choice: its name and its keywords', async () => {
@@ -135,18 +151,22 @@ describe('an unterminated string', () => {
 
 describe('no chevrotain wording left', () => {
     test('every syntax error of a broken sample is a sentence', async () => {
-        const errors = await syntaxErrors(lines(
-            'platform P { cores 4 cache L2 }',
-            'image F 8 x of u8',
-            'box A { in i: F out o F kernel gain(1.5 split rows depends halo }',
-            'chain C on P { a: A a.o -> .i schedule fixed threads }',
-            'ptts T { component X period 10 ms offset etp uniform 1 ms .. }',
-            'throttle Th { duty-cycle sample 1 ms threshold 50 }',
-            'target t { ssh "x" port rt-cores 0..1 }',
-        ));
+        const errors = await syntaxErrors(
+            lines(
+                'platform P { cores 4 cache L2 }',
+                'image F 8 x of u8',
+                'box A { in i: F out o F kernel gain(1.5 split rows depends halo }',
+                'chain C on P { a: A a.o -> .i schedule fixed threads }',
+                'ptts T { component X period 10 ms offset etp uniform 1 ms .. }',
+                'throttle Th { duty-cycle sample 1 ms threshold 50 }',
+                'target t { ssh "x" port rt-cores 0..1 }',
+            ),
+        );
         expect(errors.length).toBeGreaterThan(5);
         for (const error of errors) {
-            expect(error).not.toMatch(/Expecting|Token sequences|token of type|-->|\bID\b|\bINT\b|\bNUMBER\b|\bSTRING\b|\[|\n/);
+            expect(error).not.toMatch(
+                /Expecting|Token sequences|token of type|-->|\bID\b|\bINT\b|\bNUMBER\b|\bSTRING\b|\[|\n/,
+            );
             expect(error).toMatch(/^\d+:\d+\.\.\d+:\d+ (Expected|Unexpected|Unterminated) .*\.$/);
         }
     });
@@ -156,7 +176,14 @@ describe('the vocabulary', () => {
     const vocabulary = new SyntaxVocabulary(services.Chain.Grammar);
 
     test('spells keywords quoted and terminals in words', () => {
-        expect(['ID', 'NUMBER', 'INT', 'STRING', '{', 'box'].map(t => vocabulary.spell(t))).toEqual(["a name", 'a number', 'a whole number', 'a quoted string', "'{'", "'box'"]);
+        expect(['ID', 'NUMBER', 'INT', 'STRING', '{', 'box'].map(t => vocabulary.spell(t))).toEqual([
+            'a name',
+            'a number',
+            'a whole number',
+            'a quoted string',
+            "'{'",
+            "'box'",
+        ]);
     });
 
     test('keywords that may be names are covered by "a name"', () => {

@@ -21,7 +21,9 @@ describe('platform-cores', () => {
     });
 
     test('positive: one core, caches, smt', async () => {
-        expect(issues(await check('platform Q { cores 1 cache L1 32 KiB private cache L3 8 MiB shared smt off }'))).toEqual([]);
+        expect(
+            issues(await check('platform Q { cores 1 cache L1 32 KiB private cache L3 8 MiB shared smt off }')),
+        ).toEqual([]);
     });
 });
 
@@ -49,7 +51,10 @@ describe('throttle-parameter', () => {
     });
 
     test('a threshold above 100 %, a bandwidth of 0', async () => {
-        const doc = await check('throttle T { duty-cycle threshold 150 % }', 'throttle U { duty-cycle read-threshold 0 MB/s }');
+        const doc = await check(
+            'throttle T { duty-cycle threshold 150 % }',
+            'throttle U { duty-cycle read-threshold 0 MB/s }',
+        );
         expect(issues(doc)).toEqual([
             'error throttle-parameter 1:35..1:40 "150 %"',
             'error throttle-parameter 2:40..2:46 "0 MB/s"',
@@ -73,7 +78,9 @@ describe('throttle-parameter', () => {
             'error throttle-parameter 1:14..1:20 "budget"',
             'error throttle-parameter 2:14..2:20 "budget"',
         ]);
-        expect(messages(doc, 'throttle-parameter')[0]).toBe("A budget throttle needs a 'period' and a number of 'misses'.");
+        expect(messages(doc, 'throttle-parameter')[0]).toBe(
+            "A budget throttle needs a 'period' and a number of 'misses'.",
+        );
     });
 
     test('a zero budget period and zero misses: errors at the values', async () => {
@@ -82,7 +89,10 @@ describe('throttle-parameter', () => {
             'error throttle-parameter 1:28..1:32 "0 ms"',
             'error throttle-parameter 1:40..1:41 "0"',
         ]);
-        expect(messages(doc, 'throttle-parameter')).toEqual(['The budget period must be positive.', 'A budget must allow at least one miss per period.']);
+        expect(messages(doc, 'throttle-parameter')).toEqual([
+            'The budget period must be positive.',
+            'A budget must allow at least one miss per period.',
+        ]);
     });
 
     test('positive: complete duty-cycle and budget throttles', async () => {
@@ -90,7 +100,8 @@ describe('throttle-parameter', () => {
             'throttle T { duty-cycle counter llc-misses sample 100 us suspend 900 us threshold 25 % mechanism sigstop proportional }',
             'throttle U { duty-cycle read-threshold 2 GB/s write-threshold 500 MiB/s counter raw "r412e" }',
             'throttle B { budget period 10 ms misses 15000 per core distribution dynamic }',
-            'throttle C { budget misses 100 shared period 1 ms mechanism freeze }');
+            'throttle C { budget misses 100 shared period 1 ms mechanism freeze }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -99,7 +110,7 @@ describe('target-kind', () => {
     test('neither local nor ssh: error at the target name', async () => {
         const doc = await check('target t { rt-cores 0 }');
         expect(issues(doc)).toEqual(['error target-kind 1:8..1:9 "t"']);
-        expect(messages(doc, 'target-kind')).toEqual(['Target \'t\' must be either \'local\' or \'ssh "user@host"\'.']);
+        expect(messages(doc, 'target-kind')).toEqual(["Target 't' must be either 'local' or 'ssh \"user@host\"'."]);
     });
 
     test('both local and ssh: error at whichever comes second', async () => {
@@ -126,7 +137,11 @@ describe('target-kind', () => {
 
 describe('ssh-address', () => {
     test('addresses with shell characters, spaces, or no user before @: error at the string', async () => {
-        const doc = await check('target t { ssh "a;b" }', 'target u { ssh "user@host name" }', 'target v { ssh "@host" }');
+        const doc = await check(
+            'target t { ssh "a;b" }',
+            'target u { ssh "user@host name" }',
+            'target v { ssh "@host" }',
+        );
         expect(issues(doc)).toEqual([
             'error ssh-address 1:16..1:21 "\\"a;b\\""',
             'error ssh-address 2:16..2:32 "\\"user@host name\\""',
@@ -146,7 +161,8 @@ describe('ssh-address', () => {
             'target t { ssh "xray@10.200.0.2" port 2222 key "~/.ssh/id" }',
             'target u { ssh "lab-pc.example.org" port 1 }',
             'target v { ssh "root@[fe80::1]" port 65535 }',
-            'target w { ssh "host" root "/opt/chainlab" }');
+            'target w { ssh "host" root "/opt/chainlab" }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });
@@ -170,8 +186,12 @@ describe('overlapping-cores', () => {
 });
 
 describe('core-out-of-range (target)', () => {
-    test('cores the target\'s platform lacks: an error at each range', async () => {
-        const doc = await check('platform P { cores 4 }', BUDGET, 'target t { local platform P rt-cores 0..1, 4 be-cores 2..5 throttle B }');
+    test("cores the target's platform lacks: an error at each range", async () => {
+        const doc = await check(
+            'platform P { cores 4 }',
+            BUDGET,
+            'target t { local platform P rt-cores 0..1, 4 be-cores 2..5 throttle B }',
+        );
         expect(issues(doc)).toEqual([
             'error core-out-of-range 3:44..3:45 "4"',
             'error core-out-of-range 3:55..3:59 "2..5"',
@@ -189,7 +209,15 @@ describe('core-out-of-range (target)', () => {
     });
 
     test('positive: cores within the platform', async () => {
-        expect(issues(await check('platform P { cores 4 }', BUDGET, 'target t { local platform P rt-cores 0..1 be-cores 2..3 throttle B }'))).toEqual([]);
+        expect(
+            issues(
+                await check(
+                    'platform P { cores 4 }',
+                    BUDGET,
+                    'target t { local platform P rt-cores 0..1 be-cores 2..3 throttle B }',
+                ),
+            ),
+        ).toEqual([]);
     });
 });
 
@@ -198,20 +226,24 @@ describe('missing-throttle', () => {
         const doc = await check(
             'target t { local rt-cores 0 be-cores 1 }',
             'target u { local rt-cores 0 workload hog }',
-            'target v { local rt-cores 0 be-cores 1 workload "stress -c 1" }');
+            'target v { local rt-cores 0 be-cores 1 workload "stress -c 1" }',
+        );
         expect(issues(doc)).toEqual([
             'warning missing-throttle 1:29..1:39 "be-cores 1"',
             'warning missing-throttle 2:29..2:41 "workload hog"',
             'warning missing-throttle 3:40..3:62 "workload \\"stress -c 1\\""',
         ]);
         expect(messages(doc, 'missing-throttle')[0]).toBe(
-            "Target 't' runs best-effort work but names no throttle ('throttle T'); it can then disturb the real-time chain without limit.");
+            "Target 't' runs best-effort work but names no throttle ('throttle T'); it can then disturb the real-time chain without limit.",
+        );
     });
 
     test('positive: a throttle, or no best-effort work at all', async () => {
-        const doc = await check(BUDGET,
+        const doc = await check(
+            BUDGET,
             'target t { local rt-cores 0 be-cores 1 workload hog throttle B }',
-            'target u { local rt-cores 0..3 }');
+            'target u { local rt-cores 0..3 }',
+        );
         expect(issues(doc)).toEqual([]);
     });
 });

@@ -20,19 +20,35 @@ const tests = join(__dirname, '..', '..', '..', 'tests');
 
 function vectors<T>(folder: string): Array<T & { file: string; source: string; ir: unknown; description: string }> {
     const dir = join(tests, folder);
-    return readdirSync(dir).filter(f => f.endsWith('.json')).map(file => ({ file, ...JSON.parse(readFileSync(join(dir, file), 'utf-8')) }));
+    return readdirSync(dir)
+        .filter(f => f.endsWith('.json'))
+        .map(file => ({ file, ...JSON.parse(readFileSync(join(dir, file), 'utf-8')) }));
 }
 
 /** The vector's source, validated, and its IR as the language exports it (loc files named after the vector). */
 async function load(vector: { file: string; source: string; ir: unknown }) {
     const document = await check(vector.source);
     const model = document.parseResult.value;
-    const ir = exportIr(model, { file: vector.file.replace(/\.json$/, '.chain'), readFile: () => '', resolvePath: p => p });
+    const ir = exportIr(model, {
+        file: vector.file.replace(/\.json$/, '.chain'),
+        readFile: () => '',
+        resolvePath: p => p,
+    });
     expect(ir, 'the vector carries the IR the language exports').toEqual(vector.ir);
     return { document, model };
 }
 
-interface CostVector { ptts: string; expected: { grid_ns: string; hyperperiod_ns: string; roots: string; branching: string[]; eq_5_15: string; over_tree_limit: boolean } }
+interface CostVector {
+    ptts: string;
+    expected: {
+        grid_ns: string;
+        hyperperiod_ns: string;
+        roots: string;
+        branching: string[];
+        eq_5_15: string;
+        over_tree_limit: boolean;
+    };
+}
 
 describe('tests/ptts-cost-vectors: grid, hyper-period, trees, eq. 5.15 and the tree-limit verdict', () => {
     const all = vectors<CostVector>('ptts-cost-vectors');
@@ -46,8 +62,12 @@ describe('tests/ptts-cost-vectors: grid, hyper-period, trees, eq. 5.15 and the t
         const cost = pttsCost(pttsTiming(ptts)!);
         expect(cost.complete).toBe(true);
         expect({
-            grid_ns: String(cost.grid), hyperperiod_ns: String(cost.hyperperiod), roots: String(cost.trees),
-            branching: cost.branching.map(String), eq_5_15: String(cost.operations), over_tree_limit: cost.overTreeLimit,
+            grid_ns: String(cost.grid),
+            hyperperiod_ns: String(cost.hyperperiod),
+            roots: String(cost.trees),
+            branching: cost.branching.map(String),
+            eq_5_15: String(cost.operations),
+            over_tree_limit: cost.overTreeLimit,
         }).toEqual(vector.expected);
         // the warning appears exactly where the backend refuses
         const warned = (document.diagnostics ?? []).some(d => codeOf(d) === 'slow-analysis');
@@ -59,8 +79,19 @@ describe('tests/ptts-cost-vectors: grid, hyper-period, trees, eq. 5.15 and the t
 interface SplitVector {
     chain: string;
     expected: {
-        threads: number; cores: number[];
-        instances: Record<string, { slices: number; rows: number[][]; depends: string; halo_rows: number; kernel_halo_rows: number; reads: number[][] }>;
+        threads: number;
+        cores: number[];
+        instances: Record<
+            string,
+            {
+                slices: number;
+                rows: number[][];
+                depends: string;
+                halo_rows: number;
+                kernel_halo_rows: number;
+                reads: number[][];
+            }
+        >;
     };
 }
 
@@ -72,19 +103,34 @@ describe('tests/split-vectors: threads, cores and the sub-boxes of every instanc
         expect((document.diagnostics ?? []).filter(d => d.severity === 1)).toEqual([]);
         const chain = model.elements.find(e => isChain(e) && e.name === vector.chain) as Chain;
         const schedule = resolvedSchedule(chain);
-        expect({ threads: schedule.threads, cores: schedule.cores }).toEqual({ threads: vector.expected.threads, cores: vector.expected.cores });
-        const instances = Object.fromEntries(chainInstances(chain).map(instance => {
-            const split = schedule.slicesOf(instance)!;
-            return [instance.name, {
-                slices: split.rows.length, rows: split.rows, depends: split.depends, halo_rows: split.halo,
-                kernel_halo_rows: kernelHaloRows(instance.box.ref!), reads: split.reads,
-            }];
-        }));
+        expect({ threads: schedule.threads, cores: schedule.cores }).toEqual({
+            threads: vector.expected.threads,
+            cores: vector.expected.cores,
+        });
+        const instances = Object.fromEntries(
+            chainInstances(chain).map(instance => {
+                const split = schedule.slicesOf(instance)!;
+                return [
+                    instance.name,
+                    {
+                        slices: split.rows.length,
+                        rows: split.rows,
+                        depends: split.depends,
+                        halo_rows: split.halo,
+                        kernel_halo_rows: kernelHaloRows(instance.box.ref!),
+                        reads: split.reads,
+                    },
+                ];
+            }),
+        );
         expect(instances).toEqual(vector.expected.instances);
     });
 });
 
-interface CycleVector { chain: string; expected: { cycle: string | null; line?: number; order?: string[] } }
+interface CycleVector {
+    chain: string;
+    expected: { cycle: string | null; line?: number; order?: string[] };
+}
 
 describe('tests/cycle-vectors: the cycle without delay, at the connection that closes it', () => {
     const all = vectors<CycleVector>('cycle-vectors');

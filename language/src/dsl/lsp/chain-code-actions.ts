@@ -5,7 +5,13 @@
  */
 import { AstUtils, CstUtils, type LangiumDocument, type MaybePromise } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Command, type Diagnostic } from 'vscode-languageserver';
+import {
+    CodeActionKind,
+    type CodeAction,
+    type CodeActionParams,
+    type Command,
+    type Diagnostic,
+} from 'vscode-languageserver';
 import { isPmfEtp, type PmfEtp } from '../../generated/ast.js';
 import { pmfText } from '../pmf-text.js';
 import { parseDecimal } from '../units.js';
@@ -24,7 +30,11 @@ export class ChainCodeActionProvider implements CodeActionProvider {
     }
 }
 
-export function nodeAt<T>(document: LangiumDocument, diagnostic: Diagnostic, guard: (n: unknown) => n is T): T | undefined {
+export function nodeAt<T>(
+    document: LangiumDocument,
+    diagnostic: Diagnostic,
+    guard: (n: unknown) => n is T,
+): T | undefined {
     const root = document.parseResult.value.$cstNode;
     if (!root) return undefined;
     const leaf = CstUtils.findLeafNodeAtOffset(root, document.textDocument.offsetAt(diagnostic.range.start));
@@ -38,18 +48,23 @@ export function normalisedPmfText(pmf: PmfEtp): string | undefined {
     const scale = Math.max(0, ...probabilities.map(p => p!.scale));
     const weights = probabilities.map(p => p!.numerator * 10n ** BigInt(scale - p!.scale));
     if (weights.some(w => w < 0n) || weights.reduce((a, b) => a + b, 0n) <= 0n) return undefined;
-    return pmfText(pmf.entries.map((e, i) => [e.time.$cstNode?.text ?? '', weights[i]] as const), 12);
+    return pmfText(
+        pmf.entries.map((e, i) => [e.time.$cstNode?.text ?? '', weights[i]] as const),
+        12,
+    );
 }
 
 function normalisePmf(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
     const pmf = nodeAt(document, diagnostic, isPmfEtp);
     const text = pmf ? normalisedPmfText(pmf) : undefined;
     if (!pmf?.$cstNode || !text) return [];
-    return [{
-        title: 'Normalise the probabilities to sum to 1',
-        kind: CodeActionKind.QuickFix,
-        diagnostics: [diagnostic],
-        isPreferred: true,
-        edit: { changes: { [document.textDocument.uri]: [{ range: pmf.$cstNode.range, newText: text }] } },
-    }];
+    return [
+        {
+            title: 'Normalise the probabilities to sum to 1',
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diagnostic],
+            isPreferred: true,
+            edit: { changes: { [document.textDocument.uri]: [{ range: pmf.$cstNode.range, newText: text }] } },
+        },
+    ];
 }

@@ -11,8 +11,14 @@ export class ChainCodeLensProvider implements CodeLensProvider {
     provideCodeLens(document: LangiumDocument): CodeLens[] {
         const uri = document.uri.toString();
         const lenses: CodeLens[] = [];
-        const lens = (node: { $cstNode?: { range: CodeLens['range'] } }, title: string, command: string, ...args: unknown[]) => {
-            if (node.$cstNode) lenses.push({ range: node.$cstNode.range, command: { title, command, arguments: [uri, ...args] } });
+        const lens = (
+            node: { $cstNode?: { range: CodeLens['range'] } },
+            title: string,
+            command: string,
+            ...args: unknown[]
+        ) => {
+            if (node.$cstNode)
+                lenses.push({ range: node.$cstNode.range, command: { title, command, arguments: [uri, ...args] } });
         };
         for (const element of (document.parseResult.value as Model).elements) {
             if (isChain(element)) {

@@ -11,12 +11,23 @@
  * second `schedule`; once-settings.ts).
  */
 import {
-    DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature,
+    DefaultCompletionProvider,
+    type CompletionAcceptor,
+    type CompletionContext,
+    type CompletionValueItem,
+    type NextFeature,
 } from 'langium/lsp';
 import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type ReferenceInfo, type Stream } from 'langium';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
 import {
-    isBox, isChain, isImageType, isInstance, isPlatform, isPort, isPortRef, isThrottle,
+    isBox,
+    isChain,
+    isImageType,
+    isInstance,
+    isPlatform,
+    isPort,
+    isPortRef,
+    isThrottle,
 } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES } from '../kernels.js';
 import { boxKernelName, boxPorts, chainInstances, platformCores } from '../model-util.js';
@@ -50,7 +61,11 @@ function ruleOf(feature: GrammarAST.AbstractElement): string | undefined {
 export class ChainCompletionProvider extends DefaultCompletionProvider {
     override readonly completionOptions = { triggerCharacters: ['.'] };
 
-    protected override completionFor(context: CompletionContext, next: NextFeature, acceptor: CompletionAcceptor): void | Promise<void> {
+    protected override completionFor(
+        context: CompletionContext,
+        next: NextFeature,
+        acceptor: CompletionAcceptor,
+    ): void | Promise<void> {
         const rule = ruleOf(next.feature);
         if (rule === 'KernelName') {
             this.completeKernels(context, acceptor);
@@ -68,9 +83,10 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
         for (const spec of KERNELS.values()) {
             const signature = kernelSignature(spec);
             const requiredParams = spec.params.slice(0, spec.params.length - (spec.optional ?? 0));
-            const snippet = !hasArguments && requiredParams.length > 0
-                ? `${spec.name}(${requiredParams.map((p, i) => `\${${i + 1}:${p.name}}`).join(', ')})`
-                : undefined;
+            const snippet =
+                !hasArguments && requiredParams.length > 0
+                    ? `${spec.name}(${requiredParams.map((p, i) => `\${${i + 1}:${p.name}}`).join(', ')})`
+                    : undefined;
             acceptor(context, {
                 label: spec.name,
                 labelDetails: { detail: signature.slice(spec.name.length) || undefined, description: 'kernel' },
@@ -90,13 +106,19 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
         return super.filterKeyword(context, keyword);
     }
 
-    protected override completionForKeyword(context: CompletionContext, keyword: GrammarAST.Keyword, acceptor: CompletionAcceptor): void | Promise<void> {
+    protected override completionForKeyword(
+        context: CompletionContext,
+        keyword: GrammarAST.Keyword,
+        acceptor: CompletionAcceptor,
+    ): void | Promise<void> {
         const rule = ruleOf(keyword);
         if (!this.filterKeyword(context, keyword)) return;
         if (rule && this.alreadyGiven(context, rule, keyword.value)) return;
         if ((rule && UNIT_RULES.has(rule)) || (rule === 'Probability' && keyword.value === '%')) {
             // Right after a digit (`cost 3|`) the unit goes in with a space: `cost 3 ms`.
-            const afterDigit = context.tokenOffset === context.offset && /\d$/.test(context.textDocument.getText().slice(0, context.offset));
+            const afterDigit =
+                context.tokenOffset === context.offset &&
+                /\d$/.test(context.textDocument.getText().slice(0, context.offset));
             acceptor(context, {
                 label: keyword.value,
                 insertText: afterDigit ? ` ${keyword.value}` : undefined,
@@ -117,17 +139,27 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
     protected alreadyGiven(context: CompletionContext, rule: string, keyword: string): boolean {
         for (let node = context.node; node; node = node.$container) {
             if (!givenOnceIn(node, rule, this.astReflection)) continue;
-            return onceSettings(node)!.some(setting => setting.kind === keyword && !covers(setting, context.tokenOffset));
+            return onceSettings(node)!.some(
+                setting => setting.kind === keyword && !covers(setting, context.tokenOffset),
+            );
         }
         return false;
     }
 
-    protected override getReferenceCandidates(refInfo: ReferenceInfo, context: CompletionContext): Stream<AstNodeDescription> {
+    protected override getReferenceCandidates(
+        refInfo: ReferenceInfo,
+        context: CompletionContext,
+    ): Stream<AstNodeDescription> {
         const candidates = super.getReferenceCandidates(refInfo, context);
         const container = refInfo.container;
         if (isPortRef(container) && refInfo.property === 'port') {
             // `a.o -> b.i`: outputs on the left, inputs on the right (all ports if none fits).
-            const side = container.$containerProperty === 'to' ? 'in' : container.$containerProperty === 'from' ? 'out' : undefined;
+            const side =
+                container.$containerProperty === 'to'
+                    ? 'in'
+                    : container.$containerProperty === 'from'
+                      ? 'out'
+                      : undefined;
             if (side) {
                 const fitting = candidates.filter(d => !isPort(d.node) || d.node.direction === side);
                 if (!fitting.isEmpty()) return fitting;
@@ -159,16 +191,28 @@ function referenceKindAndDetail(description: AstNodeDescription): Partial<Comple
     const node = description.node;
     if (isImageType(node)) {
         const known = PIXEL_TYPES.has(node.pixel);
-        return { kind: CompletionItemKind.Struct, detail: `image ${node.width} × ${node.height} of ${node.pixel}${known ? `, ${formatBytes(imageBytes(node))}` : ''}` };
+        return {
+            kind: CompletionItemKind.Struct,
+            detail: `image ${node.width} × ${node.height} of ${node.pixel}${known ? `, ${formatBytes(imageBytes(node))}` : ''}`,
+        };
     }
     if (isBox(node)) {
-        const ports = boxPorts(node).map(p => `${p.direction} ${p.name}`).join(', ');
-        return { kind: CompletionItemKind.Class, detail: `box, kernel ${boxKernelName(node) ?? '(none)'}${ports ? `; ${ports}` : ''}` };
+        const ports = boxPorts(node)
+            .map(p => `${p.direction} ${p.name}`)
+            .join(', ');
+        return {
+            kind: CompletionItemKind.Class,
+            detail: `box, kernel ${boxKernelName(node) ?? '(none)'}${ports ? `; ${ports}` : ''}`,
+        };
     }
-    if (isInstance(node)) return { kind: CompletionItemKind.Variable, detail: `instance of ${node.box?.$refText ?? '?'}` };
-    if (isPort(node)) return { kind: CompletionItemKind.Field, detail: `${node.direction} port: ${node.type?.$refText ?? '?'}` };
-    if (isChain(node)) return { kind: CompletionItemKind.Module, detail: `chain, ${chainInstances(node).length} boxes` };
-    if (isPlatform(node)) return { kind: CompletionItemKind.Module, detail: `platform, ${platformCores(node) ?? '?'} cores` };
+    if (isInstance(node))
+        return { kind: CompletionItemKind.Variable, detail: `instance of ${node.box?.$refText ?? '?'}` };
+    if (isPort(node))
+        return { kind: CompletionItemKind.Field, detail: `${node.direction} port: ${node.type?.$refText ?? '?'}` };
+    if (isChain(node))
+        return { kind: CompletionItemKind.Module, detail: `chain, ${chainInstances(node).length} boxes` };
+    if (isPlatform(node))
+        return { kind: CompletionItemKind.Module, detail: `platform, ${platformCores(node) ?? '?'} cores` };
     if (isThrottle(node)) return { kind: CompletionItemKind.Event, detail: `throttle, ${node.mode?.kind ?? '?'}` };
     return {};
 }

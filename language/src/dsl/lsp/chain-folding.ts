@@ -10,10 +10,22 @@ import { isBox, isChain, isPlatform, isPmfEtp, isPtts, isTarget, isThrottle } fr
 
 export class ChainFoldingRangeProvider extends DefaultFoldingRangeProvider {
     protected override shouldProcess(node: AstNode): boolean {
-        return isBox(node) || isChain(node) || isPtts(node) || isPlatform(node) || isTarget(node) || isThrottle(node) || isPmfEtp(node);
+        return (
+            isBox(node) ||
+            isChain(node) ||
+            isPtts(node) ||
+            isPlatform(node) ||
+            isTarget(node) ||
+            isThrottle(node) ||
+            isPmfEtp(node)
+        );
     }
 
-    protected override collectCommentFolding(document: LangiumDocument, node: AstNode, acceptor: FoldingRangeAcceptor): void {
+    protected override collectCommentFolding(
+        document: LangiumDocument,
+        node: AstNode,
+        acceptor: FoldingRangeAcceptor,
+    ): void {
         super.collectCommentFolding(document, node, acceptor);
         const cst = node.$cstNode;
         if (!cst) return;
@@ -21,7 +33,8 @@ export class ChainFoldingRangeProvider extends DefaultFoldingRangeProvider {
         let runStart: number | undefined;
         let runEnd = -1;
         const flush = () => {
-            if (runStart !== undefined && runEnd - runStart >= 2) acceptor(FoldingRange.create(runStart, runEnd, undefined, undefined, FoldingRangeKind.Comment));
+            if (runStart !== undefined && runEnd - runStart >= 2)
+                acceptor(FoldingRange.create(runStart, runEnd, undefined, undefined, FoldingRangeKind.Comment));
             runStart = undefined;
         };
         const text = document.textDocument;
@@ -29,7 +42,10 @@ export class ChainFoldingRangeProvider extends DefaultFoldingRangeProvider {
             if (leaf.hidden && leaf.tokenType.name === 'SL_COMMENT') {
                 const line = leaf.range.start.line;
                 const lineText = text.getText({ start: { line, character: 0 }, end: leaf.range.start });
-                if (lineText.trim() !== '') { flush(); continue; }
+                if (lineText.trim() !== '') {
+                    flush();
+                    continue;
+                }
                 if (runStart !== undefined && line === runEnd + 1) {
                     runEnd = line;
                 } else {

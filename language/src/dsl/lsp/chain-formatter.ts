@@ -22,7 +22,10 @@ import * as ast from '../../generated/ast.js';
 /** Indent once on a new line; keep (at most) one blank line that was there. */
 const INDENT_KEEP_BLANK: FormattingAction = {
     options: {},
-    moves: [{ tabs: 1, lines: 1 }, { tabs: 1, lines: 2 }],
+    moves: [
+        { tabs: 1, lines: 1 },
+        { tabs: 1, lines: 2 },
+    ],
 };
 
 export class ChainFormatter extends AbstractFormatter {
@@ -41,12 +44,20 @@ export class ChainFormatter extends AbstractFormatter {
     }
 
     /** Comments on lines of their own: re-indented (Langium), and at most one blank line above them. */
-    protected override createHiddenTextEdits(previous: CstNode | undefined, hidden: CstNode, formatting: FormattingAction | undefined, context: FormattingContext): TextEdit[] {
+    protected override createHiddenTextEdits(
+        previous: CstNode | undefined,
+        hidden: CstNode,
+        formatting: FormattingAction | undefined,
+        context: FormattingContext,
+    ): TextEdit[] {
         const edits = super.createHiddenTextEdits(previous, hidden, formatting, context);
         if (previous && hidden.range.start.line - previous.range.end.line > 2) {
             edits.unshift({
                 newText: '',
-                range: { start: { line: previous.range.end.line + 2, character: 0 }, end: { line: hidden.range.start.line, character: 0 } },
+                range: {
+                    start: { line: previous.range.end.line + 2, character: 0 },
+                    end: { line: hidden.range.start.line, character: 0 },
+                },
             });
         }
         return edits;
@@ -77,7 +88,10 @@ export class ChainFormatter extends AbstractFormatter {
         this.spaceLeaves(node, leaves.slice(0, openIndex < 0 ? leaves.length : openIndex));
         open.prepend(Formatting.oneSpace());
         const interior = formatter.interior(open, close);
-        if (interior.nodes.length === 0 || (members.length === 0 && interior.nodes.every(n => !n.text.includes('\n') && !/^\/\//.test(n.text)))) {
+        if (
+            interior.nodes.length === 0 ||
+            (members.length === 0 && interior.nodes.every(n => !n.text.includes('\n') && !/^\/\//.test(n.text)))
+        ) {
             // `box A { }` (an empty block, possibly with a short inline comment).
             close.prepend(Formatting.oneSpace());
             return;
@@ -132,13 +146,21 @@ function spacing(previous: LeafCstNode, leaf: LeafCstNode): FormattingAction {
 function ownLeaves(node: AstNode): LeafCstNode[] {
     const cst = node.$cstNode;
     if (!cst) return [];
-    return CstUtils.streamCst(cst).filter((n): n is LeafCstNode => isLeafCstNode(n) && !n.hidden).toArray();
+    return CstUtils.streamCst(cst)
+        .filter((n): n is LeafCstNode => isLeafCstNode(n) && !n.hidden)
+        .toArray();
 }
 
 /** The outermost CST node with the same range (elements are wrapped once per rule call). */
 function outermost(cst: CstNode): CstNode {
     let node = cst;
-    while (node.container && node.container.offset === node.offset && node.container.end === node.end && isCompositeCstNode(node.container) && node.container.astNode === cst.astNode) {
+    while (
+        node.container &&
+        node.container.offset === node.offset &&
+        node.container.end === node.end &&
+        isCompositeCstNode(node.container) &&
+        node.container.astNode === cst.astNode
+    ) {
         node = node.container;
     }
     return node;

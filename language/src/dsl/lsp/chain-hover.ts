@@ -6,19 +6,76 @@
  * `g: Gain` describes the box).
  */
 import { AstNodeHoverProvider, type LangiumServices } from 'langium/lsp';
-import { AstUtils, CstUtils, GrammarAST, GrammarUtils, type AstNode, type LangiumDocument, type LeafCstNode, type MaybePromise } from 'langium';
+import {
+    AstUtils,
+    CstUtils,
+    GrammarAST,
+    GrammarUtils,
+    type AstNode,
+    type LangiumDocument,
+    type LeafCstNode,
+    type MaybePromise,
+} from 'langium';
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import {
-    isBox, isChain, isComponent, isConnection, isCoreSet, isDepends, isDuration, isImageType, isInstance, isKernel, isPlatform, isPort,
-    isProbability, isPtts, isSize, isTarget, isThrottle,
-    type Box, type Chain, type Component, type Connection, type CoreSet, type Depends, type ImageType, type Instance, type Kernel,
-    type Platform, type Port, type PortRef, type Probability, type Ptts, type Target, type Throttle,
+    isBox,
+    isChain,
+    isComponent,
+    isConnection,
+    isCoreSet,
+    isDepends,
+    isDuration,
+    isImageType,
+    isInstance,
+    isKernel,
+    isPlatform,
+    isPort,
+    isProbability,
+    isPtts,
+    isSize,
+    isTarget,
+    isThrottle,
+    type Box,
+    type Chain,
+    type Component,
+    type Connection,
+    type CoreSet,
+    type Depends,
+    type ImageType,
+    type Instance,
+    type Kernel,
+    type Platform,
+    type Port,
+    type PortRef,
+    type Probability,
+    type Ptts,
+    type Target,
+    type Throttle,
 } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import {
-    boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSplit, chainConnections, chainInstances,
-    chainMemory, chainSchedule, componentEtp, componentOffset, componentPeriod, expandCoreSet, platformCaches, platformCores,
-    platformSmt, pttsComponents, scheduleThreads, unquote,
+    boxCost,
+    boxDepends,
+    boxInputs,
+    boxKernel,
+    boxKernelName,
+    boxOutputs,
+    boxPorts,
+    boxSplit,
+    chainConnections,
+    chainInstances,
+    chainMemory,
+    chainSchedule,
+    componentEtp,
+    componentOffset,
+    componentPeriod,
+    expandCoreSet,
+    platformCaches,
+    platformCores,
+    platformSmt,
+    pttsComponents,
+    scheduleThreads,
+    unquote,
 } from '../model-util.js';
 import { etpSpan, MAX_TREES, pttsCost, pttsTiming } from '../ptts-cost.js';
 import { resolvedSchedule } from '../resolved-schedule.js';
@@ -63,8 +120,10 @@ export function describeKernelSpec(spec: KernelSpec): string {
 
 function describeImage(image: ImageType): string {
     const pixel = PIXEL_TYPES.get(image.pixel);
-    return `**image ${image.name}**: ${image.width} × ${image.height} of ${image.pixel}` +
-        (pixel ? ` (${pixel} B per pixel), ${formatBytes(imageBytes(image))} per frame` : ' (unknown pixel type)');
+    return (
+        `**image ${image.name}**: ${image.width} × ${image.height} of ${image.pixel}` +
+        (pixel ? ` (${pixel} B per pixel), ${formatBytes(imageBytes(image))} per frame` : ' (unknown pixel type)')
+    );
 }
 
 function describeBox(box: Box): string {
@@ -75,10 +134,14 @@ function describeBox(box: Box): string {
     if (spec) lines.push(spec.doc);
     for (const port of boxPorts(box)) {
         const image = port.type?.ref;
-        lines.push(`- ${port.direction} ${port.name}: ${image ? `${image.name}, ${formatBytes(imageBytes(image))}` : '?'}`);
+        lines.push(
+            `- ${port.direction} ${port.name}: ${image ? `${image.name}, ${formatBytes(imageBytes(image))}` : '?'}`,
+        );
     }
     const depends = boxDepends(box);
-    lines.push(`split ${boxSplit(box) ?? 'none'}${depends ? `, depends ${depends.dependency}${depends.halo !== undefined ? ` ${depends.halo} rows` : ''}` : ''}`);
+    lines.push(
+        `split ${boxSplit(box) ?? 'none'}${depends ? `, depends ${depends.dependency}${depends.halo !== undefined ? ` ${depends.halo} rows` : ''}` : ''}`,
+    );
     const cost = durationNs(boxCost(box));
     if (cost.ok) lines.push(`cost ${nsText(cost.value)}`);
     return lines.join('\n\n');
@@ -92,25 +155,35 @@ function describeKernel(kernel: Kernel): string | undefined {
 function describePort(port: Port): string {
     const image = port.type?.ref;
     const box = port.$container;
-    return `**${port.direction} ${port.name}** of box ${box?.name ?? '?'}: ` +
-        (image ? `image ${image.name}, ${image.width} × ${image.height} of ${image.pixel}, ${formatBytes(imageBytes(image))} per frame` : 'unknown image type');
+    return (
+        `**${port.direction} ${port.name}** of box ${box?.name ?? '?'}: ` +
+        (image
+            ? `image ${image.name}, ${image.width} × ${image.height} of ${image.pixel}, ${formatBytes(imageBytes(image))} per frame`
+            : 'unknown image type')
+    );
 }
 
 function describeInstance(instance: Instance): string {
     const chain = instance.$container;
     const box = instance.box?.ref;
     if (!box) return `**${instance.name}**: unknown box`;
-    const lines = [`**${instance.name}**: box ${box.name}${boxKernelName(box) ? `, kernel ${boxKernelName(box)}` : ''}`];
+    const lines = [
+        `**${instance.name}**: box ${box.name}${boxKernelName(box) ? `, kernel ${boxKernelName(box)}` : ''}`,
+    ];
     const image = (boxOutputs(box)[0] ?? boxInputs(box)[0])?.type?.ref;
     const split = resolvedSchedule(chain).slicesOf(instance);
     if (image && split?.split) {
         const subBoxes = split.rows.length;
         const rows = Math.max(...split.rows.map(([start, end]) => end - start));
         const rowBytes = big(image.width) * big(PIXEL_TYPES.get(image.pixel));
-        lines.push(`split into ${subBoxes} sub-box${subBoxes === 1 ? '' : 'es'} of up to ${rows} of ${image.height} rows: ${formatBytes(big(rows) * rowBytes)} of output each`);
+        lines.push(
+            `split into ${subBoxes} sub-box${subBoxes === 1 ? '' : 'es'} of up to ${rows} of ${image.height} rows: ${formatBytes(big(rows) * rowBytes)} of output each`,
+        );
         if (split.depends === 'halo' && split.halo > 0 && split.reads.length > 0) {
             const read = Math.max(...split.reads.map(([start, end]) => end - start));
-            lines.push(`each reads up to ${read} input rows (halo ${split.halo}): ${formatBytes(big(read) * rowBytes)}`);
+            lines.push(
+                `each reads up to ${read} input rows (halo ${split.halo}): ${formatBytes(big(read) * rowBytes)}`,
+            );
         }
     } else {
         lines.push('1 sub-box (not split)');
@@ -130,8 +203,10 @@ function connectionBytes(connection: Connection): { image?: ImageType; bytes: bi
 
 function describeConnection(connection: Connection): string {
     const { image, bytes } = connectionBytes(connection);
-    return `**buffer ${portRefText(connection.from)} → ${portRefText(connection.to)}**: ` +
-        (image ? `image ${image.name}, ${formatBytes(bytes)}` : 'unknown image type');
+    return (
+        `**buffer ${portRefText(connection.from)} → ${portRefText(connection.to)}**: ` +
+        (image ? `image ${image.name}, ${formatBytes(bytes)}` : 'unknown image type')
+    );
 }
 
 function describeChain(chain: Chain): string {
@@ -141,7 +216,9 @@ function describeChain(chain: Chain): string {
     for (const connection of connections) {
         const { image, bytes } = connectionBytes(connection);
         buffers += bytes;
-        bufferLines.push(`- ${portRefText(connection.from)} → ${portRefText(connection.to)}: ${image ? formatBytes(bytes) : '?'}`);
+        bufferLines.push(
+            `- ${portRefText(connection.from)} → ${portRefText(connection.to)}: ${image ? formatBytes(bytes) : '?'}`,
+        );
     }
     const schedule = chainSchedule(chain);
     const { heuristic, memory, threads, cores } = resolvedSchedule(chain);
@@ -150,26 +227,30 @@ function describeChain(chain: Chain): string {
         `buffers: ${formatBytes(buffers)} in total without reuse (memory ${memory}${chainMemory(chain) ? '' : ', the default'})`,
         ...bufferLines,
         `schedule ${heuristic}${schedule?.heuristic ? '' : ' (default)'}, ${threads} thread${threads === 1 ? '' : 's'}` +
-            `${scheduleThreads(schedule) === undefined ? ' (one per core)' : ''}` + (cores.length ? `, cores ${cores.join(', ')}` : ''),
+            `${scheduleThreads(schedule) === undefined ? ' (one per core)' : ''}` +
+            (cores.length ? `, cores ${cores.join(', ')}` : ''),
     ].join('\n\n');
 }
 
 function describePtts(ptts: Ptts): string {
     const timing = pttsTiming(ptts);
-    if (!timing) return `**ptts ${ptts.name}**: ${pttsComponents(ptts).length} components; periods incomplete, no hyper-period`;
+    if (!timing)
+        return `**ptts ${ptts.name}**: ${pttsComponents(ptts).length} components; periods incomplete, no hyper-period`;
     const cost = pttsCost(timing);
     return [
         `**ptts ${ptts.name}**: ${timing.names.join(' → ')}`,
         `hyper-period ${formatNs(cost.hyperperiod)} (${cost.hyperperiod} ns) = lcm of the periods ${timing.periods.map(p => formatNs(p)).join(', ')}`,
         `${cost.trees} latency trees (roots) = hyper-period / period of ${timing.names[0]}`,
-        `${cost.complete ? 'about' : 'at least'} ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${formatNs(cost.grid)}`
-            + (cost.overTreeLimit ? ` — more than the ${MAX_TREES} latency trees the analysis accepts` : ''),
+        `${cost.complete ? 'about' : 'at least'} ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${formatNs(cost.grid)}` +
+            (cost.overTreeLimit ? ` — more than the ${MAX_TREES} latency trees the analysis accepts` : ''),
     ].join('\n\n');
 }
 
 function describeComponent(component: Component): string {
     const period = durationNs(componentPeriod(component));
-    const offset = componentOffset(component) ? durationNs(componentOffset(component)) : { ok: true as const, value: 0n };
+    const offset = componentOffset(component)
+        ? durationNs(componentOffset(component))
+        : { ok: true as const, value: 0n };
     const etp = componentEtp(component);
     const span = etpSpan(etp);
     const ptts = component.$container;
@@ -178,15 +259,21 @@ function describeComponent(component: Component): string {
     return [
         `**component ${component.name}**${position >= 0 ? ` (${position + 1} of ${components.length} in ptts ${ptts.name})` : ''}`,
         `period ${period.ok ? nsText(period.value) : '?'}, offset ${offset.ok ? nsText(offset.value) : '?'}`,
-        etp ? `etp ${etp.kind}${span ? `: ${formatNs(span.min)} .. ${formatNs(span.max)}` : etp.kind === 'chain' ? ` ${etp.chain?.$refText ?? '?'} (the chain's latency distribution)` : ''}` : 'no etp',
+        etp
+            ? `etp ${etp.kind}${span ? `: ${formatNs(span.min)} .. ${formatNs(span.max)}` : etp.kind === 'chain' ? ` ${etp.chain?.$refText ?? '?'} (the chain's latency distribution)` : ''}`
+            : 'no etp',
     ].join('\n\n');
 }
 
 function describePlatform(platform: Platform): string {
-    const lines = [`**platform ${platform.name}**: ${platformCores(platform) ?? '?'} cores${platformSmt(platform) ? `, SMT ${platformSmt(platform)}` : ''}`];
+    const lines = [
+        `**platform ${platform.name}**: ${platformCores(platform) ?? '?'} cores${platformSmt(platform) ? `, SMT ${platformSmt(platform)}` : ''}`,
+    ];
     for (const cache of platformCaches(platform)) {
         const bytes = sizeBytes(cache.size);
-        lines.push(`- cache ${cache.level}: ${bytes.ok ? formatBytes(bytes.value) : '?'}${cache.shared ? ', shared' : ''}`);
+        lines.push(
+            `- cache ${cache.level}: ${bytes.ok ? formatBytes(bytes.value) : '?'}${cache.shared ? ', shared' : ''}`,
+        );
     }
     return lines.join('\n\n');
 }
@@ -195,7 +282,10 @@ function describePlatform(platform: Platform): string {
 function settingText(node: AstNode): string {
     const text = node.$cstNode?.text.replace(/\s+/g, ' ').trim() ?? '';
     const durations = AstUtils.streamAst(node).filter(isDuration).toArray();
-    const exact = durations.map(d => durationNs(d)).filter(d => d.ok).map(d => `${(d as { value: bigint }).value} ns`);
+    const exact = durations
+        .map(d => durationNs(d))
+        .filter(d => d.ok)
+        .map(d => `${(d as { value: bigint }).value} ns`);
     return exact.length ? `${text} (${exact.join(', ')})` : text;
 }
 
@@ -228,10 +318,14 @@ function describeCores(cores: CoreSet | undefined): string {
 
 function describeDepends(depends: Depends): string {
     switch (depends.dependency) {
-        case 'pointwise': return '**depends pointwise**: each output row needs only the same input row; slices are independent';
-        case 'halo': return `**depends halo ${depends.halo ?? '?'}**: each output row reads ${depends.halo ?? '?'} input rows above and below it`;
-        case 'whole': return '**depends whole**: each output row may read the whole input frame';
-        default: return '**depends none**: no data dependency between input and output rows';
+        case 'pointwise':
+            return '**depends pointwise**: each output row needs only the same input row; slices are independent';
+        case 'halo':
+            return `**depends halo ${depends.halo ?? '?'}**: each output row reads ${depends.halo ?? '?'} input rows above and below it`;
+        case 'whole':
+            return '**depends whole**: each output row may read the whole input frame';
+        default:
+            return '**depends none**: no data dependency between input and output rows';
     }
 }
 
@@ -297,12 +391,16 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
         const node = leaf.astNode;
         if (isConnection(node) && leaf.text === '->') return describeConnection(node);
         if (isProbability(node)) return describeProbability(node);
-        const coreSet = AstUtils.getContainerOfType(node, isCoreSet) ?? ('cores' in node && isCoreSet(node.cores) ? node.cores : undefined);
+        const coreSet =
+            AstUtils.getContainerOfType(node, isCoreSet) ??
+            ('cores' in node && isCoreSet(node.cores) ? node.cores : undefined);
         if (coreSet) return describeCores(coreSet);
         if (isDepends(node)) return describeDepends(node);
         if (isImageType(node) && GrammarUtils.findAssignment(leaf)?.feature === 'pixel') {
             const bytes = PIXEL_TYPES.get(node.pixel);
-            return bytes ? `pixel type ${node.pixel}: ${bytes} B per pixel` : `unknown pixel type ${node.pixel} (known: ${[...PIXEL_TYPES.keys()].join(', ')})`;
+            return bytes
+                ? `pixel type ${node.pixel}: ${bytes} B per pixel`
+                : `unknown pixel type ${node.pixel} (known: ${[...PIXEL_TYPES.keys()].join(', ')})`;
         }
         return undefined;
     }

@@ -6,8 +6,25 @@
  * components per ptts).
  */
 import { DefaultRenameProvider, type LangiumServices } from 'langium/lsp';
-import { AstUtils, CstUtils, GrammarAST, type AstNode, type CstNode, type Grammar, type LangiumDocument, type MaybePromise } from 'langium';
-import { ResponseError, ErrorCodes, type Position, type PrepareRenameParams, type Range, type RenameParams, type WorkspaceEdit } from 'vscode-languageserver';
+import {
+    AstUtils,
+    CstUtils,
+    GrammarAST,
+    type AstNode,
+    type CstNode,
+    type Grammar,
+    type LangiumDocument,
+    type MaybePromise,
+} from 'langium';
+import {
+    ResponseError,
+    ErrorCodes,
+    type Position,
+    type PrepareRenameParams,
+    type Range,
+    type RenameParams,
+    type WorkspaceEdit,
+} from 'vscode-languageserver';
 import { isKernel } from '../../generated/ast.js';
 
 const NAME = /^[_a-zA-Z]\w*$/;
@@ -15,9 +32,21 @@ const NAME = /^[_a-zA-Z]\w*$/;
 /** Keywords that cannot be names: every word keyword except those the `Name` rule accepts. */
 export function reservedKeywords(grammar: Grammar): Set<string> {
     const nameRule = grammar.rules.find(r => r.name === 'Name');
-    const allowed = new Set(nameRule ? AstUtils.streamAllContents(nameRule).filter(GrammarAST.isKeyword).map(k => k.value).toArray() : []);
-    return new Set(AstUtils.streamAllContents(grammar).filter(GrammarAST.isKeyword).map(k => k.value)
-        .filter(v => NAME.test(v) && !allowed.has(v)).toArray());
+    const allowed = new Set(
+        nameRule
+            ? AstUtils.streamAllContents(nameRule)
+                  .filter(GrammarAST.isKeyword)
+                  .map(k => k.value)
+                  .toArray()
+            : [],
+    );
+    return new Set(
+        AstUtils.streamAllContents(grammar)
+            .filter(GrammarAST.isKeyword)
+            .map(k => k.value)
+            .filter(v => NAME.test(v) && !allowed.has(v))
+            .toArray(),
+    );
 }
 
 export class ChainRenameProvider extends DefaultRenameProvider {
@@ -42,12 +71,15 @@ export class ChainRenameProvider extends DefaultRenameProvider {
 
     /** Why `newName` cannot be given to `target`, or undefined if it can. */
     checkName(target: AstNode, newName: string): string | undefined {
-        if (!NAME.test(newName)) return `'${newName}' is not a valid name (a letter or '_', then letters, digits or '_').`;
+        if (!NAME.test(newName))
+            return `'${newName}' is not a valid name (a letter or '_', then letters, digits or '_').`;
         if (this.reserved.has(newName)) return `'${newName}' is a keyword of the language and cannot be a name.`;
         const container = target.$container as unknown as Record<string, unknown> | undefined;
         const siblings = container && target.$containerProperty ? container[target.$containerProperty] : undefined;
         if (Array.isArray(siblings)) {
-            const clash: unknown = siblings.find(s => s !== target && (s as { name?: unknown }).name === newName && !isKernel(s));
+            const clash: unknown = siblings.find(
+                s => s !== target && (s as { name?: unknown }).name === newName && !isKernel(s),
+            );
             if (clash) return `'${newName}' is already the name of another ${describeType(clash as AstNode)} here.`;
         }
         return undefined;
@@ -58,7 +90,11 @@ export class ChainRenameProvider extends DefaultRenameProvider {
         const root = document.parseResult?.value?.$cstNode;
         if (!root) return undefined;
         const offset = document.textDocument.offsetAt(position);
-        const leaf: CstNode | undefined = CstUtils.findDeclarationNodeAtOffset(root, offset, this.grammarConfig.nameRegexp);
+        const leaf: CstNode | undefined = CstUtils.findDeclarationNodeAtOffset(
+            root,
+            offset,
+            this.grammarConfig.nameRegexp,
+        );
         if (!leaf) return undefined;
         const target = this.references.findDeclaration(leaf);
         if (!target || isKernel(target) || !target.$cstNode) return undefined;

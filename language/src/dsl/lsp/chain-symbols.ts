@@ -7,11 +7,22 @@ import type { DocumentSymbolProvider, LangiumServices } from 'langium/lsp';
 import type { AstNode, LangiumDocument, MaybePromise, NameProvider } from 'langium';
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams } from 'vscode-languageserver';
 import {
-    isBox, isChain, isImageType, isPlatform, isPtts, isTarget, isThrottle,
+    isBox,
+    isChain,
+    isImageType,
+    isPlatform,
+    isPtts,
+    isTarget,
+    isThrottle,
     type Model,
 } from '../../generated/ast.js';
 import {
-    boxKernelName, chainInstances, componentPeriod, platformCores, pttsComponents, boxPorts,
+    boxKernelName,
+    chainInstances,
+    componentPeriod,
+    platformCores,
+    pttsComponents,
+    boxPorts,
 } from '../model-util.js';
 
 export class ChainDocumentSymbolProvider implements DocumentSymbolProvider {
@@ -34,24 +45,47 @@ export class ChainDocumentSymbolProvider implements DocumentSymbolProvider {
 }
 
 function elementSymbol(node: AstNode, names: NameProvider): DocumentSymbol | undefined {
-    const symbol = (n: AstNode & { name?: string }, kind: SymbolKind, detail: string, children?: Array<DocumentSymbol | undefined>) =>
-        namedSymbol(names, n, kind, detail, children);
+    const symbol = (
+        n: AstNode & { name?: string },
+        kind: SymbolKind,
+        detail: string,
+        children?: Array<DocumentSymbol | undefined>,
+    ) => namedSymbol(names, n, kind, detail, children);
     if (isBox(node)) {
-        return symbol(node, SymbolKind.Class, `box, kernel ${boxKernelName(node) ?? '(none)'}`,
-            boxPorts(node).map(port => symbol(port, SymbolKind.Field, `${port.direction} ${port.type?.$refText ?? '?'}`)));
+        return symbol(
+            node,
+            SymbolKind.Class,
+            `box, kernel ${boxKernelName(node) ?? '(none)'}`,
+            boxPorts(node).map(port =>
+                symbol(port, SymbolKind.Field, `${port.direction} ${port.type?.$refText ?? '?'}`),
+            ),
+        );
     }
     if (isChain(node)) {
-        return symbol(node, SymbolKind.Module, `chain${node.platform ? ` on ${node.platform.$refText}` : ''}`,
-            chainInstances(node).map(instance => symbol(instance, SymbolKind.Object, instance.box?.$refText ?? '?')));
+        return symbol(
+            node,
+            SymbolKind.Module,
+            `chain${node.platform ? ` on ${node.platform.$refText}` : ''}`,
+            chainInstances(node).map(instance => symbol(instance, SymbolKind.Object, instance.box?.$refText ?? '?')),
+        );
     }
     if (isPtts(node)) {
-        return symbol(node, SymbolKind.Namespace, 'ptts',
+        return symbol(
+            node,
+            SymbolKind.Namespace,
+            'ptts',
             pttsComponents(node).map(component => {
                 const period = componentPeriod(component);
-                return symbol(component, SymbolKind.Event, period ? `period ${period.value} ${period.unit}` : 'component');
-            }));
+                return symbol(
+                    component,
+                    SymbolKind.Event,
+                    period ? `period ${period.value} ${period.unit}` : 'component',
+                );
+            }),
+        );
     }
-    if (isImageType(node)) return symbol(node, SymbolKind.Struct, `image ${node.width} x ${node.height} of ${node.pixel}`);
+    if (isImageType(node))
+        return symbol(node, SymbolKind.Struct, `image ${node.width} x ${node.height} of ${node.pixel}`);
     if (isPlatform(node)) return symbol(node, SymbolKind.Package, `platform, ${platformCores(node) ?? '?'} cores`);
     if (isThrottle(node)) return symbol(node, SymbolKind.Function, `throttle, ${node.mode?.kind ?? '?'}`);
     if (isTarget(node)) return symbol(node, SymbolKind.Interface, 'target');
@@ -59,7 +93,13 @@ function elementSymbol(node: AstNode, names: NameProvider): DocumentSymbol | und
 }
 
 /** A symbol for a named node; undefined while the node has no text or name (a document being typed). */
-function namedSymbol(names: NameProvider, node: AstNode & { name?: string }, kind: SymbolKind, detail: string, children?: Array<DocumentSymbol | undefined>): DocumentSymbol | undefined {
+function namedSymbol(
+    names: NameProvider,
+    node: AstNode & { name?: string },
+    kind: SymbolKind,
+    detail: string,
+    children?: Array<DocumentSymbol | undefined>,
+): DocumentSymbol | undefined {
     const cst = node.$cstNode;
     if (!cst || !node.name) return undefined;
     const nameNode = names.getNameNode(node);

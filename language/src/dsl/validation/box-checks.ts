@@ -3,7 +3,17 @@ import { GrammarUtils, type ValidationAcceptor, type ValidationChecks } from 'la
 import { isSplitSetting, type Box, type ChainAstType, type Kernel } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import { closeNames, quotedAlternatives } from '../close-names.js';
-import { boxCost, boxDepends, boxInputs, boxKernel, boxKernelName, boxOutputs, boxPorts, boxSource, boxSplit } from '../model-util.js';
+import {
+    boxCost,
+    boxDepends,
+    boxInputs,
+    boxKernel,
+    boxKernelName,
+    boxOutputs,
+    boxPorts,
+    boxSource,
+    boxSplit,
+} from '../model-util.js';
 import { durationNs, parseDecimal, sizeBytes } from '../units.js';
 import { kernelHaloRows } from '../row-slices.js';
 import { Codes } from './diagnostic-codes.js';
@@ -20,7 +30,9 @@ function checkKernelArguments(kernel: Kernel, spec: KernelSpec, accept: Validati
         const surplus = argNodes.slice(spec.params.length);
         if (args.length > spec.params.length && surplus.length > 0) {
             accept('error', message, {
-                node: kernel, range: { start: surplus[0].range.start, end: surplus[surplus.length - 1].range.end }, data: { code: Codes.kernelParameters },
+                node: kernel,
+                range: { start: surplus[0].range.start, end: surplus[surplus.length - 1].range.end },
+                data: { code: Codes.kernelParameters },
             });
         } else {
             accept('error', message, { node: kernel, property: 'name', data: { code: Codes.kernelParameters } });
@@ -36,9 +48,16 @@ function checkKernelArguments(kernel: Kernel, spec: KernelSpec, accept: Validati
         if (param.min !== undefined && value < param.min) problems.push(`at least ${param.min}`);
         if (param.odd && Number.isInteger(value) && value % 2 === 0) problems.push('odd');
         if (problems.length > 0) {
-            accept('error', `Parameter '${param.name}' of kernel '${spec.name}' must be ${problems.join(' and ')} (got ${arg}).`, {
-                node: kernel, property: 'args', index, data: { code: Codes.kernelParameters },
-            });
+            accept(
+                'error',
+                `Parameter '${param.name}' of kernel '${spec.name}' must be ${problems.join(' and ')} (got ${arg}).`,
+                {
+                    node: kernel,
+                    property: 'args',
+                    index,
+                    data: { code: Codes.kernelParameters },
+                },
+            );
         }
     });
 }
@@ -55,7 +74,12 @@ function checkKernelPorts(box: Box, spec: KernelSpec, accept: ValidationAcceptor
         // At the kernel's name (or `source` of a source box without kernel).
         const kernel = boxKernel(box);
         if (kernel) accept('error', message, { node: kernel, property: 'name', data: { code: Codes.kernelPorts } });
-        else accept('error', message, { node: boxSource(box) ?? box, property: 'kind', data: { code: Codes.kernelPorts } });
+        else
+            accept('error', message, {
+                node: boxSource(box) ?? box,
+                property: 'kind',
+                data: { code: Codes.kernelPorts },
+            });
     }
 }
 
@@ -70,9 +94,15 @@ function checkImageSizes(box: Box, spec: KernelSpec, accept: ValidationAcceptor)
     for (const port of ports.slice(1)) {
         const image = port.type.ref!;
         if (image.width !== first.width || image.height !== first.height) {
-            accept('error', `Kernel '${spec.name}' keeps the image size: port '${port.name}' is ${image.width} x ${image.height} but '${ports[0].name}' is ${first.width} x ${first.height}.`, {
-                node: port, property: 'type', data: { code: Codes.kernelImageSize },
-            });
+            accept(
+                'error',
+                `Kernel '${spec.name}' keeps the image size: port '${port.name}' is ${image.width} x ${image.height} but '${ports[0].name}' is ${first.width} x ${first.height}.`,
+                {
+                    node: port,
+                    property: 'type',
+                    data: { code: Codes.kernelImageSize },
+                },
+            );
         }
     }
 }
@@ -81,23 +111,34 @@ function checkDependency(box: Box, spec: KernelSpec | undefined, accept: Validat
     const depends = boxDepends(box);
     const split = boxSplit(box) ?? 'none';
     if (split === 'rows' && !depends) {
-        accept('error', `Box '${box.name}' splits into row slices but does not say what a slice depends on (depends pointwise | halo N | whole).`, {
-            node: box.members.find(isSplitSetting)!, data: { code: Codes.kernelDependency },
-        });
+        accept(
+            'error',
+            `Box '${box.name}' splits into row slices but does not say what a slice depends on (depends pointwise | halo N | whole).`,
+            {
+                node: box.members.find(isSplitSetting)!,
+                data: { code: Codes.kernelDependency },
+            },
+        );
         return;
     }
     if (!depends) return;
     if (split === 'rows' && depends.dependency === 'none') {
         accept('error', `'depends none' means the box is not splittable; use 'split none' or give its dependency.`, {
-            node: depends, data: { code: Codes.kernelDependency },
+            node: depends,
+            data: { code: Codes.kernelDependency },
         });
     }
     const needed = kernelHaloRows(box);
-    const given = depends.dependency === 'halo' ? depends.halo ?? 0 : depends.dependency === 'whole' ? Infinity : 0;
+    const given = depends.dependency === 'halo' ? (depends.halo ?? 0) : depends.dependency === 'whole' ? Infinity : 0;
     if (split === 'rows' && needed > given) {
-        accept('error', `Kernel '${spec!.name}' reads ${needed} row(s) around each output row: use 'depends halo ${needed}' or more.`, {
-            node: depends, data: { code: Codes.kernelDependency },
-        });
+        accept(
+            'error',
+            `Kernel '${spec!.name}' reads ${needed} row(s) around each output row: use 'depends halo ${needed}' or more.`,
+            {
+                node: depends,
+                data: { code: Codes.kernelDependency },
+            },
+        );
     }
 }
 
@@ -107,7 +148,9 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         const name = boxKernelName(box);
         if (!name) {
             accept('error', `Box '${box.name}' has no kernel (one of ${[...KERNELS.keys()].join(', ')}).`, {
-                node: box, property: 'name', data: { code: Codes.missingKernel },
+                node: box,
+                property: 'name',
+                data: { code: Codes.missingKernel },
             });
             return;
         }
@@ -117,7 +160,9 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
             const suggestions = closeNames(name, KERNELS.keys());
             const hint = suggestions.length > 0 ? `did you mean ${quotedAlternatives(suggestions)}? ` : '';
             accept('error', `Unknown kernel '${name}'; ${hint}known kernels: ${[...KERNELS.keys()].join(', ')}.`, {
-                node: kernel ?? box, property: 'name', data: { code: Codes.unknownKernel, suggestions },
+                node: kernel ?? box,
+                property: 'name',
+                data: { code: Codes.unknownKernel, suggestions },
             });
         } else {
             if (kernel) checkKernelArguments(kernel, spec, accept);
@@ -125,9 +170,14 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
             checkImageSizes(box, spec, accept);
         }
         if (kernel && boxSource(box) && name !== 'source') {
-            accept('error', `Box '${box.name}' is a periodic source but its kernel is '${name}'; a source box has kernel source (or none).`, {
-                node: boxSource(box)!, data: { code: Codes.conflictingKernel },
-            });
+            accept(
+                'error',
+                `Box '${box.name}' is a periodic source but its kernel is '${name}'; a source box has kernel source (or none).`,
+                {
+                    node: boxSource(box)!,
+                    data: { code: Codes.conflictingKernel },
+                },
+            );
         }
         checkDependency(box, spec, accept);
         const cost = boxCost(box);
@@ -139,7 +189,10 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         if (source?.period) {
             const period = durationNs(source.period);
             if (period.ok && period.value <= 0n) {
-                accept('error', 'A source period must be positive.', { node: source.period, data: { code: Codes.nonPositivePeriod } });
+                accept('error', 'A source period must be positive.', {
+                    node: source.period,
+                    data: { code: Codes.nonPositivePeriod },
+                });
             }
         }
     },
@@ -152,22 +205,45 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
         if (size.value === undefined || size.unit === undefined) return; // a syntax error
         const bytes = sizeBytes(size);
         if (!bytes.ok) accept('error', bytes.reason + '.', { node: size, data: { code: Codes.badQuantity } });
-        else if (bytes.value <= 0n) accept('error', 'A size must be positive.', { node: size, data: { code: Codes.badQuantity } });
+        else if (bytes.value <= 0n)
+            accept('error', 'A size must be positive.', { node: size, data: { code: Codes.badQuantity } });
     },
     ImageType: (image, accept) => {
-        if (image.width !== undefined && !(image.width > 0)) accept('error', 'Image width must be positive.', { node: image, property: 'width', data: { code: Codes.imageSize } });
-        if (image.height !== undefined && !(image.height > 0)) accept('error', 'Image height must be positive.', { node: image, property: 'height', data: { code: Codes.imageSize } });
+        if (image.width !== undefined && !(image.width > 0))
+            accept('error', 'Image width must be positive.', {
+                node: image,
+                property: 'width',
+                data: { code: Codes.imageSize },
+            });
+        if (image.height !== undefined && !(image.height > 0))
+            accept('error', 'Image height must be positive.', {
+                node: image,
+                property: 'height',
+                data: { code: Codes.imageSize },
+            });
         if (image.pixel && !PIXEL_TYPES.has(image.pixel)) {
             const suggestions = closeNames(image.pixel, PIXEL_TYPES.keys());
             const hint = suggestions.length > 0 ? `did you mean ${quotedAlternatives(suggestions)}? ` : '';
-            accept('error', `Unknown pixel type '${image.pixel}'; ${hint}known: ${[...PIXEL_TYPES.keys()].join(', ')}.`, {
-                node: image, property: 'pixel', data: { code: Codes.unknownPixelType, suggestions },
-            });
+            accept(
+                'error',
+                `Unknown pixel type '${image.pixel}'; ${hint}known: ${[...PIXEL_TYPES.keys()].join(', ')}.`,
+                {
+                    node: image,
+                    property: 'pixel',
+                    data: { code: Codes.unknownPixelType, suggestions },
+                },
+            );
         }
     },
     Kernel: (kernel, accept) => {
         for (const [index, arg] of kernel.args.entries()) {
-            if (arg !== undefined && !parseDecimal(arg)) accept('error', `'${arg}' is not a number.`, { node: kernel, property: 'args', index, data: { code: Codes.kernelParameters } });
+            if (arg !== undefined && !parseDecimal(arg))
+                accept('error', `'${arg}' is not a number.`, {
+                    node: kernel,
+                    property: 'args',
+                    index,
+                    data: { code: Codes.kernelParameters },
+                });
         }
     },
 };

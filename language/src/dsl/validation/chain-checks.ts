@@ -6,8 +6,18 @@
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import type { Chain, ChainAstType, Connection, CoreSet, Instance, Port } from '../../generated/ast.js';
 import {
-    boxInputs, boxKernelName, boxOutputs, chainConnections, chainInstances, chainRequirements,
-    chainIterationsSetting, chainSchedule, expandCoreSet, platformCores, scheduleCores, scheduleThreads,
+    boxInputs,
+    boxKernelName,
+    boxOutputs,
+    chainConnections,
+    chainInstances,
+    chainRequirements,
+    chainIterationsSetting,
+    chainSchedule,
+    expandCoreSet,
+    platformCores,
+    scheduleCores,
+    scheduleThreads,
 } from '../model-util.js';
 import { resolvedSchedule } from '../resolved-schedule.js';
 import { Codes } from './diagnostic-codes.js';
@@ -20,23 +30,30 @@ function checkConnection(connection: Connection, accept: ValidationAcceptor): vo
     const to = connection.to?.port?.ref;
     if (from && from.direction !== 'out') {
         accept('error', `'${connection.from?.$cstNode?.text}' is an input; a connection starts at an output port.`, {
-            node: connection, property: 'from', data: { code: Codes.connectionDirection },
+            node: connection,
+            property: 'from',
+            data: { code: Codes.connectionDirection },
         });
     }
     if (to && to.direction !== 'in') {
         accept('error', `'${connection.to?.$cstNode?.text}' is an output; a connection ends at an input port.`, {
-            node: connection, property: 'to', data: { code: Codes.connectionDirection },
+            node: connection,
+            property: 'to',
+            data: { code: Codes.connectionDirection },
         });
     }
     const fromType = from?.type?.ref;
     const toType = to?.type?.ref;
-    const complete = (t: typeof fromType) => t && t.width !== undefined && t.height !== undefined && t.pixel !== undefined;
+    const complete = (t: typeof fromType) =>
+        t && t.width !== undefined && t.height !== undefined && t.pixel !== undefined;
     if (fromType && toType && fromType !== toType && complete(fromType) && complete(toType)) {
-        const same = fromType.width === toType.width && fromType.height === toType.height && fromType.pixel === toType.pixel;
+        const same =
+            fromType.width === toType.width && fromType.height === toType.height && fromType.pixel === toType.pixel;
         if (!same) {
             const show = (t: typeof fromType) => `${t.name} (${t.width} x ${t.height} of ${t.pixel})`;
             accept('error', `Port type mismatch: ${show(fromType)} does not fit ${show(toType)}.`, {
-                node: connection, data: { code: Codes.portTypeMismatch },
+                node: connection,
+                data: { code: Codes.portTypeMismatch },
             });
         }
     }
@@ -52,9 +69,10 @@ function checkWriters(chain: Chain, accept: ValidationAcceptor): Map<string, Con
         const earlier = writers.get(key);
         if (earlier) {
             const line = earlier.$cstNode ? ` on line ${earlier.$cstNode.range.start.line + 1}` : '';
-            const message = earlier.from?.$cstNode?.text === connection.from?.$cstNode?.text
-                ? `The connection '${connection.$cstNode?.text}' is given twice (first${line}).`
-                : `Input '${key}' already has a writer ('${earlier.from?.$cstNode?.text}'${line}); an input takes one connection (use a dup box to fan out).`;
+            const message =
+                earlier.from?.$cstNode?.text === connection.from?.$cstNode?.text
+                    ? `The connection '${connection.$cstNode?.text}' is given twice (first${line}).`
+                    : `Input '${key}' already has a writer ('${earlier.from?.$cstNode?.text}'${line}); an input takes one connection (use a dup box to fan out).`;
             accept('error', message, { node: connection, property: 'to', data: { code: Codes.twoWriters } });
         } else {
             writers.set(key, connection);
@@ -75,12 +93,20 @@ function checkUnconnected(chain: Chain, writers: Map<string, Connection>, accept
         if (!box) continue;
         for (const port of boxInputs(box).filter(p => p.name !== undefined)) {
             if (!writers.has(portKey(instance, port))) {
-                accept('error', `Input '${portKey(instance, port)}' is not connected.`, { node: instance, property: 'name', data: { code: Codes.unconnectedInput } });
+                accept('error', `Input '${portKey(instance, port)}' is not connected.`, {
+                    node: instance,
+                    property: 'name',
+                    data: { code: Codes.unconnectedInput },
+                });
             }
         }
         for (const port of boxOutputs(box).filter(p => p.name !== undefined)) {
             if (!read.has(portKey(instance, port))) {
-                accept('warning', `Output '${portKey(instance, port)}' is not connected; its frames are discarded.`, { node: instance, property: 'name', data: { code: Codes.unconnectedOutput } });
+                accept('warning', `Output '${portKey(instance, port)}' is not connected; its frames are discarded.`, {
+                    node: instance,
+                    property: 'name',
+                    data: { code: Codes.unconnectedOutput },
+                });
             }
         }
     }
@@ -91,7 +117,8 @@ function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
     const successors = new Map<Instance, Connection[]>();
     for (const connection of chainConnections(chain)) {
         const from = connection.from?.instance?.ref;
-        if (from && connection.to?.instance?.ref) (successors.get(from) ?? successors.set(from, []).get(from)!).push(connection);
+        if (from && connection.to?.instance?.ref)
+            (successors.get(from) ?? successors.set(from, []).get(from)!).push(connection);
     }
     const state = new Map<Instance, 'active' | 'done'>();
     const path: Instance[] = [];
@@ -112,7 +139,10 @@ function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
                 const next = connection.to.instance.ref!;
                 if (state.get(next) === 'active') {
                     const cycle = [...path.slice(path.indexOf(next)), next].map(i => i.name).join(' -> ');
-                    accept('error', `Cycle without delay: ${cycle}.`, { node: connection, data: { code: Codes.cycle } });
+                    accept('error', `Cycle without delay: ${cycle}.`, {
+                        node: connection,
+                        data: { code: Codes.cycle },
+                    });
                 } else if (!state.has(next)) {
                     enter(next);
                 }
@@ -126,13 +156,19 @@ function checkCycles(chain: Chain, accept: ValidationAcceptor): void {
 }
 
 /** Reports each range of a core set that names cores the platform lacks, at that range. */
-export function reportCoresOutside(coreSet: CoreSet, cores: number, platform: string, accept: ValidationAcceptor): void {
+export function reportCoresOutside(
+    coreSet: CoreSet,
+    cores: number,
+    platform: string,
+    accept: ValidationAcceptor,
+): void {
     for (const range of coreSet.ranges) {
         const outside = expandCoreSet({ ranges: [range] } as unknown as CoreSet).filter(c => c >= cores);
         if (outside.length === 0) continue;
         const shown = outside.length > 2 ? `${outside[0]}..${outside[outside.length - 1]}` : outside.join(', ');
         accept('error', `Core(s) ${shown} do not exist on platform '${platform}' (cores 0..${cores - 1}).`, {
-            node: range, data: { code: Codes.coreOutOfRange },
+            node: range,
+            data: { code: Codes.coreOutOfRange },
         });
     }
 }
@@ -147,13 +183,22 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
     if (cores !== undefined && coreSet) reportCoresOutside(coreSet, cores, platform!.name, accept);
     const available = coreSet ? Math.min(new Set(chosen).size, cores ?? Infinity) : cores;
     if (threads !== undefined && available !== undefined && threads > available) {
-        const where = coreSet && new Set(chosen).size === available ? 'the chosen cores' : `platform '${platform!.name}'`;
-        accept('error', `${threads} threads exceed the ${available} core(s) of ${where}; pinned threads need a core each.`, {
-            node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.threadsExceedCores },
-        });
+        const where =
+            coreSet && new Set(chosen).size === available ? 'the chosen cores' : `platform '${platform!.name}'`;
+        accept(
+            'error',
+            `${threads} threads exceed the ${available} core(s) of ${where}; pinned threads need a core each.`,
+            {
+                node: schedule!.options.find(o => o.kind === 'threads')!,
+                data: { code: Codes.threadsExceedCores },
+            },
+        );
     }
     if (threads !== undefined && threads < 1) {
-        accept('error', 'A schedule needs at least one thread.', { node: schedule!.options.find(o => o.kind === 'threads')!, data: { code: Codes.nonPositiveThreads } });
+        accept('error', 'A schedule needs at least one thread.', {
+            node: schedule!.options.find(o => o.kind === 'threads')!,
+            data: { code: Codes.nonPositiveThreads },
+        });
     }
     // A halo wider than a slice would make a sub-box depend on slices beyond its neighbours.
     const resolved = resolvedSchedule(chain);
@@ -163,9 +208,15 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
         const sliceRows = Math.min(...split.rows.map(([start, end]) => end - start));
         if (split.halo > sliceRows) {
             const box = instance.box.ref!;
-            accept('error', `The halo of box '${box.name}' (${split.halo} rows) is larger than a slice (${split.height} rows / ${split.rows.length} threads = ${sliceRows} row(s)); use fewer threads or 'split none'.`, {
-                node: instance, property: 'box', data: { code: Codes.haloExceedsSlice },
-            });
+            accept(
+                'error',
+                `The halo of box '${box.name}' (${split.halo} rows) is larger than a slice (${split.height} rows / ${split.rows.length} threads = ${sliceRows} row(s)); use fewer threads or 'split none'.`,
+                {
+                    node: instance,
+                    property: 'box',
+                    data: { code: Codes.haloExceedsSlice },
+                },
+            );
         }
     }
 }
@@ -180,23 +231,44 @@ export const chainChecks: ValidationChecks<ChainAstType> = {
         checkSchedule(chain, accept);
         const instances = chainInstances(chain);
         if (instances.length === 0) {
-            accept('error', `Chain '${chain.name}' has no box instances ('name: Box').`, { node: chain, property: 'name', data: { code: Codes.emptyChain } });
+            accept('error', `Chain '${chain.name}' has no box instances ('name: Box').`, {
+                node: chain,
+                property: 'name',
+                data: { code: Codes.emptyChain },
+            });
         } else if (instances.every(i => i.box?.ref) && !instances.some(i => boxKernelName(i.box.ref!) === 'source')) {
             // (With an unresolved box the linking error says enough: that box may be the source.)
-            accept('error', `Chain '${chain.name}' has no source box; nothing feeds it.`, { node: chain, property: 'name', data: { code: Codes.noSource } });
+            accept('error', `Chain '${chain.name}' has no source box; nothing feeds it.`, {
+                node: chain,
+                property: 'name',
+                data: { code: Codes.noSource },
+            });
         }
         const iterations = chainIterationsSetting(chain);
         if (iterations && !(iterations.iterations > 0)) {
-            accept('error', 'A chain runs at least one iteration.', { node: iterations, property: 'iterations', data: { code: Codes.nonPositiveIterations } });
+            accept('error', 'A chain runs at least one iteration.', {
+                node: iterations,
+                property: 'iterations',
+                data: { code: Codes.nonPositiveIterations },
+            });
         }
         if (!chain.platform) {
-            accept('warning', `Chain '${chain.name}' names no platform ('chain ${chain.name} on P'); the planner then assumes one core per thread.`, {
-                node: chain, property: 'name', data: { code: Codes.missingPlatform },
-            });
+            accept(
+                'warning',
+                `Chain '${chain.name}' names no platform ('chain ${chain.name} on P'); the planner then assumes one core per thread.`,
+                {
+                    node: chain,
+                    property: 'name',
+                    data: { code: Codes.missingPlatform },
+                },
+            );
         }
         for (const requirement of chainRequirements(chain)) {
             if (requirement.kind === 'loss') {
-                accept('error', 'A box chain does not lose frames; loss requirements belong to a ptts.', { node: requirement, data: { code: Codes.requirementKind } });
+                accept('error', 'A box chain does not lose frames; loss requirements belong to a ptts.', {
+                    node: requirement,
+                    data: { code: Codes.requirementKind },
+                });
             }
         }
     },

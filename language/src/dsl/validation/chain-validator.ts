@@ -14,7 +14,14 @@ import { pttsChecks } from './ptts-checks.js';
 import { systemChecks } from './system-checks.js';
 
 export class ChainValidator {
-    readonly checks: ValidationChecks<ChainAstType> = mergeChecks([nameChecks, numberChecks, boxChecks, chainChecks, pttsChecks, systemChecks]);
+    readonly checks: ValidationChecks<ChainAstType> = mergeChecks([
+        nameChecks,
+        numberChecks,
+        boxChecks,
+        chainChecks,
+        pttsChecks,
+        systemChecks,
+    ]);
 }
 
 export function registerValidationChecks(services: ChainServices): void {

@@ -9,7 +9,10 @@ import { Codes } from './diagnostic-codes.js';
  * Reports every node whose key repeats an earlier one, at the later node's `property`, naming the line of the first.
  */
 function reportDuplicates<N extends AstNode>(
-    nodes: readonly N[], what: string, owner: string | undefined, accept: ValidationAcceptor,
+    nodes: readonly N[],
+    what: string,
+    owner: string | undefined,
+    accept: ValidationAcceptor,
     key: (node: N) => string | undefined = node => (node as { name?: string }).name,
     property = 'name',
 ): void {
@@ -20,7 +23,11 @@ function reportDuplicates<N extends AstNode>(
         const first = seen.get(name);
         if (first) {
             const where = first.$cstNode ? ` (first defined on line ${first.$cstNode.range.start.line + 1})` : '';
-            accept('error', `Duplicate ${what} '${name}'${owner ? ` in ${owner}` : ''}${where}.`, { node, property: property as never, data: { code: Codes.duplicateName } });
+            accept('error', `Duplicate ${what} '${name}'${owner ? ` in ${owner}` : ''}${where}.`, {
+                node,
+                property: property as never,
+                data: { code: Codes.duplicateName },
+            });
         } else {
             seen.set(name, node);
         }
@@ -28,12 +35,18 @@ function reportDuplicates<N extends AstNode>(
 }
 
 /** `box 'A'`, or `this box` while a syntax error leaves the name out. */
-const ownerLabel = (kind: string, name: string | undefined) => (name === undefined ? `this ${kind}` : `${kind} '${name}'`);
+const ownerLabel = (kind: string, name: string | undefined) =>
+    name === undefined ? `this ${kind}` : `${kind} '${name}'`;
 
-function reportRepeats(settings: ReadonlyArray<AstNode & { kind?: string }>, owner: string, accept: ValidationAcceptor): void {
+function reportRepeats(
+    settings: ReadonlyArray<AstNode & { kind?: string }>,
+    owner: string,
+    accept: ValidationAcceptor,
+): void {
     for (const node of repeated(settings)) {
         accept('error', `'${node.kind}' is given more than once in ${owner}; only the first counts.`, {
-            node, data: { code: Codes.repeatedSetting },
+            node,
+            data: { code: Codes.repeatedSetting },
         });
     }
 }
@@ -53,10 +66,18 @@ export const nameChecks: ValidationChecks<ChainAstType> = {
         reportDuplicates(pttsComponents(ptts), 'component', ownerLabel('ptts', ptts.name), accept);
         reportRepeats(onceSettings(ptts)!, ownerLabel('ptts', ptts.name), accept);
     },
-    Component: (component, accept) => reportRepeats(onceSettings(component)!, ownerLabel('component', component.name), accept),
+    Component: (component, accept) =>
+        reportRepeats(onceSettings(component)!, ownerLabel('component', component.name), accept),
     Platform: (platform, accept) => {
         reportRepeats(onceSettings(platform)!, ownerLabel('platform', platform.name), accept);
-        reportDuplicates(platformCaches(platform), 'cache level', ownerLabel('platform', platform.name), accept, cache => cache.level, 'level');
+        reportDuplicates(
+            platformCaches(platform),
+            'cache level',
+            ownerLabel('platform', platform.name),
+            accept,
+            cache => cache.level,
+            'level',
+        );
     },
     HistogramEtp: (histogram, accept) => reportRepeats(onceSettings(histogram)!, 'the histogram', accept),
     DutyCycle: (mode, accept) => reportRepeats(onceSettings(mode)!, 'the duty-cycle throttle', accept),

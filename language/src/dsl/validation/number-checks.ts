@@ -11,7 +11,9 @@ function checkWholeNumbers(node: AstNode, accept: ValidationAcceptor): void {
     for (const [property, value] of Object.entries(node)) {
         if (typeof value === 'number' && !Number.isSafeInteger(value) && !property.startsWith('$')) {
             accept('error', `Number too large: whole numbers go up to 2^53 - 1 (${Number.MAX_SAFE_INTEGER}).`, {
-                node, property, data: { code: Codes.badQuantity },
+                node,
+                property,
+                data: { code: Codes.badQuantity },
             });
         }
     }

@@ -8,7 +8,16 @@ import { dirname, resolve } from 'node:path';
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
 import type { ChainAstType, Component, HistogramEtp, PmfEtp, Ptts, UniformEtp } from '../../generated/ast.js';
-import { boxSource, chainInstances, componentEtp, componentOffset, componentPeriod, pttsComponents, pttsResolution, unquote } from '../model-util.js';
+import {
+    boxSource,
+    chainInstances,
+    componentEtp,
+    componentOffset,
+    componentPeriod,
+    pttsComponents,
+    pttsResolution,
+    unquote,
+} from '../model-util.js';
 import { etpSpan, MAX_TREES, pttsCost, pttsTiming, uniformDefaultStep } from '../ptts-cost.js';
 import { durationNs, formatNs, formatRatio, parseDecimal, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
@@ -32,9 +41,14 @@ function checkChainPeriod(component: Component, accept: ValidationAcceptor): voi
         const box = instance.box?.ref;
         const sourcePeriod = box ? durationNs(boxSource(box)?.period) : undefined;
         if (box && sourcePeriod?.ok && sourcePeriod.value !== period.value) {
-            accept('warning', `Component '${component.name}' runs chain '${chain.name}' every ${formatNs(period.value)}, but its source '${instance.name}' (box ${box.name}) has period ${formatNs(sourcePeriod.value)}.`, {
-                node: etp!, data: { code: Codes.chainPeriodMismatch },
-            });
+            accept(
+                'warning',
+                `Component '${component.name}' runs chain '${chain.name}' every ${formatNs(period.value)}, but its source '${instance.name}' (box ${box.name}) has period ${formatNs(sourcePeriod.value)}.`,
+                {
+                    node: etp!,
+                    data: { code: Codes.chainPeriodMismatch },
+                },
+            );
             return;
         }
     }
@@ -45,30 +59,53 @@ function checkComponent(component: Component, accept: ValidationAcceptor): void 
     if (component.name === undefined) return; // a syntax error; its diagnostic says enough
     const periodNode = componentPeriod(component);
     if (!periodNode) {
-        accept('error', `Component '${component.name}' has no period.`, { node: component, property: 'name', data: { code: Codes.missingPeriod } });
+        accept('error', `Component '${component.name}' has no period.`, {
+            node: component,
+            property: 'name',
+            data: { code: Codes.missingPeriod },
+        });
     }
     if (!componentEtp(component)) {
-        accept('error', `Component '${component.name}' has no execution-time profile (etp point | uniform | pmf | histogram | chain).`, {
-            node: component, property: 'name', data: { code: Codes.missingEtp },
-        });
+        accept(
+            'error',
+            `Component '${component.name}' has no execution-time profile (etp point | uniform | pmf | histogram | chain).`,
+            {
+                node: component,
+                property: 'name',
+                data: { code: Codes.missingEtp },
+            },
+        );
     }
     const period = durationNs(periodNode);
     if (periodNode && period.ok && period.value <= 0n) {
-        accept('error', `The period of '${component.name}' must be positive.`, { node: periodNode, data: { code: Codes.nonPositivePeriod } });
+        accept('error', `The period of '${component.name}' must be positive.`, {
+            node: periodNode,
+            data: { code: Codes.nonPositivePeriod },
+        });
     }
     const offsetNode = componentOffset(component);
     const offset = durationNs(offsetNode);
     if (offsetNode && offset.ok && period.ok && period.value > 0n && offset.value >= period.value) {
-        accept('warning', `Offset ${formatNs(offset.value)} is not below the period ${formatNs(period.value)}; it acts as offset ${formatNs(offset.value % period.value)}.`, {
-            node: offsetNode, data: { code: Codes.offsetNotBelowPeriod },
-        });
+        accept(
+            'warning',
+            `Offset ${formatNs(offset.value)} is not below the period ${formatNs(period.value)}; it acts as offset ${formatNs(offset.value % period.value)}.`,
+            {
+                node: offsetNode,
+                data: { code: Codes.offsetNotBelowPeriod },
+            },
+        );
     }
     const etp = componentEtp(component);
     const span = etpSpan(etp);
     if (etp && span && period.ok && period.value > 0n && span.min > period.value) {
-        accept('warning', `Every execution of '${component.name}' takes at least ${formatNs(span.min)}, longer than its period ${formatNs(period.value)}: a job is still running when the next one is triggered.`, {
-            node: etp, data: { code: Codes.etpExceedsPeriod },
-        });
+        accept(
+            'warning',
+            `Every execution of '${component.name}' takes at least ${formatNs(span.min)}, longer than its period ${formatNs(period.value)}: a job is still running when the next one is triggered.`,
+            {
+                node: etp,
+                data: { code: Codes.etpExceedsPeriod },
+            },
+        );
     }
 }
 
@@ -81,15 +118,28 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
     pmf.entries.forEach((entry, index) => {
         // Exactly: 1e-400 is a positive probability although it is 0 as a float.
         const probability = parseDecimal(entry.probability);
-        if (entry.probability !== undefined && (!probability || !(probability.numerator > 0n && probability.numerator <= 10n ** BigInt(probability.scale)))) {
-            accept('error', `A probability must be in (0, 1], got ${entry.probability}.`, { node: entry, property: 'probability', data: { code: Codes.pmfProbability } });
+        if (
+            entry.probability !== undefined &&
+            (!probability || !(probability.numerator > 0n && probability.numerator <= 10n ** BigInt(probability.scale)))
+        ) {
+            accept('error', `A probability must be in (0, 1], got ${entry.probability}.`, {
+                node: entry,
+                property: 'probability',
+                data: { code: Codes.pmfProbability },
+            });
         }
         const time = durationNs(entry.time);
         if (time.ok) {
             if (seen.has(time.value)) {
-                accept('error', `Time ${formatNs(time.value)} appears twice in this pmf (entries ${seen.get(time.value)! + 1} and ${index + 1}).`, {
-                    node: entry, property: 'time', data: { code: Codes.pmfDuplicateTime },
-                });
+                accept(
+                    'error',
+                    `Time ${formatNs(time.value)} appears twice in this pmf (entries ${seen.get(time.value)! + 1} and ${index + 1}).`,
+                    {
+                        node: entry,
+                        property: 'time',
+                        data: { code: Codes.pmfDuplicateTime },
+                    },
+                );
             }
             seen.set(time.value, index);
         }
@@ -103,38 +153,61 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
         if (off * PMF_TOLERANCE_DENOMINATOR > one) {
             const shown = formatRatio(sum.numerator, one, sum.scale);
             const by = Number(formatRatio(difference, one, sum.scale));
-            accept('error', `The probabilities of this pmf sum to ${shown}, not 1 (off by ${by}; the tolerance is ${PMF_TOLERANCE}).`, {
-                node: pmf, data: { code: Codes.pmfSum },
-            });
+            accept(
+                'error',
+                `The probabilities of this pmf sum to ${shown}, not 1 (off by ${by}; the tolerance is ${PMF_TOLERANCE}).`,
+                {
+                    node: pmf,
+                    data: { code: Codes.pmfSum },
+                },
+            );
         }
     }
 }
 
 function checkUniform(uniform: UniformEtp, accept: ValidationAcceptor): void {
-    const min = durationNs(uniform.min), max = durationNs(uniform.max);
+    const min = durationNs(uniform.min),
+        max = durationNs(uniform.max);
     const step = uniform.step ? durationNs(uniform.step) : uniformDefaultStep(uniform);
     if (!min.ok || !max.ok || !step.ok) return;
     const minRange = uniform.min.$cstNode?.range;
     const maxRange = uniform.max.$cstNode?.range;
     const stepRange = uniform.step?.$cstNode?.range;
     // `min .. max` for an empty range; `min .. max step s` for a range that is not a whole number of steps.
-    const between = (end: typeof minRange) => (minRange && end ? { range: { start: minRange.start, end: end.end } } : { property: 'kind' as const });
+    const between = (end: typeof minRange) =>
+        minRange && end ? { range: { start: minRange.start, end: end.end } } : { property: 'kind' as const };
     if (min.value > max.value) {
-        accept('error', `Empty range: ${formatNs(min.value)} is above ${formatNs(max.value)}.`, { node: uniform, ...between(maxRange), data: { code: Codes.uniformRange } });
+        accept('error', `Empty range: ${formatNs(min.value)} is above ${formatNs(max.value)}.`, {
+            node: uniform,
+            ...between(maxRange),
+            data: { code: Codes.uniformRange },
+        });
     } else if (step.value <= 0n) {
-        accept('error', 'The step of a uniform distribution must be positive.', { node: uniform.step ?? uniform, data: { code: Codes.uniformRange } });
+        accept('error', 'The step of a uniform distribution must be positive.', {
+            node: uniform.step ?? uniform,
+            data: { code: Codes.uniformRange },
+        });
     } else if ((max.value - min.value) % step.value !== 0n) {
         const implicit = uniform.step ? '' : ` (without 'step' the step is 1 ${uniform.min.unit})`;
-        accept('error', `The range ${formatNs(min.value)} .. ${formatNs(max.value)} is not a whole number of steps of ${formatNs(step.value)}${implicit}.`, {
-            node: uniform, ...between(stepRange ?? maxRange), data: { code: Codes.uniformRange },
-        });
+        accept(
+            'error',
+            `The range ${formatNs(min.value)} .. ${formatNs(max.value)} is not a whole number of steps of ${formatNs(step.value)}${implicit}.`,
+            {
+                node: uniform,
+                ...between(stepRange ?? maxRange),
+                data: { code: Codes.uniformRange },
+            },
+        );
     }
 }
 
 /** Measurement files larger than this are not read while validating (the export still reads them). */
 const HISTOGRAM_CHECK_LIMIT = 16 * 1024 * 1024;
 
-interface HistogramFileCheck { readonly problem?: string; readonly columns?: string[] }
+interface HistogramFileCheck {
+    readonly problem?: string;
+    readonly columns?: string[];
+}
 
 /**
  * Parsed files by path, kept while their size and modification time stay the same (validation runs on every keystroke).
@@ -166,12 +239,19 @@ export function checkHistogramFile(file: string, column: string | undefined): Hi
 
 function parseHistogramText(file: string, text: string, column: string | undefined): HistogramFileCheck {
     // Numbered lines without blanks and comments, as the export reads them.
-    const lines = text.split(/\r?\n/).map((line, index) => ({ line, number: index + 1 })).filter(l => l.line.trim() !== '' && !l.line.startsWith('#'));
+    const lines = text
+        .split(/\r?\n/)
+        .map((line, index) => ({ line, number: index + 1 }))
+        .filter(l => l.line.trim() !== '' && !l.line.startsWith('#'));
     let columnIndex = 0;
     if (column !== undefined) {
         const header = (lines.shift()?.line ?? '').split(',').map(h => h.trim());
         columnIndex = header.indexOf(column);
-        if (columnIndex < 0) return { problem: `Measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`, columns: header };
+        if (columnIndex < 0)
+            return {
+                problem: `Measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`,
+                columns: header,
+            };
     }
     if (lines.length === 0) return { problem: `Measurement file ${file} holds no latencies` };
     for (const { line, number } of lines) {
@@ -187,24 +267,44 @@ function checkHistogram(histogram: HistogramEtp, accept: ValidationAcceptor): vo
         if (option.kind !== 'bin' || !option.bin) continue;
         const bin = durationNs(option.bin);
         if (bin.ok && bin.value <= 0n) {
-            accept('error', 'A histogram bin must be positive.', { node: option.bin, data: { code: Codes.histogramOption } });
+            accept('error', 'A histogram bin must be positive.', {
+                node: option.bin,
+                data: { code: Codes.histogramOption },
+            });
         }
     }
     const file = histogramPath(histogram);
     if (!file) {
-        if (histogram.file !== undefined) accept('error', 'The histogram names no file.', { node: histogram, property: 'file', data: { code: Codes.histogramFile } });
+        if (histogram.file !== undefined)
+            accept('error', 'The histogram names no file.', {
+                node: histogram,
+                property: 'file',
+                data: { code: Codes.histogramFile },
+            });
         return;
     }
     const columnOption = histogram.options.find(o => o.kind === 'column');
     const column = columnOption?.column === undefined ? undefined : unquote(columnOption.column);
     const check = checkHistogramFile(file, column);
     if (!check) {
-        accept('error', `Measurement file not found: ${file}.`, { node: histogram, property: 'file', data: { code: Codes.histogramFile } });
+        accept('error', `Measurement file not found: ${file}.`, {
+            node: histogram,
+            property: 'file',
+            data: { code: Codes.histogramFile },
+        });
     } else if (check.problem) {
         if (check.columns && columnOption) {
-            accept('error', check.problem + '.', { node: columnOption, property: 'column', data: { code: Codes.histogramFile } });
+            accept('error', check.problem + '.', {
+                node: columnOption,
+                property: 'column',
+                data: { code: Codes.histogramFile },
+            });
         } else {
-            accept('error', check.problem + '.', { node: histogram, property: 'file', data: { code: Codes.histogramFile } });
+            accept('error', check.problem + '.', {
+                node: histogram,
+                property: 'file',
+                data: { code: Codes.histogramFile },
+            });
         }
     }
 }
@@ -223,21 +323,34 @@ function checkCost(ptts: Ptts, accept: ValidationAcceptor): void {
     if (!timing) return;
     const cost = pttsCost(timing);
     if (!cost.overTreeLimit) return;
-    accept('warning', `Exact analysis would build ${cost.trees} latency trees (hyper-period ${formatNs(cost.hyperperiod)}, ${cost.complete ? 'about' : 'at least'} ${cost.operations} operations by thesis eq. 5.15), more than the ${MAX_TREES} the analysis accepts: use nearby periods or the simulator.`, {
-        node: ptts, property: 'name', data: { code: Codes.slowAnalysis },
-    });
+    accept(
+        'warning',
+        `Exact analysis would build ${cost.trees} latency trees (hyper-period ${formatNs(cost.hyperperiod)}, ${cost.complete ? 'about' : 'at least'} ${cost.operations} operations by thesis eq. 5.15), more than the ${MAX_TREES} the analysis accepts: use nearby periods or the simulator.`,
+        {
+            node: ptts,
+            property: 'name',
+            data: { code: Codes.slowAnalysis },
+        },
+    );
 }
 
 export const pttsChecks: ValidationChecks<ChainAstType> = {
     Ptts: (ptts, accept) => {
         if (ptts.name === undefined) return; // a syntax error; its diagnostic says enough
         if (pttsComponents(ptts).length === 0) {
-            accept('error', `PTTS chain '${ptts.name}' has no components.`, { node: ptts, property: 'name', data: { code: Codes.emptyPtts } });
+            accept('error', `PTTS chain '${ptts.name}' has no components.`, {
+                node: ptts,
+                property: 'name',
+                data: { code: Codes.emptyPtts },
+            });
         }
         const resolution = pttsResolution(ptts);
         const resolutionNs = durationNs(resolution);
         if (resolution && resolutionNs.ok && resolutionNs.value <= 0n) {
-            accept('error', 'The time resolution must be positive.', { node: resolution, data: { code: Codes.nonPositiveResolution } });
+            accept('error', 'The time resolution must be positive.', {
+                node: resolution,
+                data: { code: Codes.nonPositiveResolution },
+            });
         }
         checkCost(ptts, accept);
     },
@@ -248,29 +361,43 @@ export const pttsChecks: ValidationChecks<ChainAstType> = {
     LatencyRequirement: (requirement, accept) => {
         const bound = durationNs(requirement.bound);
         if (requirement.bound && bound.ok && bound.value <= 0n) {
-            accept('error', 'A latency bound must be positive.', { node: requirement.bound, data: { code: Codes.nonPositiveBound } });
+            accept('error', 'A latency bound must be positive.', {
+                node: requirement.bound,
+                data: { code: Codes.nonPositiveBound },
+            });
         }
         if (requirement.percentile !== undefined) {
             const match = /^p(\d+(?:\.\d+)?)$/.exec(requirement.percentile);
             const q = match ? Number(match[1]) : NaN;
             if (!(q > 0 && q < 100)) {
                 accept('error', `'${requirement.percentile}' is not a percentile; write p50, p99 or p99.9.`, {
-                    node: requirement, property: 'percentile', data: { code: Codes.badPercentile },
+                    node: requirement,
+                    property: 'percentile',
+                    data: { code: Codes.badPercentile },
                 });
             }
         }
         if (requirement.probability) {
             const value = parseDecimal(requirement.probability.value);
-            const p = value ? Number(value.numerator) / 10 ** value.scale / (requirement.probability.percent ? 100 : 1) : NaN;
+            const p = value
+                ? Number(value.numerator) / 10 ** value.scale / (requirement.probability.percent ? 100 : 1)
+                : NaN;
             if (!(p > 0 && p <= 1)) {
-                accept('error', `A probability must be in (0, 1] (or (0, 100] %).`, { node: requirement.probability, data: { code: Codes.badProbability } });
+                accept('error', `A probability must be in (0, 1] (or (0, 100] %).`, {
+                    node: requirement.probability,
+                    data: { code: Codes.badProbability },
+                });
             }
         }
     },
     LossRequirement: (requirement, accept) => {
         const limit = Number(requirement.limit);
         if (!(limit > 0 && limit <= 1)) {
-            accept('error', 'A loss limit is a probability in (0, 1].', { node: requirement, property: 'limit', data: { code: Codes.badProbability } });
+            accept('error', 'A loss limit is a probability in (0, 1].', {
+                node: requirement,
+                property: 'limit',
+                data: { code: Codes.badProbability },
+            });
         }
     },
 };
