@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from chainlab.codegen.generate import _Model
 from chainlab.errors import ModelError
 from chainlab.plan.chainview import load_chain
 from chainlab.plan.instantiate import instantiate
@@ -90,17 +89,13 @@ def test_cycle_vector(path: Path) -> None:
     vector = load(path)
     expected = vector["expected"]
     if expected["cycle"] is None:
+        # the plan's order, which codegen takes too (it generates from the plan's ChainView)
         assert [i.name for i in load_chain(vector["ir"], vector["chain"]).instances] == expected["order"]
-        assert _Model(vector["ir"], vector["chain"]).topo() == expected["order"]  # codegen takes the same order
         return
-    for refuse in (
-        lambda: load_chain(vector["ir"], vector["chain"]),
-        lambda: _Model(vector["ir"], vector["chain"]).topo(),
-    ):
-        with pytest.raises(ModelError) as info:
-            refuse()
-        assert f"cycle without delay: {expected['cycle']};" in info.value.message
-        assert info.value.loc.line == expected["line"]
+    with pytest.raises(ModelError) as info:
+        load_chain(vector["ir"], vector["chain"])
+    assert f"cycle without delay: {expected['cycle']};" in info.value.message
+    assert info.value.loc.line == expected["line"]
 
 
 def test_there_are_cyclic_and_acyclic_vectors() -> None:
