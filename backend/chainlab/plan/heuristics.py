@@ -22,9 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from chainlab.plan.model import Instantiation, Mapping
-
-DEFAULT_SYNC_NS = 1_000
-DEFAULT_REMOTE_NS_PER_BYTE = 0.05  # ~20 GB/s from a neighbour core via the shared cache
+from chainlab.plan.options import DEFAULT_REMOTE_NS_PER_BYTE, DEFAULT_SYNC_NS
 
 
 def bottom_levels(inst: Instantiation) -> np.ndarray:

@@ -33,8 +33,8 @@ import numpy as np
 
 from chainlab.plan.hb import HbGraph
 from chainlab.plan.model import Allocation, Instantiation
+from chainlab.plan.options import CACHE_LINE
 
-CACHE_LINE = 64
 HUGE_PAGE = 2 * 1024 * 1024
 EXACT_CLIQUE_LIMIT = 48
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from chainlab.plan.heuristics import DEFAULT_REMOTE_NS_PER_BYTE, DEFAULT_SYNC_NS
-from chainlab.plan.memory import CACHE_LINE
+#: The planner's tuning defaults (the heuristics and the memory allocator use them too).
+DEFAULT_SYNC_NS = 1_000
+DEFAULT_REMOTE_NS_PER_BYTE = 0.05  # ~20 GB/s from a neighbour core via the shared cache
+CACHE_LINE = 64
 
 #: The fields recorded in the plan's JSON under `options`, in their order there.
 TUNING_FIELDS = (

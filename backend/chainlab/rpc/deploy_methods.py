@@ -1,4 +1,4 @@
-"""JSON-RPC methods of deploy-and-measure (issue 8): deploy/run (an experiment on a target) and deploy/trust-host."""
+"""JSON-RPC methods of deploy-and-measure: deploy/run (an experiment on a target) and deploy/trust-host."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""JSON-RPC methods of the C code generator and local runs (issue 6): generate a project, run a chain here."""
+"""JSON-RPC methods of the C code generator and local runs: generate a project, run a chain here."""
 
 from __future__ import annotations
 
