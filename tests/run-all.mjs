@@ -88,9 +88,13 @@ const SUITES = [
 
 function vitestCounts(file) {
     const report = JSON.parse(readFileSync(file, 'utf-8'));
+    // a file that failed without a failed test (it did not load, a hook failed) counts as one failure
+    const brokenFiles = (report.testResults ?? []).filter(
+        file => file.status === 'failed' && !file.assertionResults?.some(test => test.status === 'failed'),
+    ).length;
     return {
         passed: report.numPassedTests,
-        failed: report.numFailedTests + (report.numFailedTestSuites ?? 0),
+        failed: report.numFailedTests + brokenFiles,
         skipped: report.numPendingTests + report.numTodoTests,
     };
 }

@@ -4,12 +4,19 @@
  * answered `initialize`, so that wait used to follow the server's start. Registered at activation, it overlaps
  * it: the request goes out as soon as the client has started (issue #16, CodeLens 6 s after a reload). The
  * client's own CodeLens feature is left out (language-client.ts): one provider, one set of lenses.
+ * VS Code asks again when the server publishes diagnostics for a .chain file: the document is then built, so a
+ * request that came before the server had it (right after a reload) no longer leaves the file without lenses.
  */
 import * as vscode from 'vscode';
 import { CodeLensRequest, type LanguageClient } from 'vscode-languageclient/node';
 
 export function registerCodeLens(client: LanguageClient, selector: vscode.DocumentSelector): vscode.Disposable {
-    return vscode.languages.registerCodeLensProvider(selector, {
+    const changed = new vscode.EventEmitter<void>();
+    const built = vscode.languages.onDidChangeDiagnostics(event => {
+        if (event.uris.some(uri => uri.path.endsWith('.chain'))) changed.fire();
+    });
+    const provider = vscode.languages.registerCodeLensProvider(selector, {
+        onDidChangeCodeLenses: changed.event,
         async provideCodeLenses(document, token) {
             try {
                 // sendRequest waits for the client's start, which sends the open documents before it resolves
@@ -26,4 +33,5 @@ export function registerCodeLens(client: LanguageClient, selector: vscode.Docume
             }
         },
     });
+    return vscode.Disposable.from(provider, built, changed);
 }

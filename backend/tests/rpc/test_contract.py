@@ -222,6 +222,7 @@ def test_a_reply_that_drifts_from_its_schema_is_caught() -> None:
             "eq_5_15": 1,
             "per_root_rows": 1,
             "quotient_entries": 1,
+            "refused": None,
         },
     )
     with pytest.raises(AssertionError, match="unexpected"):

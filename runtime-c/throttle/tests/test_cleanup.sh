@@ -55,8 +55,9 @@ for mech in sigstop freeze fifo-hold; do
     start_hog
     dur=; [ $how = normal ] && dur=duration=300ms
     if [ $how = abort ]; then
-      # periodic: 500 samples of 100 us; overflow: 5 notifications, each followed by a 20 ms suspension
-      after=500; [ $SAMPLING = overflow ] && after=5
+      # periodic: 3000 samples of 100 us; overflow: 20 notifications, each followed by a 20 ms suspension;
+      # long enough for the check below to see a suspension on a busy machine before the crash
+      after=3000; [ $SAMPLING = overflow ] && after=20
       CHAINLAB_THROTTLE_CRASH_AFTER=$after "$TH" $(args $mech) $dur > "$DIR/out" 2>&1 & DPID=$!
     else
       "$TH" $(args $mech) $dur > "$DIR/out" 2>&1 & DPID=$!
