@@ -199,6 +199,16 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         if (measuredSomething(reply)) lastMeasured = { uri: uri.toString(), chain };
         await vscode.commands.executeCommand('setContext', 'chainlab.hasMeasurement', !!lastMeasured);
         const verdict = reply.status === 'ok' ? 'done' : reply.status;
+        const overloaded = reply.results.scenarios.filter(s => s.overloaded).map(s => s.scenario);
+        if (overloaded.length > 0) {
+            // a backlog is no measurement of the chain: say so where the user looks, and offer no ETP update
+            void vscode.window.showWarningMessage(
+                `chainlab: run ${verdict}, but ${overloaded.join(', ')} OVERLOADED: latency grew through the run ` +
+                    '(a backlog), so it measured queueing, not the chain. Give the chain a longer period or more ' +
+                    `rt-cores and run again. Report in ${reply.local_dir}`,
+            );
+            return;
+        }
         void vscode.window
             .showInformationMessage(
                 `chainlab: run ${verdict}; report in ${reply.local_dir}`,
@@ -209,15 +219,28 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             });
     });
 
-    // The language server writes the edit (from the run it relayed); the editor applies it, so undo works.
-    register('chainlab.updateEtpFromMeasurement', async () => {
-        if (!lastMeasured)
-            return void vscode.window.showWarningMessage('chainlab: run the chain first (Run on target)');
+    // The language server writes the edit (from the run it relayed); the editor applies it, so undo works. A run
+    // the server has a concern about (overloaded, cut short) is written only when the user confirms, reason shown.
+    register('chainlab.updateEtpFromMeasurement', async (uriArg, chainArg) => {
+        const which =
+            typeof uriArg === 'string' && typeof chainArg === 'string'
+                ? { uri: uriArg, chain: chainArg }
+                : lastMeasured;
+        if (!which) return void vscode.window.showWarningMessage('chainlab: run the chain first (Run on target)');
         try {
             const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/etpFromMeasurement'>>(
                 'chainlab/etpFromMeasurement',
-                lastMeasured,
+                which satisfies RequestParamsOf<'chainlab/etpFromMeasurement'>,
             );
+            if (reply.concern) {
+                const write = 'Write it anyway';
+                const choice = await vscode.window.showWarningMessage(
+                    `chainlab: ${reply.concern}. Write it as the ETP of chain ${which.chain}?`,
+                    { modal: true },
+                    write,
+                );
+                if (choice !== write) return;
+            }
             await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
         } catch (error) {
             void vscode.window.showWarningMessage(`chainlab: ${(error as Error).message}`);

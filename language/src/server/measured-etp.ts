@@ -14,18 +14,39 @@ export interface Measurement {
     readonly scenario: string;
     /** [latency ns, count] as the backend binned them. */
     readonly points: Array<[number, number]>;
+    /** Why these latencies are no execution-time profile (an overloaded or interrupted run); undefined when sound. */
+    readonly concern?: string;
 }
+
+type MeasuredScenario = Pick<ScenarioResult, 'scenario' | 'etp'> &
+    Partial<Pick<ScenarioResult, 'status' | 'overloaded'>>;
 
 /** What a measurement is read from: the scenarios of a run reply (deploy/run) with their measured ETP. */
 export interface MeasuredRun {
-    readonly results: { readonly scenarios: ReadonlyArray<Pick<ScenarioResult, 'scenario' | 'etp'>> };
+    readonly results: { readonly scenarios: ReadonlyArray<MeasuredScenario> };
 }
 
 /** The measurement a run's ETP comes from: its baseline scenario, else the first that measured anything. */
 export function runMeasurement(run: MeasuredRun): Measurement | undefined {
     const measured = run.results.scenarios.filter(s => Array.isArray(s.etp) && s.etp.length > 0);
     const chosen = measured.find(s => s.scenario === 'baseline') ?? measured[0];
-    return chosen ? { scenario: chosen.scenario, points: chosen.etp! } : undefined;
+    if (!chosen) return undefined;
+    const concern = measurementConcern(chosen);
+    return { scenario: chosen.scenario, points: chosen.etp!, ...(concern ? { concern } : {}) };
+}
+
+/** Why a scenario's latencies would make a misleading ETP: a backlog (they grew through the run) or a cut-short run. */
+export function measurementConcern(scenario: MeasuredScenario): string | undefined {
+    if (scenario.overloaded) {
+        return (
+            `the ${scenario.scenario} run was overloaded: its latency grew through the run (a backlog), ` +
+            'so it measured queueing, not the execution time of one frame'
+        );
+    }
+    if (scenario.status && scenario.status !== 'ok') {
+        return `the ${scenario.scenario} run did not finish (${scenario.status}): its latencies may not represent the chain`;
+    }
+    return undefined;
 }
 
 /** `pmf { 20.13 ms: 0.05, … }`: the measured points with exact probabilities summing to 1. */

@@ -1,7 +1,8 @@
 /**
  * `chainlab/etpFromMeasurement`: the edit that writes the latest measured run of a chain into every
  * `etp chain X` of the document (the same edit as the "Update ETP from measurement" quick fix). The
- * editor applies it, so undo works; the extension keeps no DSL text and no statistics of its own.
+ * editor applies it, so undo works; the extension keeps no DSL text and no statistics of its own. A run whose
+ * latencies are no execution-time profile (overloaded, cut short) comes with its `concern`: the editor asks first.
  */
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
@@ -45,6 +46,7 @@ export function registerMeasurementRequests(
                 scenario: measurement.scenario,
                 components: edits.length,
                 edit: { changes: { [document.textDocument.uri]: edits } },
+                concern: measurement.concern ?? null,
             };
         },
     );

@@ -17,6 +17,9 @@ import { chainEtps, measuredEtpEdits, runMeasurement } from './measured-etp.js';
 import { nearbyPeriodActions, type CostSource } from './nearby-periods.js';
 import type { RunResults } from './run-results.js';
 
+/** The editor's command that writes a run's ETP after showing its concern (extension/src/commands.ts). */
+export const UPDATE_ETP_COMMAND = 'chainlab.updateEtpFromMeasurement';
+
 const overlaps = (a: Range, b: Range) => a.start.line <= b.end.line && b.start.line <= a.end.line;
 
 export class ServerCodeActionProvider extends ChainCodeActionProvider {
@@ -54,6 +57,19 @@ export class ServerCodeActionProvider extends ChainCodeActionProvider {
             const run = this.runs.get(uri, chain);
             const measurement = run && runMeasurement(run);
             if (!measurement) continue;
+            if (measurement.concern) {
+                // no silent edit from a run that measured a backlog: the editor's command shows why and asks first
+                actions.push({
+                    title: `Update ETP from measurement (${chain}): the run is suspect, review first`,
+                    kind: CodeActionKind.RefactorRewrite,
+                    command: {
+                        title: 'Update ETP from measurement',
+                        command: UPDATE_ETP_COMMAND,
+                        arguments: [uri, chain],
+                    },
+                });
+                continue;
+            }
             actions.push({
                 title: `Update ETP from measurement (${chain})`,
                 kind: CodeActionKind.RefactorRewrite,

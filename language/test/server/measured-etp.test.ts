@@ -53,6 +53,21 @@ describe('the measurement of a run', () => {
         expect(runMeasurement(run(['baseline', undefined]))).toBeUndefined();
     });
 
+    test('an overloaded or cut-short run comes with the concern the editor shows before writing it', () => {
+        const scenarios = (extra: object) => ({
+            results: {
+                scenarios: [{ scenario: 'baseline' as const, etp: [[1, 1]] as Array<[number, number]>, ...extra }],
+            },
+        });
+        expect(runMeasurement(scenarios({ status: 'ok', overloaded: false }))?.concern).toBeUndefined();
+        expect(runMeasurement(scenarios({ status: 'ok', overloaded: true }))?.concern).toMatch(
+            /baseline run was overloaded: its latency grew through the run/,
+        );
+        expect(runMeasurement(scenarios({ status: 'stopped', overloaded: false }))?.concern).toMatch(
+            /baseline run did not finish \(stopped\)/,
+        );
+    });
+
     test('pmf text: the binned latencies with exact probabilities that sum to one', () => {
         expect(
             measuredPmfText([
@@ -138,6 +153,29 @@ describe('etp chain X in the document', () => {
             context: { diagnostics: [] },
         })) as CodeAction[];
         expect(action.edit!.changes![uri]).toHaveLength(2);
+        // an overloaded run: no silent edit, the editor's command shows the concern and asks
+        const overloaded = run(['baseline', [[2_000_000, 3]]]);
+        rememberRun(
+            runs,
+            'chainlab/deploy',
+            uri,
+            { chain: 'Small' },
+            {
+                results: { scenarios: overloaded.results.scenarios.map(s => ({ ...s, overloaded: true })) },
+            },
+        );
+        const [suspect] = (await Chain.lsp.CodeActionProvider!.getCodeActions(document, {
+            textDocument: { uri },
+            range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } },
+            context: { diagnostics: [] },
+        })) as CodeAction[];
+        expect(suspect.title).toBe('Update ETP from measurement (Small): the run is suspect, review first');
+        expect(suspect.edit).toBeUndefined();
+        expect(suspect.command).toEqual({
+            title: 'Update ETP from measurement',
+            command: 'chainlab.updateEtpFromMeasurement',
+            arguments: [uri, 'Small'],
+        });
     });
 
     test('the elements the commands offer, from the AST', async () => {
