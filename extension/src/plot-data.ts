@@ -15,6 +15,8 @@ export interface PlotData {
     series: PlotSeries[];
     requirements: Array<{ label: string; ms: number }>;
     stats: Array<{ name: string; mean: number; p50: number; p99: number; max: number; loss?: number }>;
+    /** What makes these numbers misleading (an overloaded run), shown above the plot. */
+    warnings?: string[];
 }
 
 /** An `Analyze latency` result: the exact end-to-end distribution, its statistics and requirement lines. */
@@ -77,6 +79,13 @@ export function runPlot(chain: string, target: string, reply: RunReply): PlotDat
             points: predicted.points.map(([ns, p]) => [ns / 1e6, p]),
         });
         plot.stats.push(statsRow('predicted', predicted.stats));
+    }
+    const overloaded = reply.results.scenarios.filter(s => s.overloaded).map(s => s.scenario);
+    if (overloaded.length > 0) {
+        plot.warnings = [
+            `Overloaded: ${overloaded.join(', ')}. The latency grew through the run (a backlog), so these numbers ` +
+                'measure queueing, not the chain; give it a longer period or more rt-cores.',
+        ];
     }
     for (const s of reply.results.scenarios) {
         if (!s.measured.samples || !s.histogram_ms?.length) continue;

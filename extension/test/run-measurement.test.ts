@@ -136,6 +136,13 @@ describe('run → plot → ETP from measurement', () => {
         const [baseline] = reply.results.scenarios;
         expect(plot.series.map(s => s.name)).toEqual(['predicted', 'measured baseline']);
         expect(plot.series[1].points).toEqual(baseline.histogram_ms);
+        expect(baseline.overloaded).toBe(false);
+        expect(plot.warnings).toBeUndefined();
+        // the same reply had the run been overloaded: the plot says so above the curves
+        const overloaded = { ...reply, results: { ...reply.results, scenarios: [{ ...baseline, overloaded: true }] } };
+        expect(runPlot('Small', 'here', overloaded).warnings).toEqual([
+            expect.stringMatching(/^Overloaded: baseline\. The latency grew through the run \(a backlog\)/),
+        ]);
         const m = baseline.measured;
         expect(plot.stats[1]).toEqual({
             name: 'measured baseline',

@@ -163,7 +163,14 @@ function render(): void {
     }
     const heading = document.createElement('h2');
     heading.textContent = data.title;
-    root.append(heading, legend, chart('cdf'), chart('pmf'), table);
+    const warnings = (data.warnings ?? []).map(text => {
+        const banner = document.createElement('div');
+        banner.className = 'warning';
+        banner.setAttribute('role', 'alert');
+        banner.textContent = `⚠ ${text}`;
+        return banner;
+    });
+    root.append(heading, ...warnings, legend, chart('cdf'), chart('pmf'), table);
 }
 
 window.addEventListener('message', event => {
