@@ -4,7 +4,8 @@
  * reload, and no warning of ours when this repository is open. Screenshots in the light and the dark theme
  * are kept in test-results/vscode/ (editor-light.png, editor-dark.png, repository-problems.png).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -189,6 +190,27 @@ describe('the language polish in VS Code', () => {
         expect(Math.min(...opened)).toBeLessThan(2000);
         expect(restored).toBeLessThan(15_000);
         await page.screenshot({ path: join(artifacts, 'codelens-after-reload.png') });
+    });
+
+    test('Generate C project asks where (default: generated/, which git ignores) and offers Open folder', async () => {
+        execFileSync('git', ['init', '-q', workspace]);
+        await openFile('xray.chain');
+        await goToLine(xrayLine('chain XRay'));
+        await lensAbove('Generate C project').click();
+        const input = page.locator('.quick-input-widget input');
+        const out = join(workspace, 'generated', 'XRay');
+        await expect.poll(() => input.inputValue().catch(() => ''), { timeout: 20_000 }).toBe(out);
+        await page.keyboard.press('Enter');
+        const open = page.locator('.notifications-toasts .monaco-button', { hasText: 'Open folder' });
+        await open.waitFor({ timeout: 60_000 });
+        await page.screenshot({ path: join(artifacts, 'generate.png') });
+        expect(existsSync(join(out, 'CMakeLists.txt'))).toBe(true);
+        expect(readFileSync(join(workspace, 'generated', '.gitignore'), 'utf-8')).toMatch(/^\*$/m);
+        const untracked = execFileSync('git', ['-C', workspace, 'status', '--porcelain', '--untracked-files=all'], {
+            encoding: 'utf-8',
+        });
+        expect(untracked).toContain('samples/xray.chain');
+        expect(untracked).not.toContain('generated/');
     });
 
     test('this repository open in VS Code: no problem in extension/package.json, none in the status bar', async () => {
