@@ -7,14 +7,17 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type {
-    DeleteSelectionAction,
-    LanguageServerNotifications,
-    LanguageServerRequest,
-    RequestParamsOf,
-    RequestResultOf,
+import {
+    OBJECTIVES,
+    type DeleteSelectionAction,
+    type LanguageServerNotifications,
+    type LanguageServerRequest,
+    type Objective,
+    type RequestParamsOf,
+    type RequestResultOf,
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
+import { bestOffsets, bestText, exploreTable } from './explore-data';
 import { analysisPlot, measuredSomething, runPlot } from './plot-data';
 import type { PlotPanel } from './plot-panel';
 import type { BackendStatus } from './status-bar';
@@ -160,14 +163,46 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         const uri = documentUri(uriArg);
         const ptts = uri && (await elementName(ctx, uri, 'ptts', name));
         if (!uri || !ptts) return;
-        // the contract requires `vary`: without it the backend refuses the sweep (a model error shown to the user)
+        const elements = await ctx.client.sendRequest<RequestResultOf<'chainlab/elements'>>('chainlab/elements', {
+            uri: uri.toString(),
+        } satisfies RequestParamsOf<'chainlab/elements'>);
+        const components = elements.ptts.find(p => p.name === ptts)?.children?.map(c => c.name) ?? [];
+        const vary = await vscode.window.showQuickPick(components, {
+            title: `Explore offsets of ${ptts} (1/3): which components?`,
+            placeHolder: 'the component(s) whose offset to sweep; each one more multiplies the work',
+            canPickMany: true,
+        });
+        if (!vary?.length) return;
+        const objective = (await vscode.window.showQuickPick([...OBJECTIVES], {
+            title: `Explore offsets of ${ptts} (2/3): minimise what?`,
+            placeHolder: 'p99 latency, mean latency, the probability of missing the deadline, or loss',
+        })) as Objective | undefined;
+        if (!objective) return;
+        const step = await vscode.window.showInputBox({
+            title: `Explore offsets of ${ptts} (3/3): step in ms`,
+            prompt: 'empty: the time grid, else period/20',
+            validateInput: value => (!value.trim() || Number(value) > 0 ? undefined : 'a positive number of ms'),
+        });
+        if (step === undefined) return;
         const result = await request(ctx, `Explore offsets of ${ptts}`, 'chainlab/explore', {
             uri: uri.toString(),
             ptts,
-        } as RequestParamsOf<'chainlab/explore'>);
+            vary,
+            objective,
+            ...(step.trim() ? { step_ns: Math.max(1, Math.round(Number(step) * 1e6)) } : {}),
+        });
         if (!result) return;
-        ctx.output.appendLine(JSON.stringify(result, null, 2));
+        for (const line of exploreTable(result)) ctx.output.appendLine(line);
         ctx.output.show(true);
+        const apply = 'Apply best offsets';
+        if ((await vscode.window.showInformationMessage(`chainlab: ${bestText(result)}`, apply)) !== apply) return;
+        // the language server writes the offsets into the text: one edit, undoable
+        const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/offsetsEdit'>>('chainlab/offsetsEdit', {
+            uri: uri.toString(),
+            ptts,
+            offsets_ns: bestOffsets(result),
+        } satisfies RequestParamsOf<'chainlab/offsetsEdit'>);
+        await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
     });
 
     register('chainlab.generate', async (uriArg, name) => {

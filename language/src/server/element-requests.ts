@@ -1,20 +1,27 @@
 /**
- * `chainlab/elements`: the chains, ptts and targets of a document with their names and ranges, read from
- * the AST, so the editor can offer a choice without parsing .chain text itself.
+ * `chainlab/elements`: the chains, ptts (with their components) and targets of a document with their names
+ * and ranges, read from the AST, so the editor can offer a choice without parsing .chain text itself.
  */
-import { URI, type LangiumDocument } from 'langium';
+import { URI, type AstNode, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import type { ModelElement, ModelElements, RequestParamsOf } from '@chainlab/contract';
 import { isChain, isPtts, isTarget, type Model } from '../generated/ast.js';
 import { whenValidated } from '../dsl/document-ready.js';
+import { pttsComponents } from '../dsl/model-util.js';
+
+const named = (nodes: AstNode[]): ModelElement[] =>
+    nodes
+        .filter(e => typeof (e as { name?: unknown }).name === 'string' && e.$cstNode)
+        .map(e => ({ name: (e as unknown as { name: string }).name, range: e.$cstNode!.range }));
 
 export function modelElements(model: Model): ModelElements {
-    const of = (guard: (n: unknown) => boolean): ModelElement[] =>
-        model.elements
-            .filter(e => guard(e) && typeof (e as { name?: unknown }).name === 'string' && e.$cstNode)
-            .map(e => ({ name: (e as unknown as { name: string }).name, range: e.$cstNode!.range }));
-    return { chain: of(isChain), ptts: of(isPtts), target: of(isTarget) };
+    const ptts = model.elements.filter(isPtts).filter(p => typeof p.name === 'string' && p.$cstNode);
+    return {
+        chain: named(model.elements.filter(isChain)),
+        ptts: named(ptts).map((element, i) => ({ ...element, children: named(pttsComponents(ptts[i])) })),
+        target: named(model.elements.filter(isTarget)),
+    };
 }
 
 export function registerElementRequests(connection: Connection, shared: LangiumSharedServices): void {

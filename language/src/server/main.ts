@@ -16,6 +16,7 @@ import { registerAnalysisRequests } from './analysis-requests.js';
 import { registerDiagramEditRequests } from './diagram-edit-requests.js';
 import { registerElementRequests } from './element-requests.js';
 import { registerMeasurementRequests } from './measurement-requests.js';
+import { registerOffsetRequests } from './offset-edits.js';
 import { backendCostSource } from './nearby-periods.js';
 import { RunResults, rememberRun } from './run-results.js';
 import { createServerModule } from './server-module.js';
@@ -59,6 +60,7 @@ registerAnalysisRequests(connection, shared, backend, (request, uri, params, res
 });
 registerMeasurementRequests(connection, shared, runs);
 registerElementRequests(connection, shared);
+registerOffsetRequests(connection, shared);
 
 // Editing from the diagram: the server turns the request into a text edit and applies it (undo works).
 registerDiagramEditRequests(connection, shared, Chain);

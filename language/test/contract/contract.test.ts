@@ -37,7 +37,12 @@ describe('the contract on the language side', () => {
 
     test("the server serves the contract's forwarded requests and its own (diagram edit, measured ETP, elements)", () => {
         expect(Object.keys(ANALYSIS_REQUESTS).sort()).toEqual(Object.keys(FORWARDED_REQUESTS).sort());
-        const own = ['chainlab/diagramEdit', 'chainlab/etpFromMeasurement', 'chainlab/elements'];
+        const own = [
+            'chainlab/diagramEdit',
+            'chainlab/etpFromMeasurement',
+            'chainlab/elements',
+            'chainlab/offsetsEdit',
+        ];
         expect([...LANGUAGE_SERVER_REQUESTS].sort()).toEqual([...Object.keys(FORWARDED_REQUESTS), ...own].sort());
     });
 
@@ -65,6 +70,7 @@ describe('the contract on the language side', () => {
         ['chainlab/diagramEdit', { uri: 'file:///m.chain', op: 'connect', chain: 'XRay', from: 'a.o', to: 'b.i' }],
         ['chainlab/etpFromMeasurement', { uri: 'file:///m.chain', chain: 'XRay' }],
         ['chainlab/elements', { uri: 'file:///m.chain' }],
+        ['chainlab/offsetsEdit', { uri: 'file:///m.chain', ptts: 'System', offsets_ns: { Process: 5_000_000 } }],
     ];
 
     test.each(sent)('%s: what the editor sends validates', (request, params) => {

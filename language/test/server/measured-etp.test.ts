@@ -189,6 +189,7 @@ describe('etp chain X in the document', () => {
                 ]),
             ),
         ).toEqual({ chain: ['Small@0', 'Other@1'], ptts: ['System@2'], target: ['here@8'] });
+        expect(elements.ptts[0].children?.map(c => `${c.name}@${c.range.start.line}`)).toEqual(['A@3', 'B@4', 'C@6']);
         expect(schemaErrors(METHOD_SCHEMAS.languageServer['chainlab/elements'].result, elements)).toEqual([]);
     });
 });

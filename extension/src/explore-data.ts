@@ -1,0 +1,71 @@
+/**
+ * What an offset sweep (`chainlab/explore`, the backend's ptts/explore) tells the user: the best offsets for
+ * the objective and the best points as a table (pure functions, no VS Code). The numbers are the reply's.
+ */
+import type { ExplorePoint, ExploreResult } from '@chainlab/contract';
+
+/** 3 significant digits: 104 ms, 12.3 ms, 0.0451 ms. */
+const ms = (value: number) => `${Number(value.toPrecision(3))} ms`;
+const probability = (value: number) =>
+    value !== 0 && value < 1e-3 ? value.toExponential(2) : String(Number(value.toPrecision(3)));
+
+/** The value a point is ranked by (lower is better; for `deadline` the probability of missing it). */
+export function objectiveValue(result: Pick<ExploreResult, 'objective'>, point: ExplorePoint): number {
+    switch (result.objective) {
+        case 'mean':
+            return point.mean_ms;
+        case 'loss':
+            return point.loss;
+        case 'deadline':
+            return 1 - (point.p_deadline ?? 0);
+        default:
+            return point.p99_ms;
+    }
+}
+
+/** The offsets of the best point, for the components that were swept. */
+export function bestOffsets(result: Pick<ExploreResult, 'vary' | 'best'>): Record<string, number> {
+    return Object.fromEntries(result.vary.map(name => [name, result.best.offsets_ns[name]]));
+}
+
+function offsetsText(point: ExplorePoint, vary: readonly string[]): string {
+    return vary.map(name => `${name} ${ms(point.offsets_ms[name])}`).join(', ');
+}
+
+/** One line: the best offsets and what they give. */
+export function bestText(result: ExploreResult): string {
+    const best = result.best;
+    return (
+        `best offsets for ${result.objective}: ${offsetsText(best, result.vary)} → p99 ${ms(best.p99_ms)}, ` +
+        `mean ${ms(best.mean_ms)}, loss ${probability(best.loss)}`
+    );
+}
+
+/** The sweep as text for the output: the best line, then the `rows` best points (the best one first). */
+export function exploreTable(result: ExploreResult, rows = 10): string[] {
+    // the backend's best first (it breaks ties its own way), then the others by the objective, loss, mean
+    const same = (a: ExplorePoint, b: ExplorePoint) => result.vary.every(n => a.offsets_ns[n] === b.offsets_ns[n]);
+    const others = result.points
+        .filter(p => !same(p, result.best))
+        .sort(
+            (a, b) => objectiveValue(result, a) - objectiveValue(result, b) || a.loss - b.loss || a.mean_ms - b.mean_ms,
+        );
+    const ranked = [result.best, ...others];
+    const header = [...result.vary.map(name => `${name} offset`), 'mean', 'p99', 'max', 'loss'];
+    const lines = ranked
+        .slice(0, rows)
+        .map(p => [
+            ...result.vary.map(name => ms(p.offsets_ms[name])),
+            ms(p.mean_ms),
+            ms(p.p99_ms),
+            ms(p.max_ms),
+            probability(p.loss),
+        ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...lines.map(l => l[i].length)));
+    const row = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+    return [
+        `ptts ${result.name}: ${result.points.length} offset combinations, ${bestText(result)}`,
+        row(header),
+        ...lines.map(row),
+    ];
+}
