@@ -82,6 +82,8 @@ async function useTheme(theme: keyof typeof THEMES): Promise<void> {
 
 const lensAbove = (title: string) =>
     page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true }).first();
+/** Any CodeLens on screen: VS Code restores an editor's scroll position from a state it saves on a timer. */
+const anyLens = () => page.locator('.codelens-decoration a').filter({ visible: true }).first();
 const xrayLine = (start: string) =>
     readFileSync(join(repo, 'samples', 'xray.chain'), 'utf-8')
         .split('\n')
@@ -161,7 +163,7 @@ describe('the language polish in VS Code', () => {
         await page.reload();
         await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 60_000 });
         const editorShown = Date.now() - started;
-        await lensAbove('Analyze latency')
+        await anyLens()
             .waitFor({ timeout: 30_000 })
             .catch(async (error: unknown) => {
                 await page.screenshot({ path: join(artifacts, 'codelens-after-reload-missing.png') });
@@ -180,7 +182,7 @@ describe('the language polish in VS Code', () => {
             await page.locator('[id="chainlab.chainlab-vscode"]').waitFor({ timeout: 60_000 }); // the status item: activated
             await openFile('xray.chain'); // VS Code restores the line the editor showed
             started = Date.now(); // its tab is there: the file is open
-            await lensAbove('Analyze latency').waitFor({ timeout: 30_000 });
+            await anyLens().waitFor({ timeout: 30_000 });
             opened.push(Date.now() - started);
         }
         console.log(
