@@ -20,8 +20,8 @@ const samples = chainFiles(join(repo, 'samples'))
 const update = process.env.CHAINLAB_UPDATE_GOLDEN === '1';
 
 describe('golden IR of the samples', () => {
-    test.each(samples)('%s', sample => {
-        const result = chainlab(['export', sample, '--json']);
+    test.each(samples)('%s', async sample => {
+        const result = await chainlab(['export', sample, '--json']);
         expect(result.status, result.stderr).toBe(0);
         const golden = join(repo, 'tests', 'golden', sample.replace(/\.chain$/, '.ir.json'));
         if (update || !existsSync(golden)) {

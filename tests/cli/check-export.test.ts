@@ -30,18 +30,18 @@ describe('chainlab check', () => {
         }
     });
 
-    test('every sample checks clean (exit 0, no errors)', () => {
-        const result = chainlab(['check', ...samples]);
+    test('every sample checks clean (exit 0, no errors)', async () => {
+        const result = await chainlab(['check', ...samples]);
         expect(result.stderr).not.toMatch(/: error: /);
         expect(result.status).toBe(0);
         expect(result.stderr).toContain(`${samples.length} file(s) checked: 0 error(s)`);
     });
 
-    test('errors are gcc-style file:line:col lines and exit 1', () => {
+    test('errors are gcc-style file:line:col lines and exit 1', async () => {
         const dir = tempDir('chainlab-check');
         const file = join(dir, 'broken.chain');
         writeFileSync(file, 'platform P { cores 2 }\nbox B { in i: Missing kernel blur(3) }\n');
-        const result = chainlab(['check', file]);
+        const result = await chainlab(['check', file]);
         expect(result.status).toBe(1);
         expect(result.stderr).toContain(
             `${file}:2:15: error: Unknown image type 'Missing'; there are no image types here.`,
@@ -49,26 +49,26 @@ describe('chainlab check', () => {
         expect(result.stderr).toMatch(new RegExp(`${file}:2:30: error: Unknown kernel 'blur'`));
     });
 
-    test('syntax errors are reported with their position, never a crash', () => {
+    test('syntax errors are reported with their position, never a crash', async () => {
         const dir = tempDir('chainlab-check');
         const file = join(dir, 'syntax.chain');
         writeFileSync(file, 'box { kernel gain(1.5 }\nptts T { component C period ms }\n');
-        const result = chainlab(['check', file]);
+        const result = await chainlab(['check', file]);
         expect(result.status).toBe(1);
         expect(result.stderr).toMatch(new RegExp(`${file}:1:5: error: `));
         expect(result.stderr).not.toContain('internal error');
     });
 
-    test('a missing file or a wrong extension is a clear error', () => {
-        expect(chainlab(['check', 'nope.chain'])).toMatchObject({
+    test('a missing file or a wrong extension is a clear error', async () => {
+        expect(await chainlab(['check', 'nope.chain'])).toMatchObject({
             status: 1,
             stderr: expect.stringContaining('nope.chain: no such file'),
         });
-        expect(chainlab(['check', 'README.md']).stderr).toContain('README.md: not a .chain file');
+        expect((await chainlab(['check', 'README.md'])).stderr).toContain('README.md: not a .chain file');
     });
 
-    test('--help lists the commands', () => {
-        const help = chainlab(['--help']);
+    test('--help lists the commands', async () => {
+        const help = await chainlab(['--help']);
         expect(help.status).toBe(0);
         expect(help.stdout).toContain('check <files...>');
         expect(help.stdout).toContain('export');
@@ -76,8 +76,8 @@ describe('chainlab check', () => {
 });
 
 describe('chainlab export', () => {
-    test('exports IR that the Python backend accepts', () => {
-        const result = chainlab(['export', 'samples/xray.chain', '--json']);
+    test('exports IR that the Python backend accepts', async () => {
+        const result = await chainlab(['export', 'samples/xray.chain', '--json']);
         expect(result.status).toBe(0);
         const ir = JSON.parse(result.stdout);
         expect(ir.ir_version).toBe('1.0');
@@ -95,11 +95,11 @@ describe('chainlab export', () => {
         expect(check.stdout.trim()).toBe('samples/xray.chain');
     });
 
-    test('refuses a model with errors', () => {
+    test('refuses a model with errors', async () => {
         const dir = tempDir('chainlab-export');
         const file = join(dir, 'bad.chain');
         writeFileSync(file, 'ptts T { component C period 0 ms etp point 1 ms }\n');
-        const result = chainlab(['export', file, '--json']);
+        const result = await chainlab(['export', file, '--json']);
         expect(result.status).toBe(1);
         expect(result.stdout).toBe('');
         expect(result.stderr).toContain('not exported');

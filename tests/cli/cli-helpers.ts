@@ -1,6 +1,9 @@
-/** Runs the real chainlab CLI as a child process. */
+/**
+ * Runs the real chainlab CLI as a child process. Asynchronously: a test worker blocked in a synchronous
+ * spawn for a minute (a busy machine) misses vitest's RPC deadline ("Timeout calling onTaskUpdate").
+ */
 import { afterAll } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,15 +20,30 @@ export interface CliResult {
 export function chainlab(
     args: string[],
     options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
-): CliResult {
-    const result = spawnSync(process.execPath, [cli, ...args], {
-        cwd: options.cwd ?? repo,
-        encoding: 'utf-8',
-        input: options.input,
-        timeout: 300_000,
-        env: { ...process.env, ...options.env },
+): Promise<CliResult> {
+    return run(process.execPath, [cli, ...args], options);
+}
+
+/** A process to its end (killed after `timeoutMs`): exit status and all it printed. */
+export function run(
+    command: string,
+    args: string[],
+    options: { cwd?: string; input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliResult> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(command, args, {
+            cwd: options.cwd ?? repo,
+            env: { ...process.env, ...options.env },
+            timeout: options.timeoutMs ?? 300_000,
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf-8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf-8').on('data', (chunk: string) => (stderr += chunk));
+        child.on('error', reject);
+        child.on('close', status => resolve({ status, stdout, stderr }));
+        child.stdin.end(options.input);
     });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 const temporary: string[] = [];

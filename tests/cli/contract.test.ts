@@ -17,8 +17,8 @@ function olderBackend(): string {
 }
 
 describe('contract handshake', () => {
-    it('refuses a backend of another contract version with a clear message', () => {
-        const r = chainlab(['analyze', 'samples/ptts/thesis-fig5-2.chain', '--ptts', 'Fig52'], {
+    it('refuses a backend of another contract version with a clear message', async () => {
+        const r = await chainlab(['analyze', 'samples/ptts/thesis-fig5-2.chain', '--ptts', 'Fig52'], {
             env: { CHAINLAB_PYTHON: olderBackend() },
         });
         expect(r.status).toBe(1);
@@ -28,8 +28,8 @@ describe('contract handshake', () => {
         expect(r.stdout).toBe('');
     });
 
-    it('works with the backend it was set up with', () => {
-        const r = chainlab(['analyze', 'samples/ptts/thesis-fig5-2.chain', '--ptts', 'Fig52', '--json']);
+    it('works with the backend it was set up with', async () => {
+        const r = await chainlab(['analyze', 'samples/ptts/thesis-fig5-2.chain', '--ptts', 'Fig52', '--json']);
         expect(r.status).toBe(0);
         expect(JSON.parse(r.stdout).roots).toBe(203);
     });

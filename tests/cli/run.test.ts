@@ -5,9 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { chainlab, tempDir } from './cli-helpers.js';
 
 describe('chainlab generate / run', () => {
-    test('generate writes a standalone C project that builds with -Werror and runs without arguments', () => {
+    test('generate writes a standalone C project that builds with -Werror and runs without arguments', async () => {
         const out = tempDir('chainlab-gen');
-        const result = chainlab([
+        const result = await chainlab([
             'generate',
             'samples/chains/appendix-a.chain',
             '-o',
@@ -40,9 +40,9 @@ describe('chainlab generate / run', () => {
         expect(run.stdout.match(/checksum (\w+)/)![1]).toBe(reference.stdout.match(/checksum (\w+)/)![1]);
     });
 
-    test('run --target here measures, predicts and writes the report', () => {
+    test('run --target here measures, predicts and writes the report', async () => {
         const out = tempDir('chainlab-run');
-        const result = chainlab([
+        const result = await chainlab([
             'run',
             'samples/chains/appendix-a.chain',
             '--target',
@@ -60,17 +60,26 @@ describe('chainlab generate / run', () => {
         expect(report.summary).toContain('measured  mean');
         for (const file of ['latencies.csv', 'run.json', 'report.json', 'cdf.png', 'cdf.svg'])
             expect(existsSync(join(out, file))).toBe(true);
-        const text = chainlab(['run', 'samples/chains/appendix-a.chain', '--iterations', '50', '-o', out]);
+        const text = await chainlab(['run', 'samples/chains/appendix-a.chain', '--iterations', '50', '-o', out]);
         expect(text.status).toBe(0);
         expect(text.stdout).toMatch(/iterations 50\/50 \(ok\), checksum [0-9a-f]{16}/);
     });
 
-    test('ssh and unknown targets are refused with a message', () => {
-        const ssh = chainlab(['run', 'samples/xray.chain', '--chain', 'XRay', '--target', 'lab1', '--iterations', '5']);
+    test('ssh and unknown targets are refused with a message', async () => {
+        const ssh = await chainlab([
+            'run',
+            'samples/xray.chain',
+            '--chain',
+            'XRay',
+            '--target',
+            'lab1',
+            '--iterations',
+            '5',
+        ]);
         expect(ssh.status).toBe(1);
         expect(ssh.stderr).toContain('ssh target');
         expect(ssh.stderr).not.toContain('Traceback');
-        const none = chainlab([
+        const none = await chainlab([
             'run',
             'samples/xray.chain',
             '--chain',

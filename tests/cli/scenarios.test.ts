@@ -35,10 +35,10 @@ function hogsOf(dir: string): string[] {
 }
 
 describe('chainlab run --scenario', () => {
-    test('baseline, congested and throttled: same checksum, the throttler suspends the hog, nothing left running', () => {
+    test('baseline, congested and throttled: same checksum, the throttler suspends the hog, nothing left running', async () => {
         const dir = tempDir('chainlab-scen');
         const out = join(dir, 'runs');
-        const result = chainlab([
+        const result = await chainlab([
             'run',
             labChain(dir),
             '--target',
@@ -76,8 +76,8 @@ describe('chainlab run --scenario', () => {
         expect(hogsOf(remote)).toEqual([]);
     });
 
-    test('an unknown scenario or a target without be-cores is refused', () => {
-        const bad = chainlab(['run', 'samples/xray.chain', '--chain', 'XRay', '--scenario', 'baseline,storm']);
+    test('an unknown scenario or a target without be-cores is refused', async () => {
+        const bad = await chainlab(['run', 'samples/xray.chain', '--chain', 'XRay', '--scenario', 'baseline,storm']);
         expect(bad.status).not.toBe(0);
         expect(bad.stderr).toContain("unknown scenario 'storm'");
         const dir = tempDir('chainlab-scen');
@@ -87,7 +87,7 @@ describe('chainlab run --scenario', () => {
             readFileSync(join(repo, 'samples/chains/appendix-a.chain'), 'utf-8') +
                 '\ntarget solo {\n    local\n    rt-cores 0\n}\n',
         );
-        const none = chainlab(['run', file, '--target', 'solo', '--scenario', 'congested', '--iterations', '5']);
+        const none = await chainlab(['run', file, '--target', 'solo', '--scenario', 'congested', '--iterations', '5']);
         expect(none.status).toBe(1);
         expect(none.stderr).toContain('need be-cores');
         expect(none.stderr).not.toContain('Traceback');

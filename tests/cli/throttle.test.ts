@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { chainlab } from './cli-helpers';
 
 describe('chainlab throttle-params', () => {
-    it('proposes a budget for the ssh target (JSON)', () => {
-        const r = chainlab(['throttle-params', 'samples/xray.chain', '--target', 'lab1', '--json']);
+    it('proposes a budget for the ssh target (JSON)', async () => {
+        const r = await chainlab(['throttle-params', 'samples/xray.chain', '--target', 'lab1', '--json']);
         expect(r.stderr).toBe('');
         expect(r.status).toBe(0);
         const p = JSON.parse(r.stdout);
@@ -14,16 +14,16 @@ describe('chainlab throttle-params', () => {
         expect(p.daemon_args).toContain('mode=budget');
     });
 
-    it('proposes duty-cycle parameters with reasoning (text)', () => {
-        const r = chainlab(['throttle-params', 'samples/xray.chain', '--target', 'here']);
+    it('proposes duty-cycle parameters with reasoning (text)', async () => {
+        const r = await chainlab(['throttle-params', 'samples/xray.chain', '--target', 'here']);
         expect(r.status).toBe(0);
         expect(r.stdout).toMatch(/throttle BestEffort \(duty-cycle\)/);
         expect(r.stdout).toMatch(/proposal: sample 100 us, suspend \d+ us/);
         expect(r.stdout).toMatch(/daemon: chainlab-throttle mode=duty-cycle cores=1/);
     });
 
-    it('refuses an unknown target with a message, not a traceback', () => {
-        const r = chainlab(['throttle-params', 'samples/xray.chain', '--target', 'nope']);
+    it('refuses an unknown target with a message, not a traceback', async () => {
+        const r = await chainlab(['throttle-params', 'samples/xray.chain', '--target', 'nope']);
         expect(r.status).toBe(1);
         expect(r.stderr).toMatch(/no target named 'nope' in samples\/xray.chain; it has: here, lab1/);
         expect(r.stderr).not.toMatch(/Traceback/);
