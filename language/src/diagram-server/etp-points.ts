@@ -31,11 +31,12 @@ export function etpPoints(etp: IrEtp | null | undefined): Array<[number, number]
 export function cdfSparkline(points: Array<[number, number]>): Array<[number, number]> {
     const total = points.reduce((s, [, p]) => s + p, 0) || 1;
     const min = points[0][0];
-    const span = points[points.length - 1][0] - min || 1;
+    const span = points[points.length - 1][0] - min;
     const out: Array<[number, number]> = [[0, 0]];
     let cum = 0;
     for (const [v, p] of points) {
-        const x = (v - min) / span;
+        // a point mass steps in the middle: at x = 0 its jump would hide in the frame's left edge
+        const x = span > 0 ? (v - min) / span : 0.5;
         out.push([x, cum / total]);
         cum += p;
         out.push([x, cum / total]);
