@@ -36,7 +36,8 @@ export function popupModel(
     const boxText = box ? hover.markdownOf(box) : undefined;
     if (boxText) parts.push(markdownHtml(boxText));
     const tooltip = (element as { tooltip?: unknown }).tooltip;
-    if (typeof tooltip === 'string' && tooltip) parts.push(linesHtml(tooltip));
+    // a box's tooltip lists its ports, which its hover already says; other tooltips say what only the view knows
+    if (typeof tooltip === 'string' && tooltip && element.type !== T.box) parts.push(linesHtml(tooltip));
     const spark = element.children?.find((c): c is Sparkline => c.type === T.sparkline);
     if (spark) parts.push(sparklineSvg(spark));
     if (!parts.length) return undefined;
