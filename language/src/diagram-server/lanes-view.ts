@@ -23,14 +23,17 @@ import type { PlanJson } from './plan-view.js';
 import { axisTicks, formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
-export const GANTT = { width: 1000, nameWidth: 150, laneHeight: 44, laneGap: 10, axisHeight: 26, barInset: 8 };
+export const GANTT = { width: 1040, nameWidth: 190, laneHeight: 44, laneGap: 10, axisHeight: 26, barInset: 8 };
 
 export const GANTT_LEGEND = {
-    execute: 'sub-box execution: predicted start .. end (list schedule, model costs)',
+    execute: 'sub-box execution: predicted start .. end in one iteration (list schedule, model costs)',
     'arrow-data': 'signal → wait: the data the waiting sub-box reads is ready',
     'arrow-anti': 'signal → wait: a buffer is free to be written again',
     'arrow-reuse': 'signal → wait: arena memory is free to be reused',
 };
+
+/** At most this many anti/reuse arrows; more are summed up in the legend. */
+export const MAX_RELEASE_ARROWS = 16;
 
 type Span = { start: number; end: number; thread: number };
 
@@ -49,7 +52,8 @@ export function lanesView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chain
     const x = (t: number) => GANTT.nameWidth + (t / end) * plotWidth;
     const row = new Map(plan.threads.map((t, i) => [t.index, i]));
     const laneTop = (i: number) => GANTT.axisHeight + i * (GANTT.laneHeight + GANTT.laneGap);
-    const children: SModelElement[] = [];
+    const lanes: SModelElement[] = [];
+    const arrows: SModelElement[] = [];
     const marks = new Set<keyof typeof GANTT_LEGEND>(['execute']);
 
     plan.threads.forEach((t, i) => {
@@ -89,7 +93,7 @@ export function lanesView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chain
             ctx.trace(bar, instances.get(sub.instance));
             lane.children!.push(bar);
         }
-        children.push(lane);
+        lanes.push(lane);
     });
 
     const lanesBottom = laneTop(plan.threads.length) - GANTT.laneGap;
@@ -102,12 +106,15 @@ export function lanesView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chain
         ticks,
         unit,
         gridHeight: lanesBottom - GANTT.axisHeight,
-        caption: `predicted time in one iteration (${unit})`,
+        caption: `time (${unit})`,
     };
-    children.push(axis);
 
     let earlier = 0;
+    // buffer-release signals outnumber data signals and would bury them: drawn only while they are few
+    const releases = plan.signals.filter(s => s.kind !== 'data').length;
+    const drawReleases = releases <= MAX_RELEASE_ARROWS;
     for (const s of plan.signals) {
+        if (s.kind !== 'data' && !drawReleases) continue;
         const [from, to] = [spans.get(s.from.sub_box), spans.get(s.to.sub_box)];
         const [fromRow, toRow] = [row.get(s.from.thread), row.get(s.to.thread)];
         if (!from || !to || fromRow === undefined || toRow === undefined) continue;
@@ -133,15 +140,27 @@ export function lanesView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chain
             tooltip: `${s.name} (${s.kind}): ${s.from.sub_box} signals, ${s.to.sub_box} waits (${s.buffers.join(', ')})`,
         };
         marks.add(`arrow-${s.kind}`);
-        children.push(arrow);
+        arrows.push(arrow);
     }
     const entries: Array<{ mark: string; text: string }> = [...marks].map(mark => ({ mark, text: GANTT_LEGEND[mark] }));
+    if (!drawReleases)
+        entries.push({
+            mark: 'note',
+            text: `${releases} signal(s) that free a buffer for reuse (anti, reuse) are not drawn`,
+        });
     if (earlier)
         entries.push({
             mark: 'note',
             text: `${earlier} signal(s) serve the next iteration (initial tokens) and are not drawn`,
         });
-    children.push(legend('legend', entries, GANTT.nameWidth, lanesBottom + 12));
+    // drawn in this order: the grid and the arrows under the lanes' (transparent) bodies, so that bars and the
+    // label column, which stays at the left edge while the view scrolls, cover them
+    const children: SModelElement[] = [
+        axis,
+        ...arrows,
+        ...lanes,
+        legend('legend', entries, GANTT.nameWidth, lanesBottom + 12),
+    ];
     return {
         type: T.graph,
         id: 'root',

@@ -12,6 +12,7 @@ import { pttsComponents } from '../dsl/model-util.js';
 import {
     legend,
     messageGraph,
+    placedLabel,
     T,
     type AxisNode,
     type ChainlabGraph,
@@ -93,7 +94,16 @@ export function timelineView(ir: IrModel, ptts: Ptts, ctx: ViewContext): Chainla
             if (interval.splits?.length) marks.add('split');
             lane.children!.push(interval);
         }
-        if (!points) lane.subtitle += ' · ETP known after the chain is analysed';
+        if (!points)
+            lane.children!.push(
+                placedLabel(
+                    `${laneId}.unknown`,
+                    T.text,
+                    'output window known after the chain is analysed (etp chain)',
+                    TIMELINE.nameWidth + 8,
+                    TIMELINE.laneHeight - 22,
+                ),
+            );
         children.push(lane);
     });
     const lanesBottom = laneTop(comps.length) - TIMELINE.laneGap;
@@ -108,7 +118,7 @@ export function timelineView(ir: IrModel, ptts: Ptts, ctx: ViewContext): Chainla
         gridHeight: lanesBottom - TIMELINE.axisHeight,
         caption: `time (${unit})`,
     };
-    children.push(axis);
+    children.unshift(axis); // under the lanes' transparent bodies: the label column covers its grid
     children.push(
         legend(
             'legend',
