@@ -25,10 +25,10 @@ import { axisTicks, formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
 export const TIMELINE = {
-    width: 1000,
+    width: 1040,
     laneHeight: 56,
     laneGap: 10,
-    nameWidth: 130,
+    nameWidth: 170,
     axisHeight: 26,
     maxTriggersPerLane: 60,
     /** A point-mass window is a tick this wide (px), not a 0 px box. */
@@ -130,7 +130,7 @@ export function timelineView(ir: IrModel, ptts: Ptts, ctx: ViewContext): Chainla
     return { type: T.graph, id: 'root', view: 'timeline', element: ptts.name, children };
 }
 
-/** The window in which the output of the triggering at `t` is produced, clipped to the plot; a tick when it is a point. */
+/** The window in which the output of the triggering at `t` is produced, clipped to the plot; a tick for a point. */
 function outputWindow(
     laneId: string,
     name: string,
