@@ -148,3 +148,30 @@ describe('thread lanes: a Gantt chart of the predicted schedule', () => {
         if (skipped) expect(legend.entries.at(-1)!.text).toContain(`${skipped} signal(s)`);
     });
 });
+
+describe('box chain and PTTS view details', () => {
+    test('edges label only buffer sizes that differ from the usual one (it is in the popups)', async () => {
+        const document = await load(services, xray());
+        const graph = await diagram(services, document, { view: 'chain', element: 'XRay' }, false);
+        const edges = all(graph).filter(e => e.type === 'edge');
+        expect(edges.length).toBeGreaterThan(5);
+        const labels = all(graph).filter(e => e.type === 'label:edge') as unknown as Array<{ text: string }>;
+        expect(labels.filter(l => l.text === '2 MiB')).toEqual([]);
+        expect(labels.length).toBeLessThan(edges.length);
+    });
+
+    test('a point-mass ETP draws a visible step in the middle of its sparkline; times read in one formatter', async () => {
+        const document = await load(services, xray());
+        const graph = await diagram(services, document, { view: 'ptts', element: 'System' }, false);
+        const spark = all(graph).find(e => e.id.endsWith('Wall.etp-cdf')) as unknown as {
+            points: Array<[number, number]>;
+        };
+        expect(spark.points).toContainEqual([0.5, 0]);
+        expect(spark.points).toContainEqual([0.5, 1]);
+        const texts = all(graph)
+            .filter(e => e.type.startsWith('label'))
+            .map(e => (e as unknown as { text: string }).text);
+        expect(texts).toContain('period 16.7 ms · offset 0 ms');
+        expect(texts).toContain('etp point 8 ms');
+    });
+});
