@@ -5,7 +5,7 @@
  */
 import { ContainerModule } from 'inversify';
 import { DIAGRAM_ELEMENT_TYPES as T } from '@chainlab/contract';
-import { configureModelElement, HtmlRootImpl, HtmlRootView, PreRenderedElementImpl, PreRenderedView } from 'sprotty';
+import { configureModelElement, HtmlRootImpl, HtmlRootView, PreRenderedElementImpl } from 'sprotty';
 import {
     ArrowImpl,
     ArrowView,
@@ -18,6 +18,7 @@ import {
     LegendImpl,
     LegendView,
 } from './lanes-views.js';
+import { PopupBodyView } from './popup-view.js';
 import '../css/lanes.css';
 
 export const chainlabLanesModule = new ContainerModule((bind, unbind, isBound, rebind) => {
@@ -28,5 +29,5 @@ export const chainlabLanesModule = new ContainerModule((bind, unbind, isBound, r
     configureModelElement(context, T.arrow, ArrowImpl, ArrowView);
     configureModelElement(context, T.legend, LegendImpl, LegendView);
     configureModelElement(context, T.popup, HtmlRootImpl, HtmlRootView);
-    configureModelElement(context, T.popupBody, PreRenderedElementImpl, PreRenderedView);
+    configureModelElement(context, T.popupBody, PreRenderedElementImpl, PopupBodyView);
 });

@@ -184,38 +184,46 @@ describe('behaviour in Chromium', () => {
     });
 
     test("hovering a node opens its popup with the language server's content", async () => {
-        for (const theme of ['light', 'dark'] as const) {
-            const { page, model, clientId, errors } = await show('chain', theme);
-            const box = elements(model).find(e => e.type === 'node:box' && e.id.endsWith('snr'))!;
-            const requestId = `${clientId}-popup`;
-            await client.send(clientId, {
-                kind: 'requestPopupModel',
-                elementId: box.id,
-                bounds: { x: 0, y: 0, width: 0, height: 0 },
-                requestId,
-            });
-            const popup = (await client.next(clientId, a => a.responseId === requestId)) as { newRoot: unknown };
-            await page.evaluate(
-                ([id, root]) =>
-                    (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.setPopups({ [id as string]: root }),
-                [box.id, popup.newRoot],
-            );
-            await page.locator(`[id$="_${box.id}"]`).first().hover();
-            await page.mouse.move(
-                ...(await page
-                    .locator(`[id$="_${box.id}"]`)
-                    .first()
-                    .boundingBox()
-                    .then(b => [b!.x + b!.width / 2 + 2, b!.y + b!.height / 2 + 2] as [number, number])),
-            );
-            const shown = page.locator('.sprotty-popup .chainlab-popup');
-            await shown.waitFor({ timeout: 10_000 });
-            const text = await shown.textContent();
-            expect(text).toMatch(/kernel convolution/);
-            expect(text).toMatch(/split rows/);
-            await shot(page, `popup-${theme}`);
-            expect(errors).toEqual([]);
-            await page.close();
-        }
+        const cases = [
+            { view: 'chain', id: 'snr', expect: [/kernel convolution/, /split rows/] },
+            { view: 'ptts', id: 'GPU', expect: [/component GPU/, /ETP as a cumulative probability/] },
+            { view: 'lanes', id: 'snr.1', expect: [/box SpatialNR/, /predicted [\d.]+ ms/] },
+        ];
+        for (const theme of ['light', 'dark'] as const)
+            for (const c of cases) {
+                const { page, model, clientId, errors } = await show(c.view, theme);
+                const node = elements(model).find(e => e.type.startsWith('node:') && e.id.endsWith(c.id))!;
+                const requestId = `${clientId}-popup`;
+                await client.send(clientId, {
+                    kind: 'requestPopupModel',
+                    elementId: node.id,
+                    bounds: { x: 0, y: 0, width: 0, height: 0 },
+                    requestId,
+                });
+                const popup = (await client.next(clientId, a => a.responseId === requestId)) as { newRoot: unknown };
+                await page.evaluate(
+                    ([id, root]) =>
+                        (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.setPopups({
+                            [id as string]: root,
+                        }),
+                    [node.id, popup.newRoot],
+                );
+                // hovering and resting on the node, as a user does, opens the popup (Sprotty's hover listener)
+                const bounds = (await page.locator(`[id$="_${node.id}"]`).first().boundingBox())!;
+                await page.mouse.move(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
+                await page.mouse.move(bounds.x + bounds.width / 2 + 2, bounds.y + bounds.height / 2 + 1);
+                const shown = page.locator('.sprotty-popup .chainlab-popup');
+                await shown.waitFor({ timeout: 10_000 });
+                const text = await shown.textContent();
+                for (const pattern of c.expect) expect(text).toMatch(pattern);
+                // pictures in the popup are drawn as SVG (the CDF path has a length), not as unknown HTML
+                for (const length of await shown
+                    .locator('svg path')
+                    .evaluateAll(ps => ps.map(p => (p as SVGPathElement).getTotalLength())))
+                    expect(length).toBeGreaterThan(0);
+                await shot(page, `popup-${c.view}-${theme}`);
+                expect(errors).toEqual([]);
+                await page.close();
+            }
     });
 });

@@ -61,7 +61,7 @@ function sparklineSvg(spark: Sparkline): string {
         .map(([x, y], i) => `${i ? 'L' : 'M'}${(4 + x * (w - 8)).toFixed(1)},${(h - 4 - y * (h - 8)).toFixed(1)}`)
         .join(' ');
     return (
-        `<div class="popup-picture"><div>ETP, cumulative (0..1 over min..max)</div>` +
+        `<div class="popup-picture"><div>ETP as a cumulative probability, min to max</div>` +
         `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
         `<path class="popup-axes" d="M4,4 L4,${h - 4} L${w - 4},${h - 4}" fill="none"/>` +
         `<path class="popup-cdf" d="${d}" fill="none"/></svg></div>`

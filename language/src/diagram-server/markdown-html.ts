@@ -2,6 +2,7 @@
  * The hover's Markdown as HTML for the diagrams' popups (Sprotty renders a popup as pre-rendered HTML).
  * Only what the hover writes is supported: paragraphs, `- ` lists, **bold**, `code` and the CDF picture, a
  * data-URI SVG, which is inlined as SVG because the webview's content security policy allows no image sources.
+ * The result must be well-formed XML: Sprotty's PreRenderedView parses it as such (`<br/>`, not `<br>`).
  */
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -26,12 +27,12 @@ export function markdownHtml(markdown: string): string {
             if (picture) return picture;
             if (lines.every(l => /^\s*- /.test(l)))
                 return `<ul>${lines.map(l => `<li>${inline(l.replace(/^\s*- /, ''))}</li>`).join('')}</ul>`;
-            return `<p>${lines.map(inline).join('<br>')}</p>`;
+            return `<p>${lines.map(inline).join('<br/>')}</p>`;
         })
         .join('');
 }
 
 /** Plain lines (a tooltip computed by a view) as one HTML paragraph. */
 export function linesHtml(text: string): string {
-    return `<p class="popup-details">${text.split('\n').map(escape).join('<br>')}</p>`;
+    return `<p class="popup-details">${text.split('\n').map(escape).join('<br/>')}</p>`;
 }

@@ -27,6 +27,6 @@ describe('markdownHtml', () => {
     });
 
     test('tooltip lines keep their breaks', () => {
-        expect(linesHtml('a < b\nc')).toBe('<p class="popup-details">a &lt; b<br>c</p>');
+        expect(linesHtml('a < b\nc')).toBe('<p class="popup-details">a &lt; b<br/>c</p>');
     });
 });
