@@ -19,6 +19,7 @@ import {
     TYPES,
 } from 'sprotty';
 import { configureDiagramEditing } from './diagram-editing.js';
+import { chainlabLanesModule } from './lanes-module.js';
 import {
     BoxNodeView,
     ChainlabGraphImpl,
@@ -37,7 +38,8 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
         configureModelElement(context, T.graph, ChainlabGraphImpl, ChainlabGraphView);
         for (const type of [T.box, T.subBox, T.component, T.banner])
             configureModelElement(context, type, SNodeImpl, BoxNodeView);
-        for (const type of [T.lane, T.step, T.trigger, T.interval])
+        for (const type of [T.step, T.trigger])
+            // lanes and intervals: lanes-module.ts
             configureModelElement(context, type, TimelineNodeImpl, TimelineNodeView);
         configureModelElement(context, T.inPort, SPortImpl, PortView);
         configureModelElement(context, T.outPort, SPortImpl, PortView);
@@ -62,6 +64,6 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
 export function createChainlabDiagramContainer(baseDiv: string, ...modules: ContainerModule[]): Container {
     const container = new Container();
     loadDefaultModules(container);
-    container.load(chainlabDiagramModule(baseDiv), ...modules);
+    container.load(chainlabDiagramModule(baseDiv), chainlabLanesModule, ...modules);
     return container;
 }

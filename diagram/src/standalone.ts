@@ -5,7 +5,14 @@
  */
 import 'reflect-metadata';
 import { ContainerModule, injectable } from 'inversify';
-import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher, type IActionHandler } from 'sprotty';
+import {
+    configureActionHandler,
+    LocalModelSource,
+    TYPES,
+    type IActionDispatcher,
+    type IActionHandler,
+    type IPopupModelProvider,
+} from 'sprotty';
 import {
     ExportSvgAction,
     FitToScreenAction,
@@ -13,7 +20,7 @@ import {
     SelectAction,
     type Action,
 } from 'sprotty-protocol';
-import type { SModelRoot } from 'sprotty-protocol';
+import type { RequestPopupModelAction, SModelElement, SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
@@ -47,8 +54,19 @@ class ExportRecorder implements IActionHandler {
     }
 }
 
+const popups = new Map<string, SModelRoot>();
+
+/** Popups the page was given (in VS Code the language server answers each RequestPopupModelAction). */
+@injectable()
+class GivenPopups implements IPopupModelProvider {
+    getPopupModel(_request: RequestPopupModelAction, element?: SModelElement): SModelRoot | undefined {
+        return element ? structuredClone(popups.get(element.id)) : undefined;
+    }
+}
+
 const local = new ContainerModule((bind, _unbind, isBound) => {
     bind(TYPES.ModelSource).to(LocalModelSource).inSingletonScope();
+    bind(TYPES.IPopupModelProvider).to(GivenPopups).inSingletonScope();
     configureActionHandler({ bind, isBound }, SelectAction.KIND, SelectionRecorder);
     configureActionHandler({ bind, isBound }, DIAGRAM_EDIT_ACTION, EditRecorder);
     configureActionHandler({ bind, isBound }, ExportSvgAction.KIND, ExportRecorder);
@@ -65,6 +83,11 @@ document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingSt
         await container
             .get<IActionDispatcher>(TYPES.IActionDispatcher)
             .dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
+    },
+    /** Popup models by element id, e.g. the language server's answers to RequestPopupModelAction. */
+    setPopups: (given: Record<string, SModelRoot>) => {
+        popups.clear();
+        for (const [id, root] of Object.entries(given)) popups.set(id, root);
     },
     selected: () => [...selected],
     edits: () => [...edits],

@@ -1,10 +1,11 @@
 /**
  * The hover of the language server: the language's hover plus, on a ptts, its latest `Analyze latency`
- * result (kept in AnalysisResults for the diagrams) with a small CDF picture.
+ * result (kept in AnalysisResults for the diagrams) with a small CDF picture; on a component, the result
+ * of its ptts (a component's latency is only known end to end).
  */
 import { AstUtils, type AstNode } from 'langium';
 import type { LangiumServices } from 'langium/lsp';
-import { isPtts } from '../generated/ast.js';
+import { isComponent, isPtts } from '../generated/ast.js';
 import { ChainHoverProvider } from '../dsl/lsp/chain-hover.js';
 import type { AnalysisResults } from './analysis-results.js';
 import { cdfMarkdownImage } from './cdf-svg.js';
@@ -18,15 +19,16 @@ export class AnalysisHoverProvider extends ChainHoverProvider {
     }
 
     protected override supplement(node: AstNode): string | undefined {
-        if (!isPtts(node)) return undefined;
-        const r = this.results.get(AstUtils.getDocument(node).uri.toString(), node.name);
+        const ptts = isPtts(node) ? node : isComponent(node) ? node.$container : undefined;
+        if (!ptts) return undefined;
+        const r = this.results.get(AstUtils.getDocument(node).uri.toString(), ptts.name);
         if (!r) return undefined;
         const failed = r.requirements.filter(q => !q.passed).length;
         const verdict = r.requirements.length
             ? ` · ${failed ? `${failed} requirement(s) missed` : 'requirements met'}`
             : '';
         return [
-            `**latest analysis**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms` +
+            `**latest analysis${ptts === node ? '' : ` of ${ptts.name}`}**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms` +
                 ` · loss ${r.loss_probability.toPrecision(3)}${verdict}`,
             cdfMarkdownImage(r.distribution, r.percentiles['99']),
         ].join('\n\n');

@@ -1,4 +1,7 @@
-/** A small SVG of a distribution's CDF (hovers): [ms, probability] points, a p99 marker, no script. */
+/**
+ * A small SVG of a distribution's CDF (hovers): [ms, probability] points, a p99 marker, no script. Fixed colours
+ * for the text hover's image; the classes let the diagrams' popups, which inline it, take the theme's colours.
+ */
 export function cdfSvg(distribution: Array<[number, number]>, p99?: number, width = 180, height = 60): string {
     if (!distribution.length) return '';
     const points = [...distribution].sort((a, b) => a[0] - b[0]);
@@ -17,12 +20,12 @@ export function cdfSvg(distribution: Array<[number, number]>, p99?: number, widt
         .join(' ');
     const marker =
         p99 !== undefined
-            ? `<line x1="${x(p99)}" y1="2" x2="${x(p99)}" y2="${height - 2}" stroke="#c62828" stroke-dasharray="3 2"/>`
+            ? `<line class="cdf-p99" x1="${x(p99)}" y1="2" x2="${x(p99)}" y2="${height - 2}" stroke="#c62828" stroke-dasharray="3 2"/>`
             : '';
     return (
         `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-        `<rect x="0.5" y="0.5" width="${width - 1}" height="${height - 1}" fill="#fff" stroke="#c7cbd6"/>${marker}` +
-        `<path d="${path}" fill="none" stroke="#0a66d8" stroke-width="1.5"/></svg>`
+        `<rect class="cdf-frame" x="0.5" y="0.5" width="${width - 1}" height="${height - 1}" fill="#fff" stroke="#c7cbd6"/>${marker}` +
+        `<path class="cdf-line" d="${path}" fill="none" stroke="#0a66d8" stroke-width="1.5"/></svg>`
     );
 }
 

@@ -8,8 +8,9 @@ import type { Chain } from '../generated/ast.js';
 import type { IrBox, IrModel } from '../ir/ir-types.js';
 import { boxPorts, chainConnections, chainInstances } from '../dsl/model-util.js';
 import { resolvedSchedule } from '../dsl/resolved-schedule.js';
-import { formatBytes, formatNs } from '../dsl/units.js';
+import { formatBytes } from '../dsl/units.js';
 import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGraph } from './diagram-elements.js';
+import { formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
 export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): ChainlabGraph {
@@ -62,12 +63,20 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
             c,
         ]),
     );
+    // the usual buffer size goes without saying (it is in the popups): only sizes that differ from it are labelled
+    const usual = mostCommon(irChain.connections.map(c => c.bytes));
     for (const c of irChain.connections) {
         const source = portIds.get(`${c.from.instance}.${c.from.port}`);
         const target = portIds.get(`${c.to.instance}.${c.to.port}`);
         if (!source || !target) continue; // an unresolved end: ELK would throw on a dangling edge
         const name = key(`${c.from.instance}.${c.from.port}`, `${c.to.instance}.${c.to.port}`);
-        const e = edge(ctx.id(name, astConnections.get(name)), T.edge, source, target, shortBytes(c.bytes));
+        const e = edge(
+            ctx.id(name, astConnections.get(name)),
+            T.edge,
+            source,
+            target,
+            c.bytes !== usual || irChain.connections.length === 1 ? shortBytes(c.bytes) : undefined,
+        );
         ctx.trace(e, astConnections.get(name));
         children.push(e);
     }
@@ -89,12 +98,12 @@ function kernelText(boxName: string, box: IrBox | undefined): string {
 
 /** Cost and split of a box; `rows ×2` are the sub-boxes the plan makes of it (see resolvedSchedule). */
 function costText(box: IrBox, slices: number): string {
-    if (box.source_period_ns) return `every ${formatNs(box.source_period_ns)}`;
+    if (box.source_period_ns) return `every ${formatTime(box.source_period_ns)}`;
     const split =
         box.split === 'rows'
             ? `rows ×${slices}, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}`
             : 'not split';
-    return `${box.cost_ns !== null ? formatNs(box.cost_ns) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
+    return `${box.cost_ns !== null ? formatTime(box.cost_ns) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
 }
 
 function boxTooltip(box: IrBox, ir: IrModel): string {
@@ -104,4 +113,13 @@ function boxTooltip(box: IrBox, ir: IrModel): string {
         return `${p.direction} ${p.name}: ${p.image}${image ? ` (${image.width}×${image.height} ${image.pixel}, ${formatBytes(image.frame_bytes)})` : ''}`;
     });
     return [`box ${box.name}`, ...ports].join('\n');
+}
+
+/** The value that occurs most often (the first of equals); undefined for none. */
+function mostCommon(values: number[]): number | undefined {
+    const counts = new Map<number, number>();
+    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+    let best: number | undefined;
+    for (const [v, n] of counts) if (best === undefined || n > counts.get(best)!) best = v;
+    return best;
 }

@@ -4,7 +4,17 @@
  * diagram out (ELK) without measuring text in a browser: a fixed-width estimate is enough for 12 px labels.
  */
 import type { SEdge, SGraph, SLabel, SModelElement, SNode, SPort } from 'sprotty-protocol';
-import { DIAGRAM_ELEMENT_TYPES, DIAGRAM_VIEWS, type DiagramView, type GraphFields } from '@chainlab/contract';
+import {
+    DIAGRAM_ELEMENT_TYPES,
+    DIAGRAM_VIEWS,
+    type ArrowFields,
+    type AxisFields,
+    type DiagramView,
+    type GraphFields,
+    type IntervalFields,
+    type LaneFields,
+    type LegendFields,
+} from '@chainlab/contract';
 
 export type { DiagramView } from '@chainlab/contract';
 
@@ -111,7 +121,21 @@ export function shortBytes(bytes: number): string {
     return `${bytes} B`;
 }
 
-/** Milliseconds with at most three decimals, for compact labels. */
-export function ms(ns: number): string {
-    return `${+(ns / 1e6).toFixed(3)} ms`;
+/** Elements placed by their view builder (timeline, lanes): the contract's fields on a Sprotty node. */
+export type LaneNode = ChainlabNode & LaneFields;
+export type IntervalNode = ChainlabNode & IntervalFields;
+export type AxisNode = ChainlabNode & AxisFields;
+export type ArrowNode = ChainlabNode & ArrowFields;
+export type LegendNode = ChainlabNode & LegendFields;
+
+/** A legend under a view: one line per mark, so the meaning of a mark is in the picture, not in tooltips. */
+export function legend(id: string, entries: LegendFields['entries'], x: number, y: number): LegendNode {
+    const width = Math.max(...entries.map(e => textWidth(e.text))) + 40;
+    return {
+        type: DIAGRAM_ELEMENT_TYPES.legend,
+        id,
+        position: { x, y },
+        size: { width, height: entries.length * LINE_HEIGHT + 8 },
+        entries,
+    };
 }

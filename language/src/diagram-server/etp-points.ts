@@ -27,15 +27,17 @@ export function etpPoints(etp: IrEtp | null | undefined): Array<[number, number]
     }
 }
 
-/** The CDF of the points normalised to the unit square (x: value between min and max, y: probability). */
+/** The CDF of the points normalised to the unit square (x: min..max at 0.1..0.9, y: probability). */
 export function cdfSparkline(points: Array<[number, number]>): Array<[number, number]> {
     const total = points.reduce((s, [, p]) => s + p, 0) || 1;
     const min = points[0][0];
-    const span = points[points.length - 1][0] - min || 1;
+    const span = points[points.length - 1][0] - min;
     const out: Array<[number, number]> = [[0, 0]];
     let cum = 0;
     for (const [v, p] of points) {
-        const x = (v - min) / span;
+        // jumps at min and max stay off the frame's edges (there they would read as an empty box); a point mass
+        // steps in the middle
+        const x = span > 0 ? 0.1 + (0.8 * (v - min)) / span : 0.5;
         out.push([x, cum / total]);
         cum += p;
         out.push([x, cum / total]);

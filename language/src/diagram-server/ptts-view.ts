@@ -7,18 +7,9 @@ import type { Ptts } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { pttsComponents } from '../dsl/model-util.js';
 import type { AnalysisSummary } from './analysis-results.js';
-import {
-    edge,
-    label,
-    messageGraph,
-    ms,
-    node,
-    port,
-    T,
-    type ChainlabGraph,
-    type Sparkline,
-} from './diagram-elements.js';
+import { edge, label, messageGraph, node, port, T, type ChainlabGraph, type Sparkline } from './diagram-elements.js';
 import { cdfSparkline, etpPoints } from './etp-points.js';
+import { formatIn, formatTime, unitFor } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
 const SPARK = { width: 120, height: 36 };
@@ -40,10 +31,14 @@ export function pttsView(
         const etpText =
             c.etp.kind === 'chain'
                 ? `etp: latency of chain ${c.etp.chain}`
-                : `etp ${c.etp.kind}${points ? ` ${ms(points[0][0])} .. ${ms(points[points.length - 1][0])}` : ''}`;
+                : `etp ${c.etp.kind}${points ? ` ${etpRange(points)}` : ''}`;
         const labels = [
             label(`${id}.name`, T.heading, c.name),
-            label(`${id}.timing`, T.text, `period ${ms(c.period_ns)} · offset ${ms(c.offset_ns)}`),
+            label(
+                `${id}.timing`,
+                T.text,
+                `period ${formatTime(c.period_ns)} · offset ${formatIn(c.offset_ns, unitFor(c.period_ns))}`,
+            ),
             label(`${id}.etp`, T.text, etpText),
         ];
         const n = node(
@@ -105,4 +100,10 @@ function analysisLabels(a: AnalysisSummary | undefined) {
 function analysisClass(a: AnalysisSummary | undefined): string {
     if (!a) return 'analysis-none';
     return a.requirements.some(r => !r.passed) ? 'analysis-failed' : 'analysis-passed';
+}
+
+/** `30 ms .. 60 ms`, or `8 ms` for a point. */
+function etpRange(points: Array<[number, number]>): string {
+    const [lo, hi] = [points[0][0], points[points.length - 1][0]];
+    return lo === hi ? formatTime(lo) : `${formatTime(lo)} .. ${formatTime(hi)}`;
 }

@@ -7,6 +7,7 @@ import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { addDiagramHandler, addDiagramSelectionHandler, addTextSelectionHandler } from 'langium-sprotty';
+import { addChainlabPopups } from '../diagram-server/diagram-popups.js';
 import { SharedBackend } from './shared-backend.js';
 import type { ChainlabDiagramServerManager } from '../diagram-server/chainlab-diagram-server-manager.js';
 import { createChainDiagramServices } from '../diagram-server/chain-diagram-services.js';
@@ -52,6 +53,7 @@ startLanguageServer(shared);
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);
 addTextSelectionHandler(Chain, { fitToScreen: 'none' });
+addChainlabPopups(Chain);
 registerAnalysisRequests(connection, shared, backend, (request, uri, params, result) => {
     if (rememberAnalysis(Chain.diagram.AnalysisResults, request, uri, params, result)) {
         void (shared.diagram.DiagramServerManager as ChainlabDiagramServerManager).refresh(uri);

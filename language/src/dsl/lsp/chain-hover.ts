@@ -406,10 +406,16 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
     }
 
     protected override getAstNodeHoverContent(node: AstNode): MaybePromise<Hover | undefined> {
+        const text = this.markdownOf(node);
+        return text ? markdown(text) : undefined;
+    }
+
+    /** The hover's Markdown of a declaration (also the diagrams' popups show it: one builder for both). */
+    markdownOf(node: AstNode): string | undefined {
         const text = describe(node);
         if (!text) return undefined;
         const extra = this.supplement(node);
-        return markdown(extra ? `${text}\n\n${extra}` : text);
+        return extra ? `${text}\n\n${extra}` : text;
     }
 
     /** What the language server knows beyond the text (e.g. the latest analysis of a ptts); none here. */
