@@ -9,14 +9,17 @@ import { configureActionHandler, LocalModelSource, TYPES, type IActionDispatcher
 import {
     ExportSvgAction,
     FitToScreenAction,
+    GetViewportAction,
     RequestExportSvgAction,
     SelectAction,
     type Action,
 } from 'sprotty-protocol';
 import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
-import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction } from '@chainlab/contract';
+import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type DiagramView } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
+import { createToolbar } from './toolbar.js';
+import { ReadableFitAction } from './zoom.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];
@@ -57,14 +60,29 @@ const local = new ContainerModule((bind, _unbind, isBound) => {
 const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
 const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
-document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingState), dispatcher));
+const toolbar = createToolbar(
+    { dispatcher, palette: paletteSelect(container.get(EditingState), dispatcher) },
+    document.getElementById('toolbar') ?? undefined,
+);
+// the page's size changed (a panel dragged wider): show as much as fits again, still readable
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => void dispatcher().dispatch(ReadableFitAction.create()), 80);
+});
 
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
-    show: async (model: SModelRoot) => {
+    show: async (model: SModelRoot & { view?: DiagramView }) => {
+        toolbar.showView(model.view);
         await source.setModel(model);
-        await container
-            .get<IActionDispatcher>(TYPES.IActionDispatcher)
-            .dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
+        await dispatcher().dispatch(ReadableFitAction.create());
+    },
+    /** The whole diagram on screen, at any zoom (sprotty renders only the elements in view). */
+    fitAll: () => dispatcher().dispatch(FitToScreenAction.create([], { padding: 20, animate: false })),
+    /** The current zoom and scroll, and the canvas size (tests check readability and fitting). */
+    viewport: async () => {
+        const { viewport, canvasBounds } = await dispatcher().request(GetViewportAction.create());
+        return { ...viewport, canvas: canvasBounds };
     },
     selected: () => [...selected],
     edits: () => [...edits],
