@@ -9,7 +9,7 @@ import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
 import type { DiagramOptions, DiagramView, Viewport } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 import { createToolbar, type Toolbar, type ToolbarOptions } from './toolbar.js';
-import { ReadableFitAction } from './zoom.js';
+import { readableFit } from './zoom.js';
 
 /** The identifier sprotty-vscode hands over, plus what chainlab's extension adds to it. */
 interface ChainlabIdentifier {
@@ -62,7 +62,7 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
         const size = this.panelSize();
         const tall = (v: Viewport) => v.width < v.height;
         if (this.laidOutFor && tall(this.laidOutFor) !== tall(size)) await this.requestModel();
-        else await this.actionDispatcher.dispatch(ReadableFitAction.create());
+        else await this.actionDispatcher.dispatch(readableFit());
     }
 
     override async requestModel(): Promise<void> {
@@ -87,7 +87,7 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
             await this.actionDispatcher.dispatch(response);
             this.statusMessageDiv.textContent = '';
             // a new diagram shows as much as fits at readable zoom; later updates keep the user's zoom and scroll
-            await this.actionDispatcher.dispatch(ReadableFitAction.create());
+            await this.actionDispatcher.dispatch(readableFit());
         } catch (error) {
             this.statusMessageDiv.textContent = error instanceof Error ? error.message : String(error);
         }

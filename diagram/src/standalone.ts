@@ -19,7 +19,7 @@ import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type DiagramView } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 import { createToolbar } from './toolbar.js';
-import { ReadableFitAction } from './zoom.js';
+import { readableFit } from './zoom.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];
@@ -68,14 +68,19 @@ const toolbar = createToolbar(
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => void dispatcher().dispatch(ReadableFitAction.create()), 80);
+    resizeTimer = setTimeout(() => void dispatcher().dispatch(readableFit()), 80);
 });
 
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
     show: async (model: SModelRoot & { view?: DiagramView }) => {
         toolbar.showView(model.view);
         await source.setModel(model);
-        await dispatcher().dispatch(ReadableFitAction.create());
+        await dispatcher().dispatch(readableFit());
+    },
+    /** A new model of the same diagram (the server's updateModel): zoom and scroll stay. */
+    update: async (model: SModelRoot & { view?: DiagramView }) => {
+        toolbar.showView(model.view);
+        await source.updateModel(model);
     },
     /** The whole diagram on screen, at any zoom (sprotty renders only the elements in view). */
     fitAll: () => dispatcher().dispatch(FitToScreenAction.create([], { padding: 20, animate: false })),

@@ -7,7 +7,7 @@
 import type { IActionDispatcher } from 'sprotty';
 import { RequestExportSvgAction } from 'sprotty-protocol';
 import { HEURISTICS, type DiagramView, type Heuristic } from '@chainlab/contract';
-import { ReadableFitAction, ZOOM_STEP, ZoomStepAction } from './zoom.js';
+import { readableFit, ZOOM_STEP, zoomStep } from './zoom.js';
 
 export interface ToolbarOptions {
     showPorts: boolean;
@@ -46,11 +46,11 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
     zoom.className = 'chainlab-zoom';
     zoom.append(
         button('Fit', 'fit the diagram into the panel (never below readable text)', 'fit', () =>
-            dispatch(ReadableFitAction.create()),
+            dispatch(readableFit()),
         ),
-        button('−', 'zoom out', 'zoom-out', () => dispatch(ZoomStepAction.create({ factor: 1 / ZOOM_STEP }))),
-        button('+', 'zoom in', 'zoom-in', () => dispatch(ZoomStepAction.create({ factor: ZOOM_STEP }))),
-        button('100 %', 'actual size', 'zoom-reset', () => dispatch(ZoomStepAction.create({ zoom: 1 }))),
+        button('−', 'zoom out', 'zoom-out', () => dispatch(zoomStep({ factor: 1 / ZOOM_STEP }))),
+        button('+', 'zoom in', 'zoom-in', () => dispatch(zoomStep({ factor: ZOOM_STEP }))),
+        button('100 %', 'actual size', 'zoom-reset', () => dispatch(zoomStep({ zoom: 1 }))),
     );
     const controls: Array<[string, HTMLElement]> = [];
     if (host.palette) controls.push(['palette', host.palette]);

@@ -32,21 +32,22 @@ const PADDING = 20;
  * An internal action of the webview: it never goes to the server.
  */
 export interface ReadableFitAction extends Action {
-    kind: typeof ReadableFitAction.KIND;
+    kind: typeof READABLE_FIT;
 }
-export namespace ReadableFitAction {
-    export const KIND = 'chainlabReadableFit';
-    export function create(): ReadableFitAction {
-        return { kind: KIND };
-    }
-}
+export const READABLE_FIT = 'chainlabReadableFit';
+export const readableFit = (): ReadableFitAction => ({ kind: READABLE_FIT });
 
-/** Where a readable fit puts the viewport: centred on an axis where the drawing fits, its start otherwise. */
+/**
+ * Where a readable fit puts the viewport: the whole drawing centred when it fits; otherwise its top-left
+ * corner at the panel's top-left, where reading starts (a wide drawing centred vertically would leave the
+ * panel's top half empty).
+ */
 export function readableViewport(bounds: Bounds, canvas: { width: number; height: number }): Viewport {
     const fit = Math.min(canvas.width / (bounds.width + 2 * PADDING), canvas.height / (bounds.height + 2 * PADDING));
     const zoom = Math.max(READABLE_ZOOM, Math.min(fit, 1));
+    const fits = fit >= zoom;
     const axis = (start: number, size: number, room: number) =>
-        size * zoom + 2 * PADDING <= room ? start + size / 2 - room / zoom / 2 : start - PADDING / zoom;
+        fits ? start + size / 2 - room / zoom / 2 : start - PADDING / zoom;
     return {
         zoom,
         scroll: { x: axis(bounds.x, bounds.width, canvas.width), y: axis(bounds.y, bounds.height, canvas.height) },
@@ -55,7 +56,7 @@ export function readableViewport(bounds: Bounds, canvas: { width: number; height
 
 @injectable()
 export class ReadableFitCommand extends BoundsAwareViewportCommand {
-    static readonly KIND = ReadableFitAction.KIND;
+    static readonly KIND = READABLE_FIT;
 
     constructor(@inject(TYPES.Action) protected readonly action: ReadableFitAction) {
         super(false);
@@ -84,20 +85,19 @@ export class ChainlabZoomMouseListener extends ZoomMouseListener {
 
 /** − / + / 100 %: multiplies the zoom by `factor`, or sets it to `zoom`, about the centre of the panel. */
 export interface ZoomStepAction extends Action {
-    kind: typeof ZoomStepAction.KIND;
+    kind: typeof ZOOM_STEP_ACTION;
     factor?: number;
     zoom?: number;
 }
-export namespace ZoomStepAction {
-    export const KIND = 'chainlabZoomStep';
-    export function create(step: { factor?: number; zoom?: number }): ZoomStepAction {
-        return { kind: KIND, ...step };
-    }
-}
+export const ZOOM_STEP_ACTION = 'chainlabZoomStep';
+export const zoomStep = (step: { factor?: number; zoom?: number }): ZoomStepAction => ({
+    kind: ZOOM_STEP_ACTION,
+    ...step,
+});
 
 @injectable()
 export class ZoomStepCommand extends Command {
-    static readonly KIND = ZoomStepAction.KIND;
+    static readonly KIND = ZOOM_STEP_ACTION;
     private before?: Viewport;
     private after?: Viewport;
 

@@ -65,7 +65,7 @@ beforeAll(async () => {
             view,
             viewport,
         });
-        models.set(name, reply.newRoot as Record<string, unknown>);
+        models.set(name, reply.newRoot);
     }
     browser = await launchBrowser();
 });
