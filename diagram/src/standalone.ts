@@ -18,7 +18,7 @@ import type { SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type DiagramView } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
-import { createToolbar } from './toolbar.js';
+import { createToolbar, type ToolbarOptions } from './toolbar.js';
 import { readableFit } from './zoom.js';
 import '../css/diagram.css';
 
@@ -60,8 +60,16 @@ const local = new ContainerModule((bind, _unbind, isBound) => {
 const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
 const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
+/** The toolbar's display options; in VS Code a change re-requests the model, here the page's host does. */
+const options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '' };
+const optionChanges: ToolbarOptions[] = [];
 const toolbar = createToolbar(
-    { dispatcher, palette: paletteSelect(container.get(EditingState), dispatcher) },
+    {
+        dispatcher,
+        palette: paletteSelect(container.get(EditingState), dispatcher),
+        options,
+        onOptionsChanged: () => optionChanges.push({ ...options }),
+    },
     document.getElementById('toolbar') ?? undefined,
 );
 // the page's size changed (a panel dragged wider): show as much as fits again, still readable
@@ -91,6 +99,8 @@ window.addEventListener('resize', () => {
     },
     selected: () => [...selected],
     edits: () => [...edits],
+    /** The options after each change in the toolbar (ports, costs, heuristic). */
+    optionChanges: () => [...optionChanges],
     /** The diagram as a standalone SVG document (what the toolbar's Export SVG saves). */
     exportSvg: async () => {
         const before = exported.length;
