@@ -3,7 +3,7 @@
  * ESLint with typescript-eslint (eslint.config.mjs), Prettier (.prettierrc.json, .prettierignore),
  * dependency-cruiser (.dependency-cruiser.cjs) and clang-format 14 for the C (.clang-format).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -11,16 +11,21 @@ import { describe, expect, test } from 'vitest';
 const repo = join(__dirname, '..');
 const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
 
-/** Runs a tool in the repository root; its exit status and everything it printed. */
-function run(command: string, args: string[]): { status: number | null; output: string } {
-    const result = spawnSync(command, args, {
-        cwd: repo,
-        encoding: 'utf-8',
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+/**
+ * Runs a tool in the repository root; its exit status and everything it printed. Asynchronous: type-aware
+ * ESLint takes over a minute on a loaded machine, and a blocked test worker misses vitest's RPC deadline.
+ */
+function run(command: string, args: string[]): Promise<{ status: number | null; output: string }> {
+    return new Promise(resolve => {
+        const child = spawn(command, args, { cwd: repo, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+        let output = '';
+        child.stdout.on('data', chunk => (output += String(chunk)));
+        child.stderr.on('data', chunk => (output += String(chunk)));
+        const done = (status: number | null, error = '') =>
+            resolve({ status, output: `$ ${command} ${args.join(' ')}\n${output}${error}`.trimEnd() });
+        child.on('error', e => done(null, `\n${e.message}`));
+        child.on('close', status => done(status));
     });
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`;
-    return { status: result.status, output: `$ ${command} ${args.join(' ')}\n${output}`.trimEnd() };
 }
 
 /** The C sources clang-format checks: runtime-c/ and bench/, without build output. */
@@ -48,29 +53,33 @@ function clangFormat(): string | undefined {
 }
 
 describe('lint and format', () => {
-    test('ESLint (typescript-eslint, type-aware) reports nothing', { timeout: 300_000 }, () => {
-        const { status, output } = run(bin('eslint'), ['--max-warnings', '0', '.']);
-        expect(status, output).toBe(0);
-    });
-
-    test('Prettier finds every TypeScript/JavaScript, CSS and JSON config file formatted', { timeout: 120_000 }, () => {
-        const { status, output } = run(bin('prettier'), ['--check', '.']);
+    test('ESLint (typescript-eslint, type-aware) reports nothing', { timeout: 300_000 }, async () => {
+        const { status, output } = await run(bin('eslint'), ['--max-warnings', '0', '.']);
         expect(status, output).toBe(0);
     });
 
     test(
-        'dependency-cruiser: the layering holds (no cycles, no orphans, no import across the layers)',
+        'Prettier finds every TypeScript/JavaScript, CSS and JSON config file formatted',
         { timeout: 120_000 },
-        () => {
-            const sources = ['language/src', 'diagram/src', 'extension/src', 'contract/src'].filter(dir =>
-                existsSync(join(repo, dir)),
-            );
-            const { status, output } = run(bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...sources]);
+        async () => {
+            const { status, output } = await run(bin('prettier'), ['--check', '.']);
             expect(status, output).toBe(0);
         },
     );
 
-    test('clang-format 14 finds the C of runtime-c/ and bench/ formatted', () => {
+    test(
+        'dependency-cruiser: the layering holds (no cycles, no orphans, no import across the layers)',
+        { timeout: 120_000 },
+        async () => {
+            const sources = ['language/src', 'diagram/src', 'extension/src', 'contract/src'].filter(dir =>
+                existsSync(join(repo, dir)),
+            );
+            const { status, output } = await run(bin('depcruise'), ['--config', '.dependency-cruiser.cjs', ...sources]);
+            expect(status, output).toBe(0);
+        },
+    );
+
+    test('clang-format 14 finds the C of runtime-c/ and bench/ formatted', async () => {
         const tool = clangFormat();
         expect(
             tool,
@@ -78,7 +87,7 @@ describe('lint and format', () => {
         ).toBeDefined();
         const files = cSources();
         expect(files.length).toBeGreaterThan(20);
-        const { status, output } = run(tool!, ['--dry-run', '--Werror', ...files]);
+        const { status, output } = await run(tool!, ['--dry-run', '--Werror', ...files]);
         expect(status, output).toBe(0);
     });
 });
