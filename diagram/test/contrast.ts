@@ -10,7 +10,7 @@ export interface Offender {
     bg: string;
 }
 
-export function contrastOffenders(minimum: number): { checked: number; offenders: Offender[] } {
+export function contrastOffenders(minimum: number): { checked: number; offenders: Offender[]; lowest: Offender } {
     const parse = (c: string): number[] | undefined => {
         const m = /rgba?\(([^)]+)\)/.exec(c);
         if (!m) return undefined;
@@ -28,6 +28,7 @@ export function contrastOffenders(minimum: number): { checked: number; offenders
     };
     const offenders: Offender[] = [];
     let checked = 0;
+    let lowest: Offender = { text: '', ratio: Infinity, fg: '', bg: '' };
     const texts = [
         ...document.querySelectorAll('svg text'),
         ...[...document.querySelectorAll('body *')].filter(
@@ -53,13 +54,14 @@ export function contrastOffenders(minimum: number): { checked: number; offenders
         const [l1, l2] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
         const ratio = (l1 + 0.05) / (l2 + 0.05);
         checked++;
-        if (ratio < minimum)
-            offenders.push({
-                text: (t.textContent ?? '').trim().slice(0, 40),
-                ratio: Math.round(ratio * 100) / 100,
-                fg: fgColour,
-                bg: `rgb(${bg.join(',')})`,
-            });
+        const found = {
+            text: (t.textContent ?? '').trim().slice(0, 40),
+            ratio: Math.round(ratio * 100) / 100,
+            fg: fgColour,
+            bg: `rgb(${bg.join(',')})`,
+        };
+        if (ratio < minimum) offenders.push(found);
+        if (ratio < lowest.ratio) lowest = found;
     }
-    return { checked, offenders };
+    return { checked, offenders, lowest };
 }

@@ -243,8 +243,9 @@ describe('diagrams in a half-width panel', () => {
                     theme,
                     name === 'xray-chain' ? { stale: true, staleReason: 'an error' } : {},
                 );
-                const { checked, offenders } = await page.evaluate(contrastOffenders, 4.5);
+                const { checked, offenders, lowest } = await page.evaluate(contrastOffenders, 4.5);
                 expect(checked, `${kind} ${name}`).toBeGreaterThan(3);
+                console.log(`contrast ${kind} ${name}: ${checked} texts, lowest ${lowest.ratio}:1 ("${lowest.text}")`);
                 for (const o of offenders)
                     report.push(`${kind} ${name}: "${o.text}" ${o.ratio}:1 (${o.fg} on ${o.bg})`);
                 await page.close();
