@@ -1,13 +1,15 @@
 /**
  * The diagram widget inside VS Code: asks the language server for the view named in the diagram
- * identifier, with a small toolbar: the box palette (chain view), options (ports, costs, plan heuristic)
- * and an SVG export button.
+ * identifier, laid out for the panel's size, shows it at a readable zoom, fits it again when the panel
+ * is resized, and carries the toolbar (toolbar.ts).
  */
 import { inject, injectable } from 'inversify';
-import { FitToScreenAction, RequestExportSvgAction, RequestModelAction } from 'sprotty-protocol';
+import { RequestModelAction } from 'sprotty-protocol';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
-import { HEURISTICS, type DiagramOptions, type DiagramView, type Heuristic } from '@chainlab/contract';
+import type { DiagramOptions, DiagramView, Viewport } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
+import { createToolbar, type Toolbar, type ToolbarOptions } from './toolbar.js';
+import { readableFit } from './zoom.js';
 
 /** The identifier sprotty-vscode hands over, plus what chainlab's extension adds to it. */
 interface ChainlabIdentifier {
@@ -21,22 +23,53 @@ interface ChainlabIdentifier {
 @injectable()
 export class ChainlabDiagramWidget extends VscodeDiagramWidget {
     @inject(EditingState) protected readonly editing!: EditingState;
-    private readonly options: { showPorts: boolean; showCosts: boolean; heuristic: Heuristic | '' } = {
-        showPorts: true,
-        showCosts: true,
-        heuristic: '',
-    };
+    private readonly options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '' };
+    private toolbar?: Toolbar;
+    /** The panel size the shown layout was made for. */
+    private laidOutFor?: Viewport;
+    private resizeTimer?: ReturnType<typeof setTimeout>;
 
     override initializeHtml(): void {
         super.initializeHtml();
-        const container = document.getElementById(this.diagramIdentifier.clientId + '_container');
-        container?.prepend(this.toolbar());
+        const id = this.diagramIdentifier as ChainlabIdentifier;
+        const container = document.getElementById(id.clientId + '_container');
+        this.toolbar = createToolbar({
+            dispatcher: () => this.actionDispatcher,
+            palette: paletteSelect(this.editing, () => this.actionDispatcher),
+            options: this.options,
+            onOptionsChanged: () => void this.requestModel(),
+        });
+        this.toolbar.showView(id.view || 'chain');
+        this.editing.onModel(root => this.toolbar?.showView(root.view));
+        container?.prepend(this.toolbar.element);
+        window.addEventListener('resize', () => {
+            clearTimeout(this.resizeTimer);
+            this.resizeTimer = setTimeout(() => void this.resized(), 80);
+        });
+    }
+
+    /** The size of the diagram's part of the panel (below the toolbar). */
+    private panelSize(): Viewport {
+        const div = document.getElementById(this.diagramIdentifier.clientId);
+        const rect = div?.getBoundingClientRect();
+        const width = rect && rect.width > 0 ? rect.width : window.innerWidth;
+        const height = rect && rect.height > 0 ? rect.height : window.innerHeight;
+        return { width: Math.round(width), height: Math.round(height) };
+    }
+
+    /** A panel that turned from tall to wide (or back) gets a new layout; any other resize a new fit. */
+    private async resized(): Promise<void> {
+        const size = this.panelSize();
+        const tall = (v: Viewport) => v.width < v.height;
+        if (this.laidOutFor && tall(this.laidOutFor) !== tall(size)) await this.requestModel();
+        else await this.actionDispatcher.dispatch(readableFit());
     }
 
     override async requestModel(): Promise<void> {
         const id = this.diagramIdentifier as ChainlabIdentifier;
         this.statusMessageDiv.textContent = 'updating…';
         try {
+            const viewport = this.panelSize();
             const response = await this.actionDispatcher.request(
                 RequestModelAction.create({
                     sourceUri: id.uri,
@@ -46,57 +79,17 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
                     showPorts: this.options.showPorts,
                     showCosts: this.options.showCosts,
                     heuristic: this.options.heuristic,
+                    viewport: { ...viewport },
                 } satisfies DiagramOptions & { sourceUri: string; diagramType: string }),
             );
+            this.laidOutFor = viewport;
             this.statusMessageDiv.textContent = 'drawing…';
             await this.actionDispatcher.dispatch(response);
             this.statusMessageDiv.textContent = '';
-            // a new diagram shows everything; later updates keep the user's zoom and scroll
-            await this.actionDispatcher.dispatch(
-                FitToScreenAction.create([], { padding: 20, maxZoom: 1, animate: false }),
-            );
+            // a new diagram shows as much as fits at readable zoom; later updates keep the user's zoom and scroll
+            await this.actionDispatcher.dispatch(readableFit());
         } catch (error) {
             this.statusMessageDiv.textContent = error instanceof Error ? error.message : String(error);
         }
-    }
-
-    private toolbar(): HTMLElement {
-        const bar = document.createElement('div');
-        bar.className = 'chainlab-toolbar';
-        const toggle = (key: 'showPorts' | 'showCosts', text: string) => {
-            const box = Object.assign(document.createElement('input'), {
-                type: 'checkbox',
-                checked: this.options[key],
-            });
-            box.addEventListener('change', () => {
-                this.options[key] = box.checked;
-                void this.requestModel();
-            });
-            const label = document.createElement('label');
-            label.append(box, ` ${text}`);
-            return label;
-        };
-        const heuristic = document.createElement('select');
-        heuristic.title = 'plan heuristic (plan views)';
-        for (const h of ['', ...HEURISTICS])
-            heuristic.append(
-                Object.assign(document.createElement('option'), { value: h, textContent: h || "chain's heuristic" }),
-            );
-        heuristic.addEventListener('change', () => {
-            this.options.heuristic = heuristic.value as Heuristic | '';
-            void this.requestModel();
-        });
-        const exportSvg = Object.assign(document.createElement('button'), { textContent: 'Export SVG' });
-        exportSvg.addEventListener('click', () => {
-            void this.actionDispatcher.dispatch(RequestExportSvgAction.create());
-        });
-        bar.append(
-            paletteSelect(this.editing, () => this.actionDispatcher),
-            toggle('showPorts', 'ports'),
-            toggle('showCosts', 'costs'),
-            heuristic,
-            exportSvg,
-        );
-        return bar;
     }
 }

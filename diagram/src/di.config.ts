@@ -7,6 +7,8 @@ import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
 import { DIAGRAM_ELEMENT_TYPES as T } from '@chainlab/contract';
 import {
+    configureCommand,
+    configureCommandStackOptions,
     configureModelElement,
     configureViewerOptions,
     editLabelFeature,
@@ -17,6 +19,7 @@ import {
     SNodeImpl,
     SPortImpl,
     TYPES,
+    ZoomMouseListener,
 } from 'sprotty';
 import { configureDiagramEditing } from './diagram-editing.js';
 import { chainlabLanesModule } from './lanes-module.js';
@@ -31,6 +34,7 @@ import {
     TimelineNodeImpl,
     TimelineNodeView,
 } from './views.js';
+import { ChainlabZoomMouseListener, ReadableFitCommand, ZoomStepCommand } from './zoom.js';
 
 export function chainlabDiagramModule(baseDiv: string): ContainerModule {
     return new ContainerModule((bind, unbind, isBound, rebind) => {
@@ -51,11 +55,18 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
         configureModelElement(context, T.sparkline, SparklineImpl, SparklineView);
         // issue markers ('marker') come with sprotty's default modules
         configureDiagramEditing(context);
+        configureCommand(context, ReadableFitCommand);
+        configureCommand(context, ZoomStepCommand);
+        rebind(ZoomMouseListener).to(ChainlabZoomMouseListener).inSingletonScope();
+        // a text edit's new diagram morphs in 100 ms, not sprotty's 250: the edit → diagram target is 300 ms
+        configureCommandStackOptions(context, { defaultDuration: 100 });
         configureViewerOptions(context, {
             needsClientLayout: false,
             needsServerLayout: true,
             baseDiv,
             hiddenDiv: `${baseDiv}_hidden`,
+            // zooming out past readable text shows the smart-zoom summary; further out it is all specks
+            zoomLimits: { min: 0.05, max: 8 },
         });
         void TYPES; // the model source is bound by the host (sprotty-vscode or the test page)
     });

@@ -16,14 +16,17 @@ import {
 import {
     ExportSvgAction,
     FitToScreenAction,
+    GetViewportAction,
     RequestExportSvgAction,
     SelectAction,
     type Action,
 } from 'sprotty-protocol';
 import type { RequestPopupModelAction, SModelElement, SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
-import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction } from '@chainlab/contract';
+import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type DiagramView } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
+import { createToolbar, type ToolbarOptions } from './toolbar.js';
+import { readableFit } from './zoom.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];
@@ -75,14 +78,42 @@ const local = new ContainerModule((bind, _unbind, isBound) => {
 const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
 const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
-document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingState), dispatcher));
+/** The toolbar's display options; in VS Code a change re-requests the model, here the page's host does. */
+const options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '' };
+const optionChanges: ToolbarOptions[] = [];
+const toolbar = createToolbar(
+    {
+        dispatcher,
+        palette: paletteSelect(container.get(EditingState), dispatcher),
+        options,
+        onOptionsChanged: () => optionChanges.push({ ...options }),
+    },
+    document.getElementById('toolbar') ?? undefined,
+);
+// the page's size changed (a panel dragged wider): show as much as fits again, still readable
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => void dispatcher().dispatch(readableFit()), 80);
+});
 
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
-    show: async (model: SModelRoot) => {
+    show: async (model: SModelRoot & { view?: DiagramView }) => {
+        toolbar.showView(model.view);
         await source.setModel(model);
-        await container
-            .get<IActionDispatcher>(TYPES.IActionDispatcher)
-            .dispatch(FitToScreenAction.create([], { padding: 20, animate: false }));
+        await dispatcher().dispatch(readableFit());
+    },
+    /** A new model of the same diagram (the server's updateModel): zoom and scroll stay. */
+    update: async (model: SModelRoot & { view?: DiagramView }) => {
+        toolbar.showView(model.view);
+        await source.updateModel(model);
+    },
+    /** The whole diagram on screen, at any zoom (sprotty renders only the elements in view). */
+    fitAll: () => dispatcher().dispatch(FitToScreenAction.create([], { padding: 20, animate: false })),
+    /** The current zoom and scroll, and the canvas size (tests check readability and fitting). */
+    viewport: async () => {
+        const { viewport, canvasBounds } = await dispatcher().request(GetViewportAction.create());
+        return { ...viewport, canvas: canvasBounds };
     },
     /** Popup models by element id, e.g. the language server's answers to RequestPopupModelAction. */
     setPopups: (given: Record<string, SModelRoot>) => {
@@ -91,6 +122,8 @@ document.getElementById('toolbar')?.append(paletteSelect(container.get(EditingSt
     },
     selected: () => [...selected],
     edits: () => [...edits],
+    /** The options after each change in the toolbar (ports, costs, heuristic). */
+    optionChanges: () => [...optionChanges],
     /** The diagram as a standalone SVG document (what the toolbar's Export SVG saves). */
     exportSvg: async () => {
         const before = exported.length;

@@ -5,7 +5,7 @@
  * computed (buffer offsets, exact values).
  */
 import { injectable } from 'inversify';
-import type { VNode } from 'snabbdom';
+import { h, type VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import {
     IViewArgs,
@@ -19,7 +19,8 @@ import {
     ShapeView,
     SPortImpl,
 } from 'sprotty';
-import type { DiagramView, GraphFields } from '@chainlab/contract';
+import { DIAGRAM_ELEMENT_TYPES as T, type DiagramView, type GraphFields } from '@chainlab/contract';
+import { MIN_TEXT_PX, READABLE_ZOOM } from './zoom.js';
 
 type Tooltip = { tooltip?: string };
 
@@ -49,21 +50,39 @@ function title(text: string | undefined): VNode | string {
 export class ChainlabGraphView extends SGraphView {
     override render(model: Readonly<ChainlabGraphImpl>, context: RenderingContext): VNode {
         const graph = super.render(model, context);
+        const classes = (graph.data!.class ??= {});
+        // smart zoom: below readable zoom the details collapse and names grow (see ChainlabLabelView)
+        classes['zoom-summary'] = model.zoom < READABLE_ZOOM;
         if (model.stale) {
-            // the text has errors: this is the last good diagram, said on top of it
-            graph.children!.push(
-                <text
-                    class-stale-banner={true}
-                    x={12}
-                    y={20}
-                >{`stale — ${model.staleReason ?? 'the text has errors'}`}</text>,
-            );
-            (graph.data!.class ??= {})['stale'] = true;
+            classes['stale'] = true;
+            graph.children!.push(staleBanner(model.staleReason ?? 'the text has errors'));
         }
         return graph;
     }
 }
 
+/**
+ * The text has errors: this is the last good diagram, said above it in HTML (a foreignObject outside the
+ * zoomed group), so the message wraps inside the panel at any zoom. A click folds it to one word and back.
+ */
+function staleBanner(reason: string): VNode {
+    const toggle = (event: Event) => {
+        event.stopPropagation();
+        (event.currentTarget as HTMLElement).classList.toggle('collapsed');
+    };
+    return (
+        <foreignObject class-stale-banner-host={true} x={0} y={0} width="100%" height="100%">
+            {h(
+                'div.stale-banner',
+                {
+                    attrs: { role: 'button', tabindex: '0', title: reason },
+                    on: { click: toggle, mousedown: (e: Event) => e.stopPropagation() },
+                },
+                [h('strong', 'stale'), h('span.reason', ` — ${reason}`)],
+            )}
+        </foreignObject>
+    );
+}
 @injectable()
 export class BoxNodeView extends ShapeView {
     render(node: Readonly<SNodeImpl & Tooltip>, context: RenderingContext): VNode | undefined {
@@ -99,16 +118,54 @@ export class PortView extends ShapeView {
     }
 }
 
-/** Labels sit below their ELK position's top edge (SVG text is placed on its baseline). */
+/**
+ * Labels sit below their ELK position's top edge (SVG text is placed on its baseline). Smart zoom: when the
+ * zoom makes 12 px text smaller than MIN_TEXT_PX on screen, details (kernel, costs, ports, edges) are
+ * hidden by CSS and a node's heading becomes its legible summary: centred in the node, at least MIN_TEXT_PX
+ * on screen, shortened with … where the node is too narrow for it. Zooming back in restores the labels.
+ */
 @injectable()
 export class ChainlabLabelView extends SLabelView {
     override render(label: Readonly<SLabelImpl>, context: RenderingContext): VNode | undefined {
         const vnode = super.render(label, context);
-        if (vnode?.data) vnode.data.attrs = { ...(vnode.data.attrs ?? {}), dy: '1em' };
-        return vnode;
+        if (!vnode?.data) return vnode;
+        (vnode.data.class ??= {})[label.type === T.heading ? 'heading' : 'detail'] = true;
+        vnode.data.attrs = { ...(vnode.data.attrs ?? {}), dy: '1em' };
+        const zoom = (label.root as unknown as { zoom?: number }).zoom ?? 1;
+        const parent = label.parent as unknown as { size?: { width: number; height: number } };
+        if (zoom >= READABLE_ZOOM || label.type !== T.heading || !(parent.size && parent.size.width > 0)) return vnode;
+        return summary(vnode, label, parent.size, zoom);
     }
 }
 
+/** The full heading stays in the document (hidden by CSS; an SVG export keeps it) next to its summary. */
+function summary(
+    full: VNode,
+    label: Readonly<SLabelImpl>,
+    box: { width: number; height: number },
+    zoom: number,
+): VNode {
+    const font = MIN_TEXT_PX / zoom;
+    const room = Math.max(1, Math.floor((box.width - 8) / (font * 0.6)));
+    const text = label.text.length <= room ? label.text : `${label.text.slice(0, Math.max(1, room - 1))}…`;
+    const { x, y } = label.position;
+    return (
+        <g class-summary={true}>
+            {full}
+            <text
+                class-sprotty-label={true}
+                class-summary-text={true}
+                x={box.width / 2 - x}
+                y={box.height / 2 - y}
+                style={{ fontSize: `${font.toFixed(1)}px` }}
+                attrs-text-anchor="middle"
+                attrs-dominant-baseline="central"
+            >
+                {text}
+            </text>
+        </g>
+    );
+}
 @injectable()
 export class SparklineView extends ShapeView {
     render(spark: Readonly<SparklineImpl>, context: RenderingContext): VNode | undefined {

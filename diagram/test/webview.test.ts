@@ -69,6 +69,10 @@ async function show(
         model,
     );
     await page.waitForSelector('svg.sprotty-graph g.sprotty-node');
+    // the whole diagram on screen (sprotty renders only what is in view; a readable fit may not show all)
+    await page.evaluate(() =>
+        (window as unknown as { chainlabDiagram: { fitAll(): Promise<void> } }).chainlabDiagram.fitAll(),
+    );
     return { page, model, errors };
 }
 
@@ -206,7 +210,7 @@ describe('the diagram webview in Chromium', () => {
             stale: true,
             staleReason: '1 error(s), first at 3:5: no box NoSuchBox',
         });
-        await expect.poll(() => page.locator('text.stale-banner').textContent()).toContain('stale');
+        await expect.poll(() => page.locator('.stale-banner').textContent()).toContain('stale');
         expect(errors).toEqual([]);
         await page.close();
     });

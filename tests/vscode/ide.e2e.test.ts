@@ -118,9 +118,12 @@ describe('chainlab in VS Code (code-server)', () => {
         }>;
         await (await codeLens('chain XRay', 'Diagram')).click();
         const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
-        await expect
-            .poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 })
-            .toBe(instances.length);
+        // the diagram opens at readable zoom, top first: its toolbar's − zooms out until every box is in view
+        await page.screenshot({ path: join(artifacts, 'diagram-opened.png') });
+        const nodes = () => frame.locator('[id$="_container"] g.sprotty-node').count();
+        for (let i = 0; i < 30 && (await nodes()) < instances.length; i++)
+            await frame.locator('button[data-control="zoom-out"]').click();
+        await expect.poll(nodes, { timeout: 30_000 }).toBe(instances.length);
         await page.screenshot({ path: join(artifacts, 'diagram.png') });
         const target = instances[instances.length - 1];
         await frame.locator(`g.sprotty-node[id$="_${target.name}"]`).click();

@@ -51,6 +51,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             throw error;
         }
         const graph = await this.build(view, ir, document, options, this.viewContext(args, options));
+        if (options.viewport) graph.viewport = options.viewport; // the layout fits the panel's aspect ratio
         this.lastGood.set(key, structuredClone(graph));
         return graph;
     }

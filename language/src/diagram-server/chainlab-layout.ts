@@ -1,22 +1,26 @@
 /**
- * Server-side layout: ELK layered, left to right, ports on fixed sides (inputs west, outputs east), labels
+ * Server-side layout: ELK layered, ports on fixed sides (inputs west, outputs east), labels
  * stacked at the top inside their node. ElkLayoutEngine ignores layoutOptions on model elements, so all
  * options come from this configurator. The timeline view is positioned by its builder and skips ELK.
+ *
+ * The flow direction follows the shape of the panel that shows the diagram (the webview sends its size):
+ * one 25-box row in a half-width panel fits only at an unreadable zoom.
  */
 import ElkConstructor from 'elkjs/lib/elk.bundled.js';
 import type { SGraph, SModelIndex, SNode, SPort, SLabel, SModelRoot } from 'sprotty-protocol';
 import { DefaultLayoutConfigurator, ElkLayoutEngine, type ElkFactory } from 'sprotty-elk/lib/elk-layout.js';
 import type { IModelLayoutEngine } from 'sprotty-protocol/lib/diagram-services.js';
 import { T, type ChainlabGraph } from './diagram-elements.js';
+import type { Viewport } from '@chainlab/contract';
 
 export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
-    protected override graphOptions(_graph: SGraph): Record<string, string> {
+    protected override graphOptions(graph: SGraph): Record<string, string> {
         return {
+            ...flowOptions((graph as ChainlabGraph).viewport),
             'org.eclipse.elk.algorithm': 'org.eclipse.elk.layered',
-            'org.eclipse.elk.direction': 'RIGHT',
             'org.eclipse.elk.edgeRouting': 'ORTHOGONAL',
             'org.eclipse.elk.spacing.nodeNode': '30',
-            'org.eclipse.elk.layered.spacing.nodeNodeBetweenLayers': '60',
+            'org.eclipse.elk.layered.spacing.nodeNodeBetweenLayers': '50',
             'org.eclipse.elk.spacing.edgeLabel': '4',
             'org.eclipse.elk.edgeLabels.placement': 'CENTER',
             'org.eclipse.elk.padding': '[top=20,left=20,bottom=20,right=20]',
@@ -36,16 +40,42 @@ export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
         };
     }
 
-    protected override portOptions(port: SPort): Record<string, string> {
-        return {
-            'org.eclipse.elk.port.side': port.type === T.inPort ? 'WEST' : 'EAST',
-            'org.eclipse.elk.port.borderOffset': '-5',
-        };
+    protected override portOptions(port: SPort, index: SModelIndex): Record<string, string> {
+        // data flows along the layout direction: inputs on the side it comes from, outputs where it goes
+        const down = isTall((index.getRoot(port) as ChainlabGraph).viewport);
+        const side = port.type === T.inPort ? (down ? 'NORTH' : 'WEST') : down ? 'SOUTH' : 'EAST';
+        return { 'org.eclipse.elk.port.side': side, 'org.eclipse.elk.port.borderOffset': '-5' };
     }
 
     protected override labelOptions(_label: SLabel, _index: SModelIndex): Record<string, string> | undefined {
         return undefined;
     }
+}
+
+/** A half-width VS Code panel (about 800 × 1000 CSS px): what a diagram is laid out for when no size was sent. */
+export const DEFAULT_VIEWPORT: Viewport = { width: 800, height: 1000 };
+
+function isTall(viewport: Viewport | undefined): boolean {
+    const { width, height } = viewport ?? DEFAULT_VIEWPORT;
+    return width < height;
+}
+
+/**
+ * The flow direction from the panel's shape. A panel taller than wide gets a top-down flow: a chain is
+ * long and narrow, so it then fills the panel's width and is read by scrolling down. A wide panel gets
+ * left to right, wrapped into rows toward its aspect ratio (ELK layered's MULTI_EDGE wrapping cuts the
+ * layer sequence where few edges cross; ELK only wraps drawings wider than the ratio, so short chains
+ * stay in one row).
+ */
+export function flowOptions(viewport: Viewport | undefined): Record<string, string> {
+    if (isTall(viewport)) return { 'org.eclipse.elk.direction': 'DOWN' };
+    const { width, height } = viewport ?? DEFAULT_VIEWPORT;
+    return {
+        'org.eclipse.elk.direction': 'RIGHT',
+        'org.eclipse.elk.aspectRatio': (width / height).toFixed(3),
+        'org.eclipse.elk.layered.wrapping.strategy': 'MULTI_EDGE',
+        'org.eclipse.elk.layered.wrapping.additionalEdgeSpacing': '20',
+    };
 }
 
 export const elkFactory: ElkFactory = () => new ElkConstructor.default({ algorithms: ['layered'] });

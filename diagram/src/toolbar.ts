@@ -1,0 +1,100 @@
+/**
+ * The diagram's toolbar: zoom buttons (Fit, −, +, 100 %) in every view, and only the controls that mean
+ * something in the view shown: the box palette, ports and costs in the box chain, the plan heuristic where a
+ * plan is drawn (plan and thread lanes). Controls are plain HTML styled with VS Code's theme variables
+ * (diagram.css), so they look and switch like the workbench's own.
+ */
+import type { IActionDispatcher } from 'sprotty';
+import { RequestExportSvgAction } from 'sprotty-protocol';
+import { HEURISTICS, type DiagramView, type Heuristic } from '@chainlab/contract';
+import { readableFit, ZOOM_STEP, zoomStep } from './zoom.js';
+
+export interface ToolbarOptions {
+    showPorts: boolean;
+    showCosts: boolean;
+    heuristic: Heuristic | '';
+}
+
+export interface ToolbarHost {
+    dispatcher(): IActionDispatcher;
+    /** The box palette (diagram-editing.ts), in the box-chain view only. */
+    palette?: HTMLElement;
+    /** Options that need a new model from the server; absent where the model is fixed (standalone page). */
+    options?: ToolbarOptions;
+    onOptionsChanged?(): void;
+}
+
+/** Which views show a control; the rest show it nowhere. */
+const VIEWS_OF: Record<string, DiagramView[]> = {
+    palette: ['chain'],
+    ports: ['chain'],
+    costs: ['chain'],
+    heuristic: ['plan', 'lanes'],
+};
+
+export interface Toolbar {
+    element: HTMLElement;
+    /** Shows the controls of `view` and hides the others. */
+    showView(view: DiagramView | undefined): void;
+}
+
+export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.createElement('div')): Toolbar {
+    bar.classList.add('chainlab-toolbar');
+    bar.setAttribute('role', 'toolbar');
+    const dispatch = (action: Parameters<IActionDispatcher['dispatch']>[0]) => void host.dispatcher().dispatch(action);
+    const zoom = document.createElement('span');
+    zoom.className = 'chainlab-zoom';
+    zoom.append(
+        button('Fit', 'fit the diagram into the panel (never below readable text)', 'fit', () =>
+            dispatch(readableFit()),
+        ),
+        button('−', 'zoom out', 'zoom-out', () => dispatch(zoomStep({ factor: 1 / ZOOM_STEP }))),
+        button('+', 'zoom in', 'zoom-in', () => dispatch(zoomStep({ factor: ZOOM_STEP }))),
+        button('100 %', 'actual size', 'zoom-reset', () => dispatch(zoomStep({ zoom: 1 }))),
+    );
+    const controls: Array<[string, HTMLElement]> = [];
+    if (host.palette) controls.push(['palette', host.palette]);
+    const options = host.options;
+    if (options) {
+        const toggle = (key: 'showPorts' | 'showCosts', text: string) => {
+            const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: options[key] });
+            box.addEventListener('change', () => {
+                options[key] = box.checked;
+                host.onOptionsChanged?.();
+            });
+            const label = document.createElement('label');
+            label.append(box, ` ${text}`);
+            return label;
+        };
+        const heuristic = document.createElement('select');
+        heuristic.title = 'plan heuristic';
+        for (const h of ['', ...HEURISTICS])
+            heuristic.append(
+                Object.assign(document.createElement('option'), { value: h, textContent: h || "chain's heuristic" }),
+            );
+        heuristic.addEventListener('change', () => {
+            options.heuristic = heuristic.value as Heuristic | '';
+            host.onOptionsChanged?.();
+        });
+        controls.push(['ports', toggle('showPorts', 'ports')], ['costs', toggle('showCosts', 'costs')]);
+        controls.push(['heuristic', heuristic]);
+    }
+    for (const [name, control] of controls) control.dataset.control = name;
+    const exportSvg = button('Export SVG', 'save the diagram as an SVG file', 'export', () =>
+        dispatch(RequestExportSvgAction.create()),
+    );
+    bar.append(zoom, ...controls.map(([, c]) => c), exportSvg);
+    return {
+        element: bar,
+        showView(view) {
+            for (const [name, control] of controls) control.hidden = !view || !VIEWS_OF[name].includes(view);
+        },
+    };
+}
+
+function button(text: string, title: string, name: string, click: () => void): HTMLButtonElement {
+    const b = Object.assign(document.createElement('button'), { textContent: text, title, type: 'button' });
+    b.dataset.control = name;
+    b.addEventListener('click', click);
+    return b;
+}
