@@ -36,12 +36,30 @@ export function diagramEdits(document: LangiumDocument<Model>, wanted: readonly 
 
 function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): TextEdit[] {
     const text = document.textDocument;
-    const end = chain.$cstNode!.range.end; // the closing brace
-    const insert = (line: string): TextEdit => ({
-        range: { start: { line: end.line, character: end.character - 1 }, end },
-        newText: `    ${line}\n}`,
-    });
     const instances = chainInstances(chain);
+    const connections = chainConnections(chain);
+    /**
+     * A new member goes on its own line after the last of its kind (`after`), indented like it, so instances
+     * stay with the instances and connections with the connections, not after `memory`/`schedule` lines.
+     */
+    const insert = (line: string, after: Array<{ $cstNode?: { range: TextEdit['range'] } }>): TextEdit => {
+        const last = after.filter(a => a.$cstNode).at(-1)?.$cstNode?.range.end;
+        if (!last) {
+            const open = chain.$cstNode!.range.end; // the closing brace: an empty chain gets its first member
+            return {
+                range: { start: { line: open.line, character: open.character - 1 }, end: open },
+                newText: `    ${line}\n}`,
+            };
+        }
+        const lineText = text
+            .getText({ start: { line: last.line, character: 0 }, end: { line: last.line + 1, character: 0 } })
+            .replace(/\r?\n$/, '');
+        const indent = /^[ \t]*/.exec(lineText)![0] || '    '; // a member on the chain's line: the formatter's indent
+        // after a comment that ends the line, unless the chain's brace closes on that line too
+        const closesHere = chain.$cstNode!.range.end.line === last.line;
+        const at = closesHere ? last : { line: last.line, character: lineText.length };
+        return { range: { start: at, end: at }, newText: `\n${indent}${line}` };
+    };
     const connectionText = (c: ReturnType<typeof chainConnections>[number]) =>
         `${c.from.instance.$refText}.${c.from.port.$refText} -> ${c.to.instance.$refText}.${c.to.port.$refText}`;
     const removeLine = (node: { $cstNode?: { range: TextEdit['range'] } }): TextEdit => {
@@ -64,7 +82,7 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
             if (!/^[A-Za-z_]\w*$/.test(edit.name)) throw new DiagramEditError(`'${edit.name}' is not a name`);
             if (instances.some(i => i.name === edit.name))
                 throw new DiagramEditError(`chain ${chain.name} already has an instance ${edit.name}`);
-            return [insert(`${edit.name}: ${edit.box}`)];
+            return [insert(`${edit.name}: ${edit.box}`, instances)];
         }
         case 'connect': {
             for (const end of [edit.from, edit.to]) {
@@ -72,18 +90,18 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
                 if (!instances.some(i => i.name === end.split('.')[0]))
                     throw new DiagramEditError(`chain ${chain.name} has no instance ${end.split('.')[0]}`);
             }
-            return [insert(`${edit.from} -> ${edit.to}`)];
+            return [insert(`${edit.from} -> ${edit.to}`, connections.length ? connections : instances)];
         }
         case 'deleteInstance': {
             const instance = instances.find(i => i.name === edit.name);
             if (!instance) throw new DiagramEditError(`chain ${chain.name} has no instance ${edit.name}`);
-            const touching = chainConnections(chain).filter(
+            const touching = connections.filter(
                 c => c.from.instance.$refText === edit.name || c.to.instance.$refText === edit.name,
             );
             return [removeLine(instance), ...touching.map(removeLine)];
         }
         case 'deleteConnection': {
-            const connection = chainConnections(chain).find(c => connectionText(c) === `${edit.from} -> ${edit.to}`);
+            const connection = connections.find(c => connectionText(c) === `${edit.from} -> ${edit.to}`);
             if (!connection)
                 throw new DiagramEditError(`chain ${chain.name} has no connection ${edit.from} -> ${edit.to}`);
             return [removeLine(connection)];

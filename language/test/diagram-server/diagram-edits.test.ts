@@ -77,6 +77,26 @@ describe('diagram edits', () => {
         expect(() => diagramEdits(document, [])).toThrow(/no edit/);
     });
 
+    test('a new instance goes after the last instance, a connection after the last connection', async () => {
+        const model = MODEL.replace(
+            '    s.o -> g.i   g.o -> k.i\n',
+            '    s.o -> g.i\n    g.o -> k.i // out\n    schedule reduced threads 2\n    memory reuse\n',
+        );
+        let text = await apply(model, { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' });
+        expect(text).toContain('    k: K\n    g2: G\n    s.o -> g.i');
+        text = await apply(text, { op: 'connect', chain: 'C', from: 'g.o', to: 'g2.i' });
+        expect(text).toContain('    g.o -> k.i // out\n    g.o -> g2.i\n    schedule reduced');
+        expect(text.trimEnd().endsWith('memory reuse\n}')).toBe(true);
+        // a chain whose last member shares the closing brace's line keeps the brace after the new member
+        const oneLine = await apply('box B { kernel sink }\nchain D { b: B }\n', {
+            op: 'addInstance',
+            chain: 'D',
+            name: 'b2',
+            box: 'B',
+        });
+        expect(oneLine).toContain('chain D { b: B\n    b2: B }');
+    });
+
     test('bad requests are refused with a reason', async () => {
         const document = await validate(MODEL);
         expect(() => diagramEdit(document, { op: 'addInstance', chain: 'C', name: 'g', box: 'G' })).toThrow(
