@@ -26,7 +26,7 @@ chain C on P {
 // the box chain view never plans; a planner call here would be a bug
 const noPlans: PlanSource = {
     plan: () => Promise.reject(new Error('the chain view does not plan')),
-} as unknown as PlanSource;
+};
 const path = join(repo, 'samples', 'partial-diagram.chain');
 
 type Marker = SModelElement & { issues: Array<{ message: string; severity: string }> };
