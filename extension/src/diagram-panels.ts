@@ -57,7 +57,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         if (!identifier) return undefined;
         const { element } = identifier as ChainlabIdentifier;
         const same = this.endpoints.find(ep => {
-            const id = ep.diagramIdentifier as ChainlabIdentifier | undefined;
+            const id = ep.diagramIdentifier;
             return id?.uri === identifier.uri && id.diagramType === identifier.diagramType && id.element === element;
         });
         if (same) {
