@@ -1,12 +1,13 @@
 /**
  * Editing from the diagram, always as text edits on the model (the text stays the source of truth and the
  * editor's undo works): add a box instance to a chain, connect two ports, delete an instance (with its
- * connections) or a connection. Pure functions of the parsed document; the server sends the WorkspaceEdit.
+ * connections) or a connection, declare a new box type. Pure functions of the parsed document; the server
+ * sends the WorkspaceEdit. A rename is the language's rename provider's (see `renamePosition`).
  */
 import type { LangiumDocument } from 'langium';
-import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { DiagramEdit } from '@chainlab/contract';
-import { isChain, type Chain, type Model } from '../generated/ast.js';
+import { isBox, isChain, type Chain, type Model } from '../generated/ast.js';
 import { chainConnections, chainInstances } from '../dsl/model-util.js';
 
 export type { DiagramEdit } from '@chainlab/contract';
@@ -23,8 +24,8 @@ export function diagramEdit(document: LangiumDocument<Model>, edit: DiagramEdit)
  */
 export function diagramEdits(document: LangiumDocument<Model>, wanted: readonly DiagramEdit[]): WorkspaceEdit {
     if (wanted.length === 0) throw new DiagramEditError('no edit');
-    const inserts = wanted.filter(e => e.op === 'addInstance' || e.op === 'connect').length;
-    if (inserts > 0 && wanted.length > 1) throw new DiagramEditError('additions come one at a time');
+    const inserts = wanted.filter(e => e.op !== 'deleteInstance' && e.op !== 'deleteConnection').length;
+    if (inserts > 0 && wanted.length > 1) throw new DiagramEditError('additions and renames come one at a time');
     const unique = new Map<string, TextEdit>();
     for (const edit of wanted) {
         const chain = document.parseResult.value.elements.filter(isChain).find(c => c.name === edit.chain);
@@ -32,6 +33,22 @@ export function diagramEdits(document: LangiumDocument<Model>, wanted: readonly 
         for (const e of edits(document, chain, edit)) unique.set(JSON.stringify(e.range), e);
     }
     return { changes: { [document.uri.toString()]: [...unique.values()] } };
+}
+
+const NAME = /^[A-Za-z_]\w*$/;
+
+/** Where the instance's name is, for textDocument/rename (which renames it and every reference as one edit). */
+export function renamePosition(document: LangiumDocument<Model>, edit: DiagramEdit): Position {
+    if (edit.op !== 'renameInstance') throw new DiagramEditError(`${edit.op} is not a rename`);
+    const chain = document.parseResult.value.elements.filter(isChain).find(c => c.name === edit.chain);
+    if (!chain) throw new DiagramEditError(`no chain named ${edit.chain}`);
+    if (!NAME.test(edit.newName)) throw new DiagramEditError(`'${edit.newName}' is not a name`);
+    const instances = chainInstances(chain);
+    const instance = instances.find(i => i.name === edit.name);
+    if (!instance?.$cstNode) throw new DiagramEditError(`chain ${chain.name} has no instance ${edit.name}`);
+    if (instances.some(i => i.name === edit.newName))
+        throw new DiagramEditError(`chain ${chain.name} already has an instance ${edit.newName}`);
+    return instance.$cstNode.range.start; // `name: Box` starts with the name
 }
 
 function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): TextEdit[] {
@@ -79,7 +96,7 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
     };
     switch (edit.op) {
         case 'addInstance': {
-            if (!/^[A-Za-z_]\w*$/.test(edit.name)) throw new DiagramEditError(`'${edit.name}' is not a name`);
+            if (!NAME.test(edit.name)) throw new DiagramEditError(`'${edit.name}' is not a name`);
             if (instances.some(i => i.name === edit.name))
                 throw new DiagramEditError(`chain ${chain.name} already has an instance ${edit.name}`);
             return [insert(`${edit.name}: ${edit.box}`, instances)];
@@ -106,5 +123,45 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
                 throw new DiagramEditError(`chain ${chain.name} has no connection ${edit.from} -> ${edit.to}`);
             return [removeLine(connection)];
         }
+        case 'renameInstance':
+            throw new DiagramEditError('a rename goes through the rename provider');
+        case 'addBox':
+            return [addBox(document as LangiumDocument<Model>, chain, edit)];
     }
+}
+
+type AddBox = Extract<DiagramEdit, { op: 'addBox' }>;
+
+/**
+ * A `box` declaration as the formatter writes it (one member per line, four-space indent, a blank line between
+ * top-level elements), after the file's last box, else before the chain.
+ */
+function addBox(document: LangiumDocument<Model>, chain: Chain, edit: AddBox): TextEdit {
+    const model = document.parseResult.value;
+    const names = [edit.name, ...[...edit.inputs, ...edit.outputs].flatMap(p => [p.name, p.image])];
+    for (const name of names) if (!NAME.test(name)) throw new DiagramEditError(`'${name}' is not a name`);
+    if (!/^[A-Za-z_]\w*(\(\s*-?[\d.]+(\s*,\s*-?[\d.]+)*\s*\))?$/.test(edit.kernel.trim()))
+        throw new DiagramEditError(`'${edit.kernel}' is not a kernel (name or name(1, 2))`);
+    if (model.elements.some(e => isBox(e) && e.name === edit.name))
+        throw new DiagramEditError(`a box ${edit.name} is already declared`);
+    const ports = new Set<string>();
+    for (const p of [...edit.inputs, ...edit.outputs]) {
+        if (ports.has(p.name)) throw new DiagramEditError(`box ${edit.name} would have two ports ${p.name}`);
+        ports.add(p.name);
+    }
+    const kernel = edit.kernel
+        .trim()
+        .replace(/\s*\(\s*/, '(')
+        .replace(/\s*,\s*/g, ', ')
+        .replace(/\s*\)$/, ')');
+    const body = [
+        ...edit.inputs.map(p => `    in ${p.name}: ${p.image}`),
+        ...edit.outputs.map(p => `    out ${p.name}: ${p.image}`),
+        `    kernel ${kernel}`,
+    ];
+    const text = `box ${edit.name} {\n${body.join('\n')}\n}`;
+    const lastBox = model.elements.filter(isBox).at(-1)?.$cstNode?.range.end;
+    if (lastBox) return { range: { start: lastBox, end: lastBox }, newText: `\n\n${text}` };
+    const before = chain.$cstNode!.range.start;
+    return { range: { start: before, end: before }, newText: `${text}\n\n` };
 }
