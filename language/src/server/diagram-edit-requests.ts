@@ -2,7 +2,8 @@
  * Where diagram edits enter the language server: the `chainlab/diagramEdit` request (commands, tests) and
  * the `chainlabEdit` action the webview sends over `diagram/accept` (palette, connect, delete). Both turn
  * the edit into a WorkspaceEdit the server asks the editor to apply, so the text stays the source of truth
- * and undo works (a rename is the language's textDocument/rename, one WorkspaceEdit); a refused edit answers with the reason (a response error, or a status line in the diagram).
+ * and undo works (a rename is the language's textDocument/rename, one WorkspaceEdit); a refused edit
+ * answers with the reason (a response error, or a status line in the diagram).
  */
 import { URI, type LangiumDocument, type LangiumDocuments } from 'langium';
 import type { LangiumSprottyServices, LangiumSprottySharedServices } from 'langium-sprotty';
