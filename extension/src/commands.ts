@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type {
     DeleteSelectionAction,
+    RenameSelectionAction,
     LanguageServerNotifications,
     LanguageServerRequest,
     RequestParamsOf,
@@ -127,6 +128,13 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         ctx.diagrams
             .findActiveWebview()
             ?.sendAction({ kind: 'chainlabDeleteSelection' } satisfies DeleteSelectionAction),
+    );
+
+    // F2 in the box-chain diagram: the webview asks for the new name and the language server renames (one edit)
+    register('chainlab.diagram.renameSelection', () =>
+        ctx.diagrams
+            .findActiveWebview()
+            ?.sendAction({ kind: 'chainlabRenameSelection' } satisfies RenameSelectionAction),
     );
 
     register('chainlab.analyze', async (uriArg, name) => {

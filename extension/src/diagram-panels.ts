@@ -57,7 +57,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         if (!identifier) return undefined;
         const { element } = identifier as ChainlabIdentifier;
         const same = this.endpoints.find(ep => {
-            const id = ep.diagramIdentifier;
+            const id: ChainlabIdentifier | undefined = ep.diagramIdentifier;
             return id?.uri === identifier.uri && id.diagramType === identifier.diagramType && id.element === element;
         });
         if (same) {

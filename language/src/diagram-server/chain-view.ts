@@ -5,7 +5,7 @@
  * references while editing) is still drawn, without the numbers.
  */
 import type { SModelElement } from 'sprotty-protocol';
-import { isBox, type Chain } from '../generated/ast.js';
+import { isBox, isImageType, type Chain } from '../generated/ast.js';
 import type { IrBox, IrModel } from '../ir/ir-types.js';
 import { boxPorts, chainConnections, chainInstances } from '../dsl/model-util.js';
 import { resolvedSchedule } from '../dsl/resolved-schedule.js';
@@ -77,6 +77,7 @@ export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContex
         view: 'chain',
         element: chain.name,
         palette: paletteOf(chain, ir),
+        images: chain.$container.elements.filter(isImageType).map(i => i.name),
         children,
     };
 }
