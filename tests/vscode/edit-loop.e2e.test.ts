@@ -120,8 +120,10 @@ describe('editing the box chain in its diagram, in VS Code (code-server)', () =>
     const node = (name: string) => frame.locator(`[id$="_container"] g.sprotty-node[id$="_${name}"]`);
     const port = (instance: string, name: string) =>
         frame.locator(`[id$="_container"] g.sprotty-port[id$="_${instance}.${name}"]`).first();
-    const shot = (theme: string, step: string) =>
-        page.screenshot({ path: join(artifacts, `edit-loop-${theme}-${step}.png`) });
+    const shot = async (theme: string, step: string) => {
+        await page.waitForTimeout(800); // Sprotty animates an update (fade in/out, moves): show where it ends
+        await page.screenshot({ path: join(artifacts, `edit-loop-${theme}-${step}.png`) });
+    };
 
     test('open the chain diagram from its CodeLens', async () => {
         await openFile('fig3-1.chain');
