@@ -284,7 +284,7 @@ describe('the diagram webview in Chromium', () => {
         const hits = await page.evaluate(
             ([id, pts]) =>
                 (pts as Array<{ x: number; y: number }>).map(
-                    p => !!document.elementFromPoint(p.x, p.y)?.closest(`g.sprotty-edge[id$="_${id as string}"]`),
+                    p => !!document.elementFromPoint(p.x, p.y)?.closest(`g.sprotty-edge[id$="_${id}"]`),
                 ),
             [edge.id, points] as const,
         );
