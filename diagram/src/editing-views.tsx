@@ -44,10 +44,34 @@ export class TitledIssueMarkerView extends IssueMarkerView {
         const group = super.render(marker, context);
         const severity = this.getMaxSeverity(marker);
         const text = marker.issues.map(i => `${i.severity}: ${i.message}`).join('\n');
-        // a badge behind the icon so it reads on any theme, and the messages as the tooltip
+        // an outline of the box or port it concerns (the icon alone is small in a zoomed-out diagram), a badge
+        // behind the icon so it reads on any theme, and the messages as the tooltip
+        const colour =
+            severity === 'error'
+                ? 'var(--vscode-editorError-foreground, #e51400)'
+                : severity === 'warning'
+                  ? 'var(--vscode-editorWarning-foreground, #bf8803)'
+                  : 'var(--vscode-editorInfo-foreground, #1a85ff)';
+        const parent = marker.parent as unknown as { size?: { width: number; height: number } };
+        const outline =
+            parent.size && parent.size.width > 0 ? (
+                <rect
+                    class-chainlab-issue-outline={true}
+                    x={-1}
+                    y={-1}
+                    width={parent.size.width + 2}
+                    height={parent.size.height + 2}
+                    style-fill="none"
+                    style-stroke={colour}
+                    style-strokeWidth="2px"
+                    style-pointerEvents="none"
+                />
+            ) : undefined;
         const badge = <circle class-chainlab-issue-badge={true} cx={7} cy={8} r={8} style-fill="white" />;
-        group.children = [badge, ...(group.children ?? []), <title>{text}</title>];
-        group.data = { ...group.data, attrs: { ...(group.data?.attrs ?? {}), 'data-severity': severity } };
+        group.children = [...(outline ? [outline] : []), badge, ...(group.children ?? []), <title>{text}</title>];
+        // the icon in the severity's colour (an inline style: the page's CSS may or may not colour it)
+        const attrs = { ...(group.data?.attrs ?? {}), 'data-severity': severity, style: `fill: ${colour}` };
+        group.data = { ...group.data, attrs };
         return group;
     }
 }

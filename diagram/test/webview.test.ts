@@ -49,6 +49,7 @@ async function show(
     view: string,
     extra: Record<string, unknown> = {},
     documentUri = uri,
+    deviceScaleFactor = 1,
 ): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
     const reply = await client.requestModel(
         `page-${view}-${Object.keys(extra).join('-')}-${documentUri.length}`,
@@ -56,7 +57,7 @@ async function show(
         { view, ...extra },
     );
     const model = { ...reply.newRoot, ...extra };
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor });
     const errors: string[] = [];
     page.on('pageerror', e => errors.push(e.message));
     await page.goto(pageUrl);
@@ -189,7 +190,7 @@ describe('the diagram webview in Chromium', () => {
         const text = readFileSync(sample, 'utf-8').replace(/^(\s*)(storage:.*)$/m, '$1$2\n$1sum9: Sum');
         const erroredUri = uri.replace(/xray\.chain$/, 'xray-errored.chain');
         await client.open(erroredUri, text);
-        const { page, model, errors } = await show('chain', {}, erroredUri);
+        const { page, model, errors } = await show('chain', {}, erroredUri, 4); // sharp close-ups of a big chain
         type Api = { edits(): Array<Record<string, unknown>> };
         const edits = () =>
             page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits());
@@ -198,6 +199,12 @@ describe('the diagram webview in Chromium', () => {
         await expect.poll(() => marker.count()).toBe(1);
         expect(await marker.getAttribute('data-severity')).toBe('error');
         expect(await marker.locator('title').textContent()).toMatch(/error: .*sum9\.\w+/);
+        expect(await marker.locator('rect.chainlab-issue-outline').count()).toBe(1); // the box outlined
+        const box = (await page.locator('g.sprotty-node[id$="_sum9"]').first().boundingBox())!;
+        await page.screenshot({
+            path: join(artifacts, 'chain-errors-close-up.png'),
+            clip: { x: box.x - 20, y: box.y - 20, width: box.width + 160, height: box.height + 60 },
+        });
         // the palette stays enabled and offers a new box type
         expect(await page.locator('select.chainlab-palette').isDisabled()).toBe(false);
         await page.screenshot({ path: join(artifacts, 'chain-errors.png'), fullPage: true });
