@@ -238,7 +238,12 @@ describe('IDE requests of the language server', () => {
             kind: 'chainlabEdit',
             edits: [{ op: 'connect', chain: 'XRay', from: 'nope.o', to: 'detector.i' }],
         });
-        const status = (await client.next('edit-client', a => a.kind === 'serverStatus', 10_000, seen)) as {
+        const status = (await client.next(
+            'edit-client',
+            a => a.kind === 'serverStatus' && a.severity === 'ERROR',
+            10_000,
+            seen,
+        )) as {
             message: string;
             severity: string;
         };
@@ -267,7 +272,12 @@ describe('IDE requests of the language server', () => {
             kind: 'chainlabEdit',
             edits: [{ op: 'renameInstance', chain: 'XRay', name: 'detector', newName: 'chain' }],
         });
-        const status = (await client.next('rename-client', a => a.kind === 'serverStatus', 10_000, seen)) as {
+        const status = (await client.next(
+            'rename-client',
+            a => a.kind === 'serverStatus' && a.severity === 'ERROR',
+            10_000,
+            seen,
+        )) as {
             message: string;
             severity: string;
         };
