@@ -265,6 +265,11 @@ function constantsTs() {
             actionKind('diagram.schema.json#/$defs/DeleteSelectionAction'),
             "The kind of the extension's delete-selection action.",
         ),
+        constant(
+            'RENAME_SELECTION_ACTION',
+            actionKind('diagram.schema.json#/$defs/RenameSelectionAction'),
+            "The kind of the extension's rename-selection action (F2).",
+        ),
         'export type DiagramElementType = (typeof DIAGRAM_ELEMENT_TYPES)[keyof typeof DIAGRAM_ELEMENT_TYPES];\n',
         'export type ErrorName = keyof typeof ERROR_CODES;\n',
     ];

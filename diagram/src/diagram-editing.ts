@@ -1,17 +1,21 @@
 /**
- * Editing the box chain from its diagram: a palette adds an instance of a box, clicking an output port
- * and then an input port connects them, Delete removes the selected instances (with their connections)
- * and connections. Nothing changes here: each gesture becomes a `chainlabEdit` action that the language
- * server turns into a text edit (see language/src/server/diagram-edit-requests.ts), and the diagram
- * follows the text.
+ * Editing the box chain from its diagram: a palette adds an instance of a box (or declares a new box type),
+ * dragging from an output port to an input port (or clicking one, then the other) connects them, Delete
+ * removes the selected instances (with their connections) and connections, F2 renames the selected instance.
+ * Nothing changes here: each gesture becomes a `chainlabEdit` action that the language server turns into one
+ * text edit (see language/src/server/diagram-edit-requests.ts), and the diagram follows the text. A diagram
+ * of a model with errors stays editable (editing goes through such states); only a stale one is not.
  *
  * Keys: VS Code webviews get no key listeners (sprotty-vscode disables the KeyTool; VS Code owns the
- * keybindings), so there Delete is the extension's keybinding, which sends `chainlabDeleteSelection`.
- * Outside VS Code (the standalone page) a key listener does the same.
+ * keybindings), so there Delete and F2 are the extension's keybindings, which send `chainlabDeleteSelection`
+ * and `chainlabRenameSelection`. Outside VS Code (the standalone page) a key listener does the same.
  */
 import { inject, injectable, type interfaces } from 'inversify';
 import {
     configureActionHandler,
+    overrideModelElement,
+    SEdgeImpl,
+    SIssueMarkerImpl,
     KeyListener,
     MouseListener,
     SNodeImpl,
@@ -34,12 +38,15 @@ import {
 import { matchesKeystroke } from 'sprotty/lib/utils/keyboard';
 import {
     DELETE_SELECTION_ACTION,
+    RENAME_SELECTION_ACTION,
     DIAGRAM_EDIT_ACTION,
     DIAGRAM_ELEMENT_TYPES as T,
     type DiagramEdit,
     type DiagramEditAction,
     type GraphFields,
 } from '@chainlab/contract';
+import { boxTypeForm, renameForm } from './edit-forms.js';
+import { HitAreaEdgeView, TitledIssueMarkerView } from './editing-views.js';
 
 /** A gesture's edits as the contract's action (contract/schemas/diagram.schema.json); the server checks them again. */
 export function diagramEditAction(...edits: DiagramEdit[]): DiagramEditAction {
@@ -87,6 +94,14 @@ export class EditingState implements IActionHandler {
         );
     }
 
+    /** The instance name of a box node's id, if it is one. */
+    instanceOf(id: string): string | undefined {
+        const node: (SModelElement & Named) | undefined = this.root?.children?.find(
+            c => c.id === id && c.type === T.box,
+        );
+        return node?.name;
+    }
+
     /** The edits that delete the elements with these ids: box instances (with their connections) and connections. */
     deleteEdits(ids: readonly string[]): DiagramEdit[] {
         const chain = this.chain;
@@ -119,6 +134,43 @@ export class EditingState implements IActionHandler {
     }
 }
 
+/** Whether the keyboard is in one of the forms (keys there are typing, not gestures). */
+function typing(): boolean {
+    const active = document.activeElement;
+    return !!active && ['INPUT', 'SELECT', 'TEXTAREA'].includes(active.tagName);
+}
+
+/** Opens the rename form for the one selected instance; its answer becomes a renameInstance edit. */
+export function renameSelected(
+    state: EditingState,
+    selectedIds: readonly string[],
+    dispatch: (a: Action) => void,
+): void {
+    const chain = state.chain;
+    const names = selectedIds.map(id => state.instanceOf(id)).filter((n): n is string => !!n);
+    if (!chain || names.length !== 1) return;
+    const [name] = names;
+    renameForm(name, newName => dispatch(diagramEditAction({ op: 'renameInstance', chain, name, newName })));
+}
+
+/** F2 in VS Code (the extension's keybinding sends the request): rename the selected instance. */
+@injectable()
+export class RenameSelectionHandler implements IActionHandler {
+    @inject(EditingState) protected readonly state!: EditingState;
+    @inject(TYPES.IActionDispatcherProvider) protected readonly dispatcher!: IActionDispatcherProvider;
+
+    handle(): void {
+        void this.rename();
+    }
+
+    private async rename(): Promise<void> {
+        if (typing()) return;
+        const dispatcher = await this.dispatcher();
+        const { selectedElementsIDs } = await dispatcher.request<SelectionResult>(GetSelectionAction.create());
+        renameSelected(this.state, selectedElementsIDs, action => void dispatcher.dispatch(action));
+    }
+}
+
 /** Deletes the current selection (the extension's Delete keybinding sends the request). */
 @injectable()
 export class DeleteSelectionHandler implements IActionHandler {
@@ -130,6 +182,7 @@ export class DeleteSelectionHandler implements IActionHandler {
     }
 
     private async deleteSelection(): Promise<void> {
+        if (typing()) return; // Delete in a form edits its text (VS Code forwards the key to the keybinding too)
         const dispatcher = await this.dispatcher();
         const { selectedElementsIDs } = await dispatcher.request<SelectionResult>(GetSelectionAction.create());
         const edits = this.state.deleteEdits(selectedElementsIDs);
@@ -137,32 +190,39 @@ export class DeleteSelectionHandler implements IActionHandler {
     }
 }
 
-/** A select in a toolbar: "add box…" and the file's box definitions. */
+const NEW_BOX = '\u0000new'; // the palette's "new box type…" entry (no box can have this name)
+
+/** A select in a toolbar: "add box…", the file's box definitions and "new box type…" (a form). */
 export function paletteSelect(state: EditingState, dispatcher: () => IActionDispatcher): HTMLSelectElement {
     const select = document.createElement('select');
     select.className = 'chainlab-palette';
-    select.title = 'add an instance of a box to the chain (a text edit)';
+    select.title = 'add an instance of a box to the chain, or declare a new box type (a text edit)';
+    const option = (value: string, text: string) =>
+        Object.assign(document.createElement('option'), { value, textContent: text });
     state.onModel(root => {
         const boxes = state.chain ? (root.palette ?? []) : [];
         select.replaceChildren(
-            Object.assign(document.createElement('option'), { value: '', textContent: 'add box…' }),
-            ...boxes.map(b => Object.assign(document.createElement('option'), { value: b, textContent: b })),
+            option('', 'add box…'),
+            ...boxes.map(b => option(b, b)),
+            ...(state.chain ? [option(NEW_BOX, 'new box type…')] : []),
         );
-        select.disabled = boxes.length === 0;
+        select.disabled = !state.chain;
     });
     select.addEventListener('change', () => {
         const box = select.value;
         select.value = '';
         const chain = state.chain;
-        if (box && chain)
-            void dispatcher().dispatch(
-                diagramEditAction({
-                    op: 'addInstance',
-                    chain,
-                    box,
-                    name: nextInstanceName(box, state.instanceNames()),
-                }),
+        if (!box || !chain) return;
+        if (box === NEW_BOX) {
+            boxTypeForm(
+                state.root?.images?.[0] ?? 'Frame',
+                form => void dispatcher().dispatch(diagramEditAction({ op: 'addBox', chain, ...form })),
             );
+            return;
+        }
+        void dispatcher().dispatch(
+            diagramEditAction({ op: 'addInstance', chain, box, name: nextInstanceName(box, state.instanceNames()) }),
+        );
     });
     return select;
 }
@@ -184,47 +244,78 @@ function enclosingPort(target: SModelElementImpl): SPortImpl | undefined {
     return undefined;
 }
 
-/** Click an output port, then an input port: connect them. Anything else in between cancels. */
+/**
+ * Drag from an output port to an input port, or click one and then the other: connect them. Anything else in
+ * between cancels. (Pressing on a port selects the port, not its box, so the drag does not move the box.)
+ */
 @injectable()
 export class ConnectMouseListener extends MouseListener {
     @inject(EditingState) protected readonly state!: EditingState;
     private from?: string;
 
     override mouseDown(target: SModelElementImpl, event: MouseEvent): Action[] {
-        const chain = this.state.chain;
-        const port = enclosingPort(target);
-        const end = port && portEnd(port);
-        if (!chain || !port || !end || event.button !== 0) {
+        const end = this.portAt(target);
+        if (!end || event.button !== 0) {
             this.from = undefined;
             return [];
         }
-        if (port.type === T.outPort) {
-            this.from = end;
+        if (end.port.type === T.outPort) {
+            this.from = end.name;
             return [];
         }
+        return this.connectTo(end.name);
+    }
+
+    override mouseUp(target: SModelElementImpl, event: MouseEvent): Action[] {
+        const end = this.portAt(target);
+        // released over an input port after pressing on an output port: a drag
+        if (!end || event.button !== 0 || end.port.type !== T.inPort) return [];
+        return this.connectTo(end.name);
+    }
+
+    private connectTo(to: string): Action[] {
+        const chain = this.state.chain;
         const from = this.from;
         this.from = undefined;
-        return from ? [diagramEditAction({ op: 'connect', chain, from, to: end })] : [];
+        return chain && from ? [diagramEditAction({ op: 'connect', chain, from, to })] : [];
+    }
+
+    private portAt(target: SModelElementImpl): { port: SPortImpl; name: string } | undefined {
+        if (!this.state.chain) return undefined;
+        const port = enclosingPort(target);
+        const name = port && portEnd(port);
+        return port && name ? { port, name } : undefined;
     }
 }
 
-/** Delete / Backspace: remove the selected instances (with their connections) and connections. */
+/** Delete / Backspace: remove the selected instances (with their connections) and connections; F2: rename. */
 @injectable()
 export class DeleteKeyListener extends KeyListener {
     @inject(EditingState) protected readonly state!: EditingState;
 
+    @inject(TYPES.IActionDispatcherProvider) protected readonly dispatcher!: IActionDispatcherProvider;
+
     override keyDown(element: SModelElementImpl, event: KeyboardEvent): Action[] {
-        if (!(matchesKeystroke(event, 'Delete') || matchesKeystroke(event, 'Backspace'))) return [];
+        if (typing()) return [];
         const selected = [...element.root.index.all()]
             .filter(e => (e as { selected?: boolean }).selected)
             .map(e => e.id);
+        if (matchesKeystroke(event, 'F2')) {
+            renameSelected(this.state, selected, action => void this.dispatcher().then(d => d.dispatch(action)));
+            return [];
+        }
+        if (!(matchesKeystroke(event, 'Delete') || matchesKeystroke(event, 'Backspace'))) return [];
         const edits = this.state.deleteEdits(selected);
         return edits.length ? [diagramEditAction(...edits)] : [];
     }
 }
 
 /** Binds the editing gestures; the host decides where `chainlabEdit` actions go (the server, or a test recorder). */
-export function configureDiagramEditing(context: { bind: interfaces.Bind; isBound: interfaces.IsBound }): void {
+export function configureDiagramEditing(context: {
+    bind: interfaces.Bind;
+    isBound: interfaces.IsBound;
+    rebind: interfaces.Rebind;
+}): void {
     const { bind } = context;
     bind(EditingState).toSelf().inSingletonScope();
     for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND])
@@ -235,4 +326,9 @@ export function configureDiagramEditing(context: { bind: interfaces.Bind; isBoun
     bind(TYPES.KeyListener).toService(DeleteKeyListener);
     bind(DeleteSelectionHandler).toSelf().inSingletonScope();
     configureActionHandler(context, DELETE_SELECTION_ACTION, DeleteSelectionHandler);
+    bind(RenameSelectionHandler).toSelf().inSingletonScope();
+    configureActionHandler(context, RENAME_SELECTION_ACTION, RenameSelectionHandler);
+    // edges easy to hit (delete), issue markers that say what is wrong: views of their own over the defaults
+    overrideModelElement(context, T.edge, SEdgeImpl, HitAreaEdgeView);
+    overrideModelElement(context, 'marker', SIssueMarkerImpl, TitledIssueMarkerView);
 }

@@ -1,8 +1,9 @@
 /**
  * The diagram webview bundle in a plain page in Chromium, showing models the language server generated:
  * nodes, ports and edges are rendered, a click selects a node (and would reveal it in the text), the
- * PTTS view draws its ETP sparklines, a stale diagram says so, and the editing gestures (palette,
- * connect two ports, Delete) produce the edits the language server applies. Screenshots go to test-results/.
+ * PTTS view draws its ETP sparklines, a stale diagram says so, and the editing gestures (palette, new box
+ * type, connect two ports by clicks or a drag, Delete, F2 rename, edges easy to hit, also on a model with
+ * errors) produce the edits the language server applies. Screenshots go to test-results/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,7 @@ async function show(
     view: string,
     extra: Record<string, unknown> = {},
     documentUri = uri,
+    deviceScaleFactor = 1,
 ): Promise<{ page: Page; model: Record<string, unknown>; errors: string[] }> {
     const reply = await client.requestModel(
         `page-${view}-${Object.keys(extra).join('-')}-${documentUri.length}`,
@@ -55,7 +57,7 @@ async function show(
         { view, ...extra },
     );
     const model = { ...reply.newRoot, ...extra };
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor });
     const errors: string[] = [];
     page.on('pageerror', e => errors.push(e.message));
     await page.goto(pageUrl);
@@ -110,7 +112,7 @@ describe('the diagram webview in Chromium', () => {
 
         // the palette lists the file's boxes and adds an instance under a free name
         const options = await page.locator('select.chainlab-palette option').allTextContents();
-        expect(options).toEqual(['add box…', ...(model as { palette: string[] }).palette]);
+        expect(options).toEqual(['add box…', ...(model as { palette: string[] }).palette, 'new box type…']);
         await page.selectOption('select.chainlab-palette', 'Sum');
         await expect
             .poll(edits)
@@ -189,6 +191,134 @@ describe('the diagram webview in Chromium', () => {
             expect(errors).toEqual([]);
             await page.close();
         }
+    });
+
+    test('a model with errors stays editable: markers say what is wrong, drag connects, F2 renames, new box type', async () => {
+        // a new Sum instance with nothing connected: errors on its inputs, the diagram drawn anyway
+        const text = readFileSync(sample, 'utf-8').replace(/^(\s*)(storage:.*)$/m, '$1$2\n$1sum9: Sum');
+        const erroredUri = uri.replace(/xray\.chain$/, 'xray-errored.chain');
+        await client.open(erroredUri, text);
+        const { page, model, errors } = await show('chain', {}, erroredUri, 4); // sharp close-ups of a big chain
+        type Api = { edits(): Array<Record<string, unknown>> };
+        const edits = () =>
+            page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits());
+        expect((model as { stale?: boolean }).stale).toBeFalsy();
+        const marker = page.locator('g.sprotty-node[id$="_sum9"] g.sprotty-issue').first();
+        await expect.poll(() => marker.count()).toBe(1);
+        expect(await marker.getAttribute('data-severity')).toBe('error');
+        expect(await marker.locator('title').textContent()).toMatch(/error: .*sum9\.\w+/);
+        expect(await marker.locator('rect.chainlab-issue-outline').count()).toBe(1); // the box outlined
+        const box = (await page.locator('g.sprotty-node[id$="_sum9"]').first().boundingBox())!;
+        await page.screenshot({
+            path: join(artifacts, 'chain-errors-close-up.png'),
+            clip: { x: box.x - 20, y: box.y - 20, width: box.width + 160, height: box.height + 60 },
+        });
+        // the palette stays enabled and offers a new box type
+        expect(await page.locator('select.chainlab-palette').isDisabled()).toBe(false);
+        await page.screenshot({ path: join(artifacts, 'chain-errors.png'), fullPage: true });
+
+        // drag from an output port named o to sum9's first input
+        const all = elements(model);
+        const sum = all.find(e => e.name === 'sum9')!;
+        const input = (sum.children as Array<Record<string, unknown>>).find(c => c.type === 'port:in')!;
+        const source = all.find(e => e.type === 'port:out' && e.name === 'o')!;
+        const owner = all.find(n => (n.children as Array<{ id: string }> | undefined)?.some(c => c.id === source.id))!;
+        const from = page.locator(`[id$="_${String(source.id)}"]`).first();
+        const to = page.locator(`[id$="_${String(input.id)}"]`).first();
+        const [a, b] = [(await from.boundingBox())!, (await to.boundingBox())!];
+        await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+        await page.mouse.down();
+        await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+        await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+        await page.mouse.up();
+        await expect
+            .poll(async () => (await edits()).at(-1))
+            .toEqual({
+                op: 'connect',
+                chain: 'XRay',
+                from: `${String(owner.name)}.o`,
+                to: `sum9.${String(input.name)}`,
+            });
+
+        // F2 on the selected box: a form asks for the new name
+        await page.locator('g.sprotty-node[id$="_sum9"]').first().click();
+        await page.keyboard.press('F2');
+        const rename = page.locator('form.chainlab-rename input');
+        await expect.poll(() => rename.inputValue()).toBe('sum9');
+        await page.screenshot({ path: join(artifacts, 'chain-rename.png'), fullPage: true });
+        await rename.fill('total');
+        await page.keyboard.press('Delete'); // typing in the form deletes nothing in the diagram
+        await rename.fill('total');
+        await page.keyboard.press('Enter');
+        await expect
+            .poll(async () => (await edits()).at(-1))
+            .toEqual({
+                op: 'renameInstance',
+                chain: 'XRay',
+                name: 'sum9',
+                newName: 'total',
+            });
+        expect(await page.locator('form.chainlab-rename').count()).toBe(0);
+
+        // a new box type from the palette's form
+        await page.selectOption('select.chainlab-palette', { label: 'new box type…' });
+        const form = page.locator('form.chainlab-new-box');
+        await form.locator('input[name="name"]').fill('Blur');
+        await form.locator('input[name="kernel"]').fill('gain(2)');
+        await page.screenshot({ path: join(artifacts, 'chain-new-box.png'), fullPage: true });
+        await form.locator('button[type="submit"]').click();
+        const image = (model as { images: string[] }).images[0];
+        await expect
+            .poll(async () => (await edits()).at(-1))
+            .toEqual({
+                op: 'addBox',
+                chain: 'XRay',
+                name: 'Blur',
+                inputs: [{ name: 'i', image }],
+                outputs: [{ name: 'o', image }],
+                kernel: 'gain(2)',
+            });
+        expect(errors).toEqual([]);
+        await page.close();
+    });
+
+    test('edges are easy to hit: a click 3 units beside the line selects it, Delete removes the connection', async () => {
+        const { page, model, errors } = await show('chain');
+        type Api = { edits(): Array<Record<string, unknown>>; selected(): string[] };
+        const edge = elements(model).find(e => e.type === 'edge')!;
+        // a point 3 diagram units off the middle of the edge's line, in both directions, in page coordinates
+        const points = await page.evaluate(id => {
+            const line = document.querySelector(`g.sprotty-edge[id$="_${id}"] > path`) as SVGPathElement;
+            const middle = line.getPointAtLength(line.getTotalLength() / 2);
+            const ctm = line.getScreenCTM()!;
+            return [
+                [0, 3],
+                [3, 0],
+            ].map(([dx, dy]) => new DOMPoint(middle.x + dx, middle.y + dy).matrixTransform(ctm));
+        }, edge.id);
+        const hits = await page.evaluate(
+            ([id, pts]) =>
+                (pts as Array<{ x: number; y: number }>).map(
+                    p => !!document.elementFromPoint(p.x, p.y)?.closest(`g.sprotty-edge[id$="_${id}"]`),
+                ),
+            [edge.id, points] as const,
+        );
+        expect(hits).toEqual([true, true]);
+        const perpendicular = points[0];
+        await page.mouse.click(perpendicular.x, perpendicular.y);
+        await expect
+            .poll(() => page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.selected()))
+            .toContain(edge.id);
+        await page.keyboard.press('Delete');
+        await expect
+            .poll(async () =>
+                (await page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.edits())).at(
+                    -1,
+                ),
+            )
+            .toMatchObject({ op: 'deleteConnection', chain: 'XRay' });
+        expect(errors).toEqual([]);
+        await page.close();
     });
 
     test('a warning shows as an issue marker on its node', async () => {

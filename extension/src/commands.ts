@@ -13,6 +13,7 @@ import {
     type LanguageServerNotifications,
     type LanguageServerRequest,
     type Objective,
+    type RenameSelectionAction,
     type RequestParamsOf,
     type RequestResultOf,
 } from '@chainlab/contract';
@@ -142,6 +143,13 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         ctx.diagrams
             .findActiveWebview()
             ?.sendAction({ kind: 'chainlabDeleteSelection' } satisfies DeleteSelectionAction),
+    );
+
+    // F2 in the box-chain diagram: the webview asks for the new name and the language server renames (one edit)
+    register('chainlab.diagram.renameSelection', () =>
+        ctx.diagrams
+            .findActiveWebview()
+            ?.sendAction({ kind: 'chainlabRenameSelection' } satisfies RenameSelectionAction),
     );
 
     register('chainlab.analyze', async (uriArg, name) => {

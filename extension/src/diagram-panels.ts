@@ -1,13 +1,15 @@
 /**
- * Diagram webviews (sprotty-vscode 1.0.0): one panel per document and view, our webview bundle with a
- * strict Content-Security-Policy (1.0.0's default page has none), and SVG export to a file.
+ * Diagram webviews (sprotty-vscode 1.0.0): one panel per document, view and element (a file's second ptts
+ * gets its own diagram), titled with them, our webview bundle with a strict Content-Security-Policy (1.0.0's
+ * default page has none), and SVG export to a file.
  */
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { SprottyDiagramIdentifier } from 'sprotty-vscode';
-import { WebviewEndpoint } from 'sprotty-vscode';
+import { isWebviewPanel, WebviewEndpoint, type OpenPanelOptions } from 'sprotty-vscode';
 import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/lsp';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { Messenger } from 'vscode-messenger';
 import type { DiagramView } from '@chainlab/contract';
 
 export const VIEW_TITLES: Record<DiagramView, string> = {
@@ -33,6 +35,9 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
             languageClient,
             supportedFileExtensions: ['.chain'],
             defaultDiagramType: 'chainlab-chain',
+            // vscode-messenger drops messages to hidden webviews by default: a diagram behind the plot panel would
+            // miss the update that shows the analysis (its context is retained, so it can take them)
+            messenger: new Messenger({ ignoreHiddenViews: false }),
         });
     }
 
@@ -40,6 +45,30 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
     async open(uri: vscode.Uri, view: string, element?: string): Promise<void> {
         this.pending = { view, element };
         await this.openDiagram(uri, { diagramType: `chainlab-${view}`, reveal: true });
+    }
+
+    /**
+     * sprotty-vscode 1.0.0 reuses a panel of the same document and diagram type and reloads it with only the
+     * uri and type (the element is lost and the title becomes the file name): here an element's panel is
+     * revealed as it is, and any other element gets a panel of its own.
+     */
+    override async openDiagram(uri: vscode.Uri, options: OpenPanelOptions = {}): Promise<WebviewEndpoint | undefined> {
+        const identifier = await this.createDiagramIdentifier(uri, options.diagramType);
+        if (!identifier) return undefined;
+        const { element } = identifier as ChainlabIdentifier;
+        const same = this.endpoints.find(ep => {
+            const id: ChainlabIdentifier | undefined = ep.diagramIdentifier;
+            return id?.uri === identifier.uri && id.diagramType === identifier.diagramType && id.element === element;
+        });
+        if (same) {
+            if (isWebviewPanel(same.webviewContainer) && options.reveal)
+                same.webviewContainer.reveal(same.webviewContainer.viewColumn, options.preserveFocus);
+            return same;
+        }
+        const endpoint = this.createEndpoint(identifier);
+        endpoint.webviewContainer.onDidDispose(() => this.didCloseWebview(endpoint));
+        this.endpoints.push(endpoint);
+        return endpoint;
     }
 
     protected override async createDiagramIdentifier(
@@ -57,7 +86,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         const name = identifier.uri.slice(identifier.uri.lastIndexOf('/') + 1);
         const panel = vscode.window.createWebviewPanel(
             identifier.diagramType,
-            `${name}: ${element ?? VIEW_TITLES[view ?? 'chain']} (${VIEW_TITLES[view ?? 'chain']})`,
+            panelTitle(name, view ?? 'chain', element),
             vscode.ViewColumn.Beside,
             { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
         );
@@ -93,6 +122,11 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         });
         return endpoint;
     }
+}
+
+/** `xray.chain: System (PTTS chain)`: the file, the element shown and the view. */
+export function panelTitle(file: string, view: DiagramView, element?: string): string {
+    return `${file}: ${element ?? VIEW_TITLES[view]} (${VIEW_TITLES[view]})`;
 }
 
 /** Actions the extension handles itself (the exported SVG, megabytes) are not sent on to the language server. */

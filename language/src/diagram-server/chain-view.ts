@@ -1,10 +1,11 @@
 /**
  * View 1, the box chain: one node per box instance with its typed ports on fixed sides, kernel and cost;
  * edges go port to port and carry the buffer size. Numbers come from the IR (the same values the backend
- * sees); the AST only provides the text locations.
+ * sees); the AST provides the structure and text locations, so a model whose IR does not export (unresolved
+ * references while editing) is still drawn, without the numbers.
  */
 import type { SModelElement } from 'sprotty-protocol';
-import type { Chain } from '../generated/ast.js';
+import { isBox, isImageType, type Chain } from '../generated/ast.js';
 import type { IrBox, IrModel } from '../ir/ir-types.js';
 import { boxPorts, chainConnections, chainInstances } from '../dsl/model-util.js';
 import { resolvedSchedule } from '../dsl/resolved-schedule.js';
@@ -13,10 +14,10 @@ import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGrap
 import { formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
-export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): ChainlabGraph {
-    const irChain = ir.chains.find(c => c.name === chain.name);
-    if (!irChain) return messageGraph('chain', `chain ${chain.name} is not in the exported model`, chain.name);
-    const boxes = new Map(ir.boxes.map(b => [b.name, b]));
+export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContext): ChainlabGraph {
+    const irChain = ir?.chains.find(c => c.name === chain.name);
+    if (ir && !irChain) return messageGraph('chain', `chain ${chain.name} is not in the exported model`, chain.name);
+    const boxes = new Map((ir?.boxes ?? []).map(b => [b.name, b]));
     const showPorts = ctx.options.showPorts ?? true;
     const showCosts = ctx.options.showCosts ?? true;
     const children: SModelElement[] = [];
@@ -36,7 +37,7 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
             name: instance.name,
             cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`],
         });
-        n.tooltip = box ? boxTooltip(box, ir) : undefined;
+        n.tooltip = box && ir ? boxTooltip(box, ir) : undefined;
         ctx.trace(n, instance);
         for (const p of instance.box.ref ? boxPorts(instance.box.ref) : []) {
             const portId = ctx.id(`${id}.${p.name}`, p);
@@ -52,32 +53,28 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
         }
         children.push(n);
     }
-    const connections = chainConnections(chain);
-    const key = (from: string, to: string) => `${from}->${to}`;
-    const astConnections = new Map(
-        connections.map(c => [
-            key(
-                `${c.from.instance.$refText}.${c.from.port.$refText}`,
-                `${c.to.instance.$refText}.${c.to.port.$refText}`,
-            ),
-            c,
+    // edges from the text (every connection that parsed), buffer sizes from the IR when it exported
+    const bytes = new Map(
+        (irChain?.connections ?? []).map(c => [
+            `${c.from.instance}.${c.from.port}->${c.to.instance}.${c.to.port}`,
+            c.bytes,
         ]),
     );
     // the usual buffer size goes without saying (it is in the popups): only sizes that differ from it are labelled
-    const usual = mostCommon(irChain.connections.map(c => c.bytes));
-    for (const c of irChain.connections) {
-        const source = portIds.get(`${c.from.instance}.${c.from.port}`);
-        const target = portIds.get(`${c.to.instance}.${c.to.port}`);
+    const usual = mostCommon([...bytes.values()]);
+    const connections = chainConnections(chain);
+    for (const c of connections) {
+        const from = `${c.from.instance.$refText}.${c.from.port.$refText}`;
+        const to = `${c.to.instance.$refText}.${c.to.port.$refText}`;
+        const source = portIds.get(from);
+        const target = portIds.get(to);
         if (!source || !target) continue; // an unresolved end: ELK would throw on a dangling edge
-        const name = key(`${c.from.instance}.${c.from.port}`, `${c.to.instance}.${c.to.port}`);
-        const e = edge(
-            ctx.id(name, astConnections.get(name)),
-            T.edge,
-            source,
-            target,
-            c.bytes !== usual || irChain.connections.length === 1 ? shortBytes(c.bytes) : undefined,
-        );
-        ctx.trace(e, astConnections.get(name));
+        const name = `${from}->${to}`;
+        const size = bytes.get(name);
+        const sizeLabel =
+            size !== undefined && (size !== usual || connections.length === 1) ? shortBytes(size) : undefined;
+        const e = edge(ctx.id(name, c), T.edge, source, target, sizeLabel);
+        ctx.trace(e, c);
         children.push(e);
     }
     return {
@@ -85,9 +82,17 @@ export function chainView(ir: IrModel, chain: Chain, ctx: ViewContext): Chainlab
         id: 'root',
         view: 'chain',
         element: chain.name,
-        palette: ir.boxes.map(b => b.name),
+        palette: paletteOf(chain, ir),
+        images: chain.$container.elements.filter(isImageType).map(i => i.name),
         children,
     };
+}
+
+/** The boxes an instance can be added of: the exported ones, else those declared in the file. */
+function paletteOf(chain: Chain, ir: IrModel | undefined): string[] {
+    if (ir) return ir.boxes.map(b => b.name);
+    const model = chain.$container;
+    return model.elements.filter(isBox).map(b => b.name);
 }
 
 function kernelText(boxName: string, box: IrBox | undefined): string {

@@ -1,7 +1,9 @@
 /**
- * Turns a validated .chain document into the requested diagram view. The text stays the source of truth:
- * while it has errors the last good diagram of the same view is sent again, marked stale, so the picture
- * never jumps to half a model and never crashes on unresolved references.
+ * Turns a validated .chain document into the requested diagram view. The text stays the source of truth,
+ * and editing goes through states with errors (a new box's input is unconnected until the next gesture), so
+ * a model with linking or validation errors still shows everything that parsed, its problems as markers on
+ * the nodes and ports. Only a syntax error, which loses structure, keeps the last good diagram (marked
+ * stale), as do the views that need a model the planner accepts (plan, lanes).
  */
 import type { AstNode, LangiumDocument } from 'langium';
 import { LangiumDiagramGenerator, type GeneratorContext } from 'langium-sprotty';
@@ -41,24 +43,27 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
         const document = args.document as LangiumDocument<Model>;
         await whenValidated(this.shared, document);
         const key = `${document.uri.toString()}|${view}|${options.element ?? ''}|${options.heuristic ?? ''}`;
+        const syntax = syntaxErrorOf(document);
+        if (syntax) return this.stale(key, view, options.element, syntax);
         const problem = errorsOf(document);
-        if (problem) return this.stale(key, view, options.element, problem);
-        let ir: IrModel;
+        let ir: IrModel | undefined;
         try {
             ir = exportIr(document.parseResult.value, documentExportContext(document.uri));
         } catch (error) {
-            if (error instanceof IrExportError) return this.stale(key, view, options.element, error.message);
-            throw error;
+            // with unresolved references the export may fail anywhere; the box chain is drawn from the AST then
+            if (!(error instanceof IrExportError) && !problem) throw error;
+            if (view !== 'chain') return this.stale(key, view, options.element, problem ?? (error as Error).message);
         }
+        if (problem && (view === 'plan' || view === 'lanes')) return this.stale(key, view, options.element, problem);
         const graph = await this.build(view, ir, document, options, this.viewContext(args, options));
         if (options.viewport) graph.viewport = options.viewport; // the layout fits the panel's aspect ratio
-        this.lastGood.set(key, structuredClone(graph));
+        this.lastGood.set(key, structuredClone(graph)); // a picture with markers is still the last that parsed
         return graph;
     }
 
     private async build(
         view: DiagramView,
-        ir: IrModel,
+        ir: IrModel | undefined,
         document: LangiumDocument<Model>,
         options: ChainlabDiagramOptions,
         ctx: ViewContext,
@@ -73,6 +78,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
                     options.element,
                 );
             if (view === 'chain') return chainView(ir, chain, ctx);
+            if (!ir) return messageGraph(view, 'the model does not export', chain.name);
             let plan;
             try {
                 plan = await this.plans.plan(ir, chain.name, options.heuristic || undefined);
@@ -88,6 +94,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
                 options.element ? `no ptts named ${options.element} in this file` : 'this file has no ptts',
                 options.element,
             );
+        if (!ir) return messageGraph(view, 'the model does not export', ptts.name);
         return view === 'ptts'
             ? pttsView(ir, ptts, this.analyses.get(document.uri.toString(), ptts.name), ctx)
             : timelineView(ir, ptts, ctx);
@@ -119,14 +126,17 @@ export function viewOf(options: ChainlabDiagramOptions & { diagramType?: string 
     return VIEWS.includes(named as DiagramView) ? (named as DiagramView) : 'chain';
 }
 
-/** The first error of the document as `line:col: message`, or undefined when it has none. */
-function errorsOf(document: LangiumDocument): string | undefined {
+/** The document's first lexer or parser error (the AST may have lost structure), or undefined. */
+function syntaxErrorOf(document: LangiumDocument): string | undefined {
     const { lexerErrors, parserErrors } = document.parseResult;
-    if (lexerErrors.length || parserErrors.length) {
-        const e = lexerErrors[0] ?? parserErrors[0];
-        const line = 'line' in e ? e.line : (e as { token: { startLine?: number } }).token.startLine;
-        return `syntax error at line ${line ?? '?'}: ${e.message}`;
-    }
+    if (!lexerErrors.length && !parserErrors.length) return undefined;
+    const e = lexerErrors[0] ?? parserErrors[0];
+    const line = 'line' in e ? e.line : (e as { token: { startLine?: number } }).token.startLine;
+    return `syntax error at line ${line ?? '?'}: ${e.message}`;
+}
+
+/** The first linking or validation error of the document as `line:col: message`, or undefined when it has none. */
+function errorsOf(document: LangiumDocument): string | undefined {
     const errors = (document.diagnostics ?? []).filter(d => d.severity === 1);
     if (!errors.length) return undefined;
     const first = errors[0];

@@ -1,6 +1,7 @@
 /**
  * Diagrams through the bundled language server over stdio, as the editor gets them: every view answers a
- * RequestModelAction, an edit updates the open diagram, a text error keeps the last good one marked stale,
+ * RequestModelAction, an edit updates the open diagram, a linking error still shows the model (marked where it
+ * fails), a syntax error keeps the last picture marked stale,
  * and selecting a node in the diagram reveals its text.
  */
 import { readFileSync } from 'node:fs';
@@ -59,7 +60,7 @@ describe('diagrams over the language server protocol', () => {
         ]);
     });
 
-    test('an edit updates the diagram; an error keeps the last good one, marked stale', async () => {
+    test('an edit updates the diagram; a linking error shows it marked; a syntax error keeps it, stale', async () => {
         const reply = await client.requestModel('edits', uri, { view: 'chain', element: 'XRay' });
         const boxes = elements(reply.newRoot as never).filter(e => e.type === 'node:box').length;
         // a second instance of the chain's first box: the next update has one more node
@@ -70,14 +71,23 @@ describe('diagrams over the language server protocol', () => {
         await client.change(uri, added);
         const update = (await client.next('edits', a => a.kind === 'updateModel', 30_000, seen)) as { newRoot: object };
         expect(elements(update.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes + 1);
-        // an unresolved reference: no crash, the last good diagram comes back marked stale
+        // an unresolved reference: no crash, the model is drawn with the instance marked
         seen = client.count('edits');
         await client.change(uri, added.replace(`extra: ${firstBox}`, 'extra: NoSuchBox'));
+        const linked = (await client.next('edits', a => a.kind === 'updateModel', 30_000, seen)) as {
+            newRoot: { stale?: boolean };
+        };
+        expect(linked.newRoot.stale).toBeFalsy();
+        const extra = elements(linked.newRoot).find(e => e.type === 'node:box' && e.name === 'extra')!;
+        expect(JSON.stringify(extra.children)).toMatch(/"type":"marker".*NoSuchBox/);
+        // a syntax error: the last picture comes back marked stale
+        seen = client.count('edits');
+        await client.change(uri, added.replace(`extra: ${firstBox}`, 'extra: : :'));
         const stale = (await client.next('edits', a => a.kind === 'updateModel', 30_000, seen)) as {
             newRoot: { stale?: boolean; staleReason?: string };
         };
         expect(stale.newRoot.stale).toBe(true);
-        expect(stale.newRoot.staleReason).toMatch(/NoSuchBox/);
+        expect(stale.newRoot.staleReason).toMatch(/syntax error/);
         expect(elements(stale.newRoot).filter(e => e.type === 'node:box')).toHaveLength(boxes + 1);
         seen = client.count('edits');
         await client.change(uri, text);

@@ -238,12 +238,50 @@ describe('IDE requests of the language server', () => {
             kind: 'chainlabEdit',
             edits: [{ op: 'connect', chain: 'XRay', from: 'nope.o', to: 'detector.i' }],
         });
-        const status = (await client.next('edit-client', a => a.kind === 'serverStatus', 10_000, seen)) as {
+        const status = (await client.next(
+            'edit-client',
+            a => a.kind === 'serverStatus' && a.severity === 'ERROR',
+            10_000,
+            seen,
+        )) as {
             message: string;
             severity: string;
         };
         expect(status.severity).toBe('ERROR');
         expect(status.message).toMatch(/no instance nope/);
+        expect(applied.length).toBe(before + 1);
+    });
+
+    test("a rename from the diagram is the rename provider's one workspace edit: the instance and its connections", async () => {
+        await client.requestModel('rename-client', uri, { view: 'chain' });
+        const before = applied.length;
+        await client.send('rename-client', {
+            kind: 'chainlabEdit',
+            edits: [{ op: 'renameInstance', chain: 'XRay', name: 'detector', newName: 'sensor' }],
+        });
+        await expect.poll(() => applied.length, { timeout: 10_000 }).toBe(before + 1);
+        expect(applied[before].label).toBe('diagram: renameInstance');
+        const edits = Object.values(applied[before].edit.changes ?? {}).flat();
+        const references = text.split('\n').filter(l => /\bdetector\b/.test(l.replace(/\/\/.*/, ''))).length;
+        expect(edits.length).toBeGreaterThan(1); // the declaration and the connections that name it
+        expect(edits.length).toBeLessThanOrEqual(references * 2);
+        expect(edits.every(e => e.newText === 'sensor')).toBe(true);
+        // a keyword is refused with the provider's reason, shown in the diagram
+        const seen = client.count('rename-client');
+        await client.send('rename-client', {
+            kind: 'chainlabEdit',
+            edits: [{ op: 'renameInstance', chain: 'XRay', name: 'detector', newName: 'chain' }],
+        });
+        const status = (await client.next(
+            'rename-client',
+            a => a.kind === 'serverStatus' && a.severity === 'ERROR',
+            10_000,
+            seen,
+        )) as {
+            message: string;
+            severity: string;
+        };
+        expect(status.severity).toBe('ERROR');
         expect(applied.length).toBe(before + 1);
     });
 

@@ -1,0 +1,234 @@
+/**
+ * The diagram editing loop in a real VS Code (code-server), by mouse and keyboard, in the light and the dark
+ * theme: add a Gain from the palette (it appears at once, with an error marker for its open input), drag from
+ * an output port to its input, rename it with F2, delete the new connection, and undo all four in the editor
+ * (each gesture is one undo step). Then the PTTS views follow their model: an open diagram shows the result of
+ * Analyze latency without reopening, and the file's second ptts opens a diagram of its own, titled with it.
+ * Screenshots are kept in test-results/vscode/.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser } from '../../diagram/test/browser.js';
+import { repo, startCodeServer, type CodeServer } from './code-server.js';
+
+const artifacts = join(repo, 'test-results', 'vscode');
+const CHAIN = join('samples', 'chains', 'fig3-1.chain');
+const PTTS = join('samples', 'ptts', 'thesis-fig5-2.chain');
+const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
+
+let server: CodeServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    const workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
+    mkdirSync(join(workspace, 'samples'));
+    for (const file of [CHAIN, PTTS])
+        copyFileSync(join(repo, file), join(workspace, 'samples', file.split('/').at(-1)!));
+    server = await startCodeServer(workspace, {
+        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
+        'workbench.colorTheme': THEMES.light,
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+});
+
+afterAll(async () => {
+    if (page) await page.screenshot({ path: join(artifacts, 'edit-loop-last.png') }).catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+});
+
+async function openFile(name: string): Promise<void> {
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type(name);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+    await page.locator('.tab.active', { hasText: name }).waitFor();
+}
+
+/** The CodeLens `title` right above the line that starts with `declaration` (several elements have one). */
+async function codeLens(file: string, declaration: string, title: string): Promise<Locator> {
+    const lines = readFileSync(join(repo, file), 'utf-8').split('\n');
+    const line = lines.findIndex(l => l.startsWith(declaration)) + 1;
+    await page
+        .locator('.tab', { hasText: file.split('/').at(-1)! })
+        .first()
+        .click();
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(line));
+    await page.keyboard.press('Enter');
+    const text = page.locator('.monaco-editor .view-line', { hasText: declaration.replace(/ /g, '\u00a0') }).first();
+    const lenses = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true });
+    await lenses.first().waitFor({ timeout: 90_000 });
+    const y = (await text.boundingBox())!.y;
+    let best: { lens: Locator; y: number } | undefined;
+    for (const lens of await lenses.all()) {
+        const box = await lens.boundingBox();
+        if (box && box.y < y && (!best || box.y > best.y)) best = { lens, y: box.y };
+    }
+    if (!best) throw new Error(`no ${title} lens above ${declaration}`);
+    return best.lens;
+}
+
+/** The webview frame whose document has `selector` (and the text, if given), other than `not`. */
+async function webviewFrame(selector: string, text?: RegExp, not?: Frame, timeoutMs = 60_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        for (const frame of page.frames()) {
+            if (frame === not) continue;
+            const found = await frame
+                .locator(selector, text ? { hasText: text } : {})
+                .count()
+                .catch(() => 0);
+            if (found) return frame;
+        }
+        if (Date.now() > deadline) throw new Error(`no webview shows ${selector} ${text ?? ''} in ${timeoutMs} ms`);
+        await page.waitForTimeout(250);
+    }
+}
+
+/** Brings the editor of `file` forward and presses Ctrl+Z. */
+async function undoInEditor(file: string): Promise<void> {
+    await page.locator('.tab', { hasText: file }).first().click();
+    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+Z');
+}
+
+async function useTheme(theme: keyof typeof THEMES): Promise<void> {
+    const classes = () => page.locator('.monaco-workbench').getAttribute('class');
+    const wanted = theme === 'light' ? /\bvs\b(?!-dark)/ : /\bvs-dark\b/;
+    if (wanted.test((await classes()) ?? '')) return;
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Preferences: Color Theme');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
+    await page.keyboard.type(THEMES[theme]);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: THEMES[theme] }).first().click();
+    await expect.poll(classes, { timeout: 20_000 }).toMatch(wanted);
+}
+
+describe('editing the box chain in its diagram, in VS Code (code-server)', () => {
+    let frame: Frame;
+    const nodes = () => frame.locator('[id$="_container"] g.sprotty-node');
+    const edges = () => frame.locator('[id$="_container"] g.sprotty-edge');
+    const node = (name: string) => frame.locator(`[id$="_container"] g.sprotty-node[id$="_${name}"]`);
+    const port = (instance: string, name: string) =>
+        frame.locator(`[id$="_container"] g.sprotty-port[id$="_${instance}.${name}"]`).first();
+    const shot = async (theme: string, step: string) => {
+        await page.waitForTimeout(800); // Sprotty animates an update (fade in/out, moves): show where it ends
+        await page.screenshot({ path: join(artifacts, `edit-loop-${theme}-${step}.png`) });
+    };
+
+    test('open the chain diagram from its CodeLens', async () => {
+        await openFile('fig3-1.chain');
+        await (await codeLens(CHAIN, 'chain Fig31', 'Diagram')).click();
+        frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(4);
+        expect(await edges().count()).toBe(3);
+    });
+
+    for (const theme of ['light', 'dark'] as const) {
+        test(`${theme}: add, connect, rename, delete, each undone in the editor`, async () => {
+            await useTheme(theme);
+            await page.locator('.tab', { hasText: 'Fig31 (box chain)' }).first().click();
+
+            // add: the palette inserts a Gain; it shows at once, its open input marked as an error
+            await frame.locator('select.chainlab-palette').selectOption('Gain');
+            await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(5);
+            const marker = node('gain1').locator('g.sprotty-issue');
+            await expect.poll(() => marker.count(), { timeout: 10_000 }).toBe(1);
+            expect(await marker.locator('title').textContent()).toMatch(/error: .*gain1\.i/);
+            expect(await frame.locator('select.chainlab-palette').isDisabled()).toBe(false);
+            await shot(theme, '1-added');
+
+            // connect: drag from the gain's output port to the new box's input port
+            const [a, b] = [(await port('g', 'o').boundingBox())!, (await port('gain1', 'i').boundingBox())!];
+            await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+            await page.mouse.down();
+            await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+            await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+            await page.mouse.up();
+            await expect.poll(() => edges().count(), { timeout: 30_000 }).toBe(4);
+            await expect
+                .poll(() =>
+                    marker
+                        .locator('title')
+                        .textContent()
+                        .catch(() => ''),
+                )
+                .not.toMatch(/error/);
+            await shot(theme, '2-connected');
+
+            // rename: select the box, F2, type the new name
+            await node('gain1').first().click();
+            await page.keyboard.press('F2');
+            const input = frame.locator('form.chainlab-rename input');
+            await expect.poll(() => input.inputValue().catch(() => ''), { timeout: 10_000 }).toBe('gain1');
+            await input.fill('blur');
+            await shot(theme, '3-rename-form');
+            await page.keyboard.press('Enter');
+            await expect.poll(() => node('blur').count(), { timeout: 30_000 }).toBe(1);
+            await expect.poll(() => node('gain1').count(), { timeout: 10_000 }).toBe(0); // after its fade-out
+            await shot(theme, '4-renamed');
+
+            // delete: click the new connection (its wide hit area), press Delete
+            const edge = frame.locator('[id$="_container"] g.sprotty-edge[id*="g.o->blur.i"] path').first();
+            // on the line's middle, 2 units off it (an orthogonal route's box centre may be off the line)
+            const position = await edge.evaluate((path: SVGPathElement) => {
+                const middle = path.getPointAtLength(path.getTotalLength() / 2);
+                const at = new DOMPoint(middle.x, middle.y + 2).matrixTransform(path.getScreenCTM()!);
+                const box = path.getBoundingClientRect();
+                return { x: at.x - box.left, y: at.y - box.top };
+            });
+            await edge.click({ position, force: true });
+            await page.keyboard.press('Delete');
+            await expect.poll(() => edges().count(), { timeout: 30_000 }).toBe(3);
+            await shot(theme, '5-deleted');
+
+            // undo in the editor: one step per gesture, the diagram follows each
+            await undoInEditor('fig3-1.chain');
+            await expect.poll(() => edges().count(), { timeout: 30_000 }).toBe(4);
+            await undoInEditor('fig3-1.chain');
+            await expect.poll(() => node('gain1').count(), { timeout: 30_000 }).toBe(1);
+            await undoInEditor('fig3-1.chain');
+            await expect.poll(() => edges().count(), { timeout: 30_000 }).toBe(3);
+            await undoInEditor('fig3-1.chain');
+            await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(4);
+            await shot(theme, '6-undone');
+        });
+    }
+});
+
+describe('PTTS diagrams follow their model and results', () => {
+    test('Analyze latency shows in the open diagram; the second ptts opens its own titled diagram', async () => {
+        await openFile('thesis-fig5-2.chain');
+        await (await codeLens(PTTS, 'ptts Fig52', 'Diagram')).click();
+        const fig52 = await webviewFrame('svg.sprotty-graph text', /not analysed yet/);
+        await (await codeLens(PTTS, 'ptts Fig52', 'Analyze latency')).click();
+        await webviewFrame('#plot table.stats', undefined, undefined, 120_000);
+        // the diagram, behind the plot or beside it, already has the result
+        await expect
+            .poll(() => fig52.locator('svg.sprotty-graph text', { hasText: /p99 / }).count(), { timeout: 60_000 })
+            .toBeGreaterThan(0);
+        await page.locator('.tab', { hasText: 'Fig52 (PTTS chain)' }).first().click();
+        await page.screenshot({ path: join(artifacts, 'ptts-analysed.png') });
+
+        await (await codeLens(PTTS, 'ptts Fig57', 'Diagram')).click();
+        await expect
+            .poll(() => page.locator('.tab', { hasText: 'thesis-fig5-2.chain: Fig57 (PTTS chain)' }).count(), {
+                timeout: 30_000,
+            })
+            .toBe(1);
+        expect(await page.locator('.tab', { hasText: 'thesis-fig5-2.chain: Fig52 (PTTS chain)' }).count()).toBe(1);
+        const fig57 = await webviewFrame('svg.sprotty-graph text', /not analysed yet/, fig52);
+        expect(await fig57.locator('svg.sprotty-graph text', { hasText: /pmf/ }).count()).toBeGreaterThan(0);
+        expect(await fig52.locator('svg.sprotty-graph text', { hasText: /p99 / }).count()).toBeGreaterThan(0);
+        await page.screenshot({ path: join(artifacts, 'ptts-second.png') });
+    });
+});
