@@ -14,6 +14,7 @@ import {
     type IPopupModelProvider,
 } from 'sprotty';
 import {
+    CenterAction,
     ExportSvgAction,
     FitToScreenAction,
     GetViewportAction,
@@ -110,6 +111,8 @@ window.addEventListener('resize', () => {
     },
     /** The whole diagram on screen, at any zoom (sprotty renders only the elements in view). */
     fitAll: () => dispatcher().dispatch(FitToScreenAction.create([], { padding: 20, animate: false })),
+    /** Scrolls element `id` to the middle of the panel at the current zoom (a test then points at it). */
+    reveal: (id: string) => dispatcher().dispatch(CenterAction.create([id], { animate: false, retainZoom: true })),
     /** The current zoom and scroll, and the canvas size (tests check readability and fitting). */
     viewport: async () => {
         const { viewport, canvasBounds } = await dispatcher().request(GetViewportAction.create());

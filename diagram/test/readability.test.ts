@@ -96,10 +96,10 @@ async function open(name: string, theme: Theme = THEMES.light, extra: Record<str
 const viewport = (page: Page) =>
     page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.viewport());
 
-/** The smallest on-screen font size of the visible labels, in CSS px. */
+/** The smallest on-screen font size of the visible texts of the diagram (labels, axes, legends), in CSS px. */
 const smallestText = (page: Page) =>
     page.evaluate(() => {
-        const sizes = [...document.querySelectorAll('svg text.sprotty-label')]
+        const sizes = [...document.querySelectorAll('svg.sprotty-graph text')]
             .filter(t => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0)
             .map(t => {
                 const font = parseFloat(getComputedStyle(t).fontSize);

@@ -86,7 +86,11 @@ afterAll(async () => {
     client?.stop();
 });
 
-type Api = { show(m: unknown): Promise<void>; setPopups(p: Record<string, unknown>): void };
+type Api = {
+    show(m: unknown): Promise<void>;
+    setPopups(p: Record<string, unknown>): void;
+    reveal(id: string): Promise<void>;
+};
 
 async function show(view: string, theme: Theme, viewport = { width: 1400, height: 900 }) {
     const reply = await client.requestModel(`time-${view}-${theme}`, uri, { view });
@@ -208,7 +212,12 @@ describe('behaviour in Chromium', () => {
                         }),
                     [node.id, popup.newRoot],
                 );
-                // hovering and resting on the node, as a user does, opens the popup (Sprotty's hover listener)
+                // scrolled into view (sprotty draws only what is on screen), then hovered and rested on as a user does:
+                // that opens the popup (Sprotty's hover listener)
+                await page.evaluate(
+                    id => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.reveal(id),
+                    node.id,
+                );
                 const bounds = (await page.locator(`[id$="_${node.id}"]`).first().boundingBox())!;
                 await page.mouse.move(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
                 await page.mouse.move(bounds.x + bounds.width / 2 + 2, bounds.y + bounds.height / 2 + 1);
