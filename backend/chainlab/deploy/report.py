@@ -142,6 +142,13 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
     }
 
 
+def _cell(value: float | None, width: int, spec: str) -> str:
+    """A number of the table, or '-' where there is none (no best-effort work, no ptts, no prediction)."""
+    if value is None or value != value:  # None or NaN
+        return f"{'-':>{width}}"
+    return f"{value:{width}{spec}}"
+
+
 def summary_table(res: dict[str, Any]) -> str:
     head = (
         f"{'scenario':10} {'mean ms':>8} {'sigma':>7} {'p50':>8} {'p99':>8} {'max':>8} {'+mean%':>7} {'KS':>5} "
@@ -161,12 +168,12 @@ def summary_table(res: dict[str, Any]) -> str:
         if t and t.get("wall_ns") and t.get("cores"):
             susp = f"{100 * sum(c['suspended_ns'] for c in t['cores']) / (t['wall_ns'] * len(t['cores'])):.1f}"
         e2e = next((p for p in r.get("ptts", []) if "p99_ms" in p), None)
+        be = r["be_bytes_per_s"] / 1e9 if r.get("be_bytes_per_s") else None
         lines.append(
             f"{r['scenario']:10} {m['mean_ns'] / 1e6:8.3f} {m['std_ns'] / 1e6:7.3f} {m['p50_ns'] / 1e6:8.3f} "
             f"{m['p99_ns'] / 1e6:8.3f} {m['max_ns'] / 1e6:8.3f} {r.get('increase_pct', 0):+7.1f} "
-            f"{(r.get('ks') or float('nan')):5.2f} "
-            f"{(r['be_bytes_per_s'] / 1e9 if r.get('be_bytes_per_s') else float('nan')):7.2f} {susp:>6} "
-            f"{(e2e['p99_ms'] if e2e else float('nan')):8.2f} {(e2e['loss'] if e2e else float('nan')):8.2g}  "
+            f"{_cell(r.get('ks'), 5, '.2f')} {_cell(be, 7, '.2f')} {susp:>6} "
+            f"{_cell(e2e and e2e['p99_ms'], 8, '.2f')} {_cell(e2e and e2e['loss'], 8, '.2g')}  "
             f"{r['completed']}/{r['iterations']}" + ("" if r["status"] == "ok" else f" {r['status'].upper()}")
         )
     if not res["checksums_equal"]:
@@ -247,7 +254,7 @@ def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Pat
                 f"{m['p99_ns'] / 1e6:.3f}",
                 f"{m['max_ns'] / 1e6:.3f}",
                 f"{r.get('increase_pct', 0):+.1f}",
-                f"{r.get('ks', float('nan')):.3f}",
+                _cell(r.get("ks"), 0, ".3f"),
                 " / ".join(
                     f"{k}: {v['measured']:.2f} vs {v['predicted']:.2f}"
                     if v["predicted"] is not None
@@ -255,7 +262,7 @@ def write_report(res: dict[str, Any], ir: dict[str, Any], out: Path) -> list[Pat
                     for k, v in q.items()
                 ),
                 f"{r['be_bytes_per_s'] / 1e9:.2f}" if r.get("be_bytes_per_s") else "-",
-                f"{e2e.get('p99_ms', float('nan')):.2f} ms, loss {e2e.get('loss', float('nan')):.2g}" if e2e else "-",
+                f"{_cell(e2e.get('p99_ms'), 0, '.2f')} ms, loss {_cell(e2e.get('loss'), 0, '.2g')}" if e2e else "-",
             ]
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     head = [
