@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from chainlab.deploy.diagnosis import diagnose
 from chainlab.deploy.experiment import Deployment
 from chainlab.errors import ChainlabError
 from chainlab.run.stats import (
@@ -132,7 +133,7 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
         if base_mean and row["measured"].get("samples"):
             row["increase_pct"] = 100 * (row["measured"]["mean_ns"] / base_mean - 1)
     checksums = {r["checksum"] for r in rows if r["checksum"]}
-    return {
+    res = {
         "chain": dep.chain,
         "target": dep.target,
         "scenarios": rows,
@@ -140,6 +141,8 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
         "predicted": {"points": predicted, "stats": pmf_stats(predicted)},
         "phases_s": dep.phases_s,
     }
+    res["diagnosis"] = diagnose(res, dep.calibrated)
+    return res
 
 
 def _cell(value: float | None, width: int, spec: str) -> str:
@@ -178,6 +181,8 @@ def summary_table(res: dict[str, Any]) -> str:
         )
     if not res["checksums_equal"]:
         lines.append("WARNING: the scenarios computed different checksums")
+    if res.get("diagnosis"):
+        lines += ["", "what the numbers say:", *(f"  - {line}" for line in res["diagnosis"])]
     for r in res["scenarios"]:
         if r.get("overloaded"):
             lines.append(
@@ -290,6 +295,7 @@ td,th{{border:1px solid #ccc;padding:4px 8px;font-size:13px}}</style>
 <p>Checksums equal across scenarios: {res["checksums_equal"]}. \
 Phases (s): {html.escape(json.dumps(res["phases_s"]))}</p>
 <table><tr>{"".join(f"<th>{html.escape(h)}</th>" for h in head)}</tr>{"".join(rows)}</table>
+<h2>What the numbers say</h2><ul>{"".join(f"<li>{html.escape(line)}</li>" for line in res.get("diagnosis", []))}</ul>
 <h2>CDF</h2>{svgs["cdf"]}
 <h2>PMF</h2>{svgs["pmf"]}
 </body></html>

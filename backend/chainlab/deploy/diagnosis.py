@@ -1,0 +1,81 @@
+"""What an experiment's numbers point to, in words: measured against predicted latency (by how much, and the
+likely cause: nominal model costs, a chain slower than calibrated, platform jitter in the tail) and the effect of
+best-effort work and of the throttler. The CLI prints it under the scenario table; report.html shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Differences below these are "as predicted" (the fidelity target of the issue tracker: p50/p99 within 10 %).
+CLOSE = 0.10
+#: A tail that grows this much more than the median points to jitter the model does not have.
+TAIL_EXTRA = 0.25
+#: Best-effort work that slows the chain's mean by less than this is not worth a line.
+INTERFERENCE_PCT = 5.0
+
+
+def _pct(measured: float, predicted: float) -> float:
+    return (measured - predicted) / predicted if predicted else float("inf")
+
+
+def _prediction_lines(row: dict[str, Any], calibrated: bool) -> list[str]:
+    q = row.get("quantiles_ms") or {}
+    p50, p99 = q.get("50"), q.get("99")
+    if not p50 or not p99 or p50["predicted"] is None or p99["predicted"] is None:
+        return []
+    d50, d99 = _pct(p50["measured"], p50["predicted"]), _pct(p99["measured"], p99["predicted"])
+    ks = row.get("ks")
+    lines = [
+        f"measured vs predicted ({row['scenario']}): p50 {p50['measured']:.3g} vs {p50['predicted']:.3g} ms "
+        f"({d50:+.0%}), p99 {p99['measured']:.3g} vs {p99['predicted']:.3g} ms ({d99:+.0%})"
+        + (f", KS {ks:.2f}" if ks is not None else "")
+    ]
+    if abs(d50) <= CLOSE and abs(d99) <= CLOSE:
+        lines.append("the prediction holds: p50 and p99 within 10 %")
+        return lines
+    if abs(d50) > CLOSE:
+        if not calibrated:
+            lines.append(
+                "the prediction uses the model's nominal costs (`cost` of each box): run with --calibrate 100 "
+                "to measure every sub-box on this target and predict with those"
+            )
+        else:
+            slower = "slower" if d50 > 0 else "faster"
+            lines.append(
+                f"the chain runs {slower} than its calibrated sub-boxes: sub-boxes measured alone run with a warm "
+                "cache and no neighbours; cache and memory effects of the whole chain are not in the model"
+            )
+    if d99 - d50 > TAIL_EXTRA:
+        lines.append(
+            "the measured tail is longer than predicted: jitter of the platform (interrupts, other processes, a "
+            "virtual machine's scheduling) that the model does not have"
+        )
+    return lines
+
+
+def _interference_lines(rows: list[dict[str, Any]]) -> list[str]:
+    by = {r["scenario"]: r for r in rows if (r.get("measured") or {}).get("samples")}
+    congested, throttled = by.get("congested"), by.get("throttled")
+    lines = []
+    if congested and congested.get("increase_pct", 0) >= INTERFERENCE_PCT:
+        lines.append(f"best-effort work on the be-cores slows the chain by {congested['increase_pct']:+.1f} % (mean)")
+        if throttled and "increase_pct" in throttled:
+            t = throttled.get("throttle") or {}
+            cores = t.get("cores") or []
+            held = ""
+            if cores and t.get("wall_ns"):
+                share = sum(c["suspended_ns"] for c in cores) / (t["wall_ns"] * len(cores))
+                held = f", holding best-effort work {share:.0%} of the time"
+            lines.append(f"the throttler keeps it to {throttled['increase_pct']:+.1f} %{held}")
+    return lines
+
+
+def diagnose(results: dict[str, Any], calibrated: bool) -> list[str]:
+    """Sentences on an experiment's results (`deploy.report.results`), the most telling first."""
+    rows = results["scenarios"]
+    lines = [f"{r['scenario']}: overloaded, the numbers measure a backlog" for r in rows if r.get("overloaded")]
+    sound = [r for r in rows if (r.get("measured") or {}).get("samples") and not r.get("overloaded")]
+    reference = next((r for r in sound if r["scenario"] == "baseline"), sound[0] if sound else None)
+    if reference:
+        lines += _prediction_lines(reference, calibrated)
+    return lines + _interference_lines(rows)

@@ -1,0 +1,53 @@
+"""What an experiment's numbers point to: each rule of chainlab.deploy.diagnosis on results shaped as
+deploy.report.results makes them (the real shape is checked against the contract in the deploy tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainlab.deploy.diagnosis import diagnose
+
+
+def row(scenario: str, p50: tuple[float, float], p99: tuple[float, float], **extra: Any) -> dict[str, Any]:
+    quantiles = {"50": {"measured": p50[0], "predicted": p50[1]}, "99": {"measured": p99[0], "predicted": p99[1]}}
+    return {"scenario": scenario, "measured": {"samples": 100}, "quantiles_ms": quantiles, "ks": 0.5, **extra}
+
+
+def test_a_prediction_within_ten_percent_holds() -> None:
+    lines = diagnose({"scenarios": [row("baseline", (10.5, 10.0), (12.0, 11.5))]}, calibrated=True)
+    assert lines == [
+        "measured vs predicted (baseline): p50 10.5 vs 10 ms (+5%), p99 12 vs 11.5 ms (+4%), KS 0.50",
+        "the prediction holds: p50 and p99 within 10 %",
+    ]
+
+
+def test_nominal_costs_point_to_calibration_and_calibrated_ones_to_the_model() -> None:
+    results = {"scenarios": [row("baseline", (12.0, 8.6), (14.0, 9.0))]}
+    assert "--calibrate 100" in diagnose(results, calibrated=False)[1]
+    assert diagnose(results, calibrated=True)[1].startswith("the chain runs slower than its calibrated sub-boxes")
+
+
+def test_a_tail_longer_than_the_median_points_to_platform_jitter() -> None:
+    lines = diagnose({"scenarios": [row("baseline", (10.0, 10.0), (20.0, 11.0))]}, calibrated=True)
+    assert lines[1].startswith("the measured tail is longer than predicted")
+
+
+def test_interference_and_the_throttlers_effect() -> None:
+    throttle = {"wall_ns": 1_000, "cores": [{"suspended_ns": 900}]}
+    results = {
+        "scenarios": [
+            row("baseline", (10.0, 10.0), (11.0, 11.0), increase_pct=0.0),
+            row("congested", (11.5, 10.0), (13.0, 11.0), increase_pct=15.4),
+            row("throttled", (10.4, 10.0), (11.5, 11.0), increase_pct=3.8, throttle=throttle),
+        ]
+    }
+    lines = diagnose(results, calibrated=True)
+    assert lines[-2:] == [
+        "best-effort work on the be-cores slows the chain by +15.4 % (mean)",
+        "the throttler keeps it to +3.8 %, holding best-effort work 90% of the time",
+    ]
+
+
+def test_an_overloaded_scenario_is_said_first_and_not_compared() -> None:
+    results = {"scenarios": [row("baseline", (900.0, 10.0), (2000.0, 11.0), overloaded=True)]}
+    assert diagnose(results, calibrated=False) == ["baseline: overloaded, the numbers measure a backlog"]
