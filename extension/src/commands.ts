@@ -218,19 +218,21 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         const chain = uri && (await elementName(ctx, uri, 'chain', name));
         if (!uri || !chain) return;
         const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? join(uri.fsPath, '..');
-        const out = await vscode.window.showInputBox({
-            title: `Generate the C project of chain ${chain}`,
-            prompt: 'Folder of the generated project (the default, under generated/, is ignored by git)',
-            value: join(folder, GENERATED, chain),
-            validateInput: value => (value.trim() ? undefined : 'name a folder'),
-        });
+        const out = (
+            await vscode.window.showInputBox({
+                title: `Generate the C project of chain ${chain}`,
+                prompt: 'Folder of the generated project (the default, under generated/, is ignored by git)',
+                value: join(folder, GENERATED, chain),
+                validateInput: value => (value.trim() ? undefined : 'name a folder'),
+            })
+        )?.trim();
         if (!out) return;
         ignoreGenerated(folder, out);
         const reply = await request(
             ctx,
             `Generate C project for ${chain}`,
             'chainlab/generate',
-            { uri: uri.toString(), chain, out: out.trim() },
+            { uri: uri.toString(), chain, out },
             false,
         );
         if (!reply) return;
