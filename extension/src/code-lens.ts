@@ -10,11 +10,22 @@
 import * as vscode from 'vscode';
 import { CodeLensRequest, type LanguageClient } from 'vscode-languageclient/node';
 
+/** How often a document whose lens request failed (e.g. the server cancelled it while building) is asked again. */
+const RETRIES = 10;
+const RETRY_MS = 500;
+
 export function registerCodeLens(client: LanguageClient, selector: vscode.DocumentSelector): vscode.Disposable {
     const changed = new vscode.EventEmitter<void>();
     const built = vscode.languages.onDidChangeDiagnostics(event => {
         if (event.uris.some(uri => uri.path.endsWith('.chain'))) changed.fire();
     });
+    const failures = new Map<string, number>();
+    const retry = (document: vscode.TextDocument) => {
+        const key = document.uri.toString();
+        const count = (failures.get(key) ?? 0) + 1;
+        failures.set(key, count);
+        if (count <= RETRIES) setTimeout(() => changed.fire(), RETRY_MS);
+    };
     const provider = vscode.languages.registerCodeLensProvider(selector, {
         onDidChangeCodeLenses: changed.event,
         async provideCodeLenses(document, token) {
@@ -25,10 +36,14 @@ export function registerCodeLens(client: LanguageClient, selector: vscode.Docume
                     client.code2ProtocolConverter.asCodeLensParams(document),
                     token,
                 );
-                return token.isCancellationRequested
-                    ? undefined
-                    : await client.protocol2CodeConverter.asCodeLenses(lenses, token);
+                if (token.isCancellationRequested) return undefined;
+                // none yet (a file of chains and ptts always has some): the server may not have built it yet
+                if (!lenses?.length) retry(document);
+                else failures.delete(document.uri.toString());
+                return await client.protocol2CodeConverter.asCodeLenses(lenses, token);
             } catch (error) {
+                // a request the server cancelled (it was building the file) leaves no lens: ask again shortly
+                if (!token.isCancellationRequested) retry(document);
                 return client.handleFailedRequest(CodeLensRequest.type, token, error, undefined);
             }
         },

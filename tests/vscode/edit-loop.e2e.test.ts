@@ -66,7 +66,13 @@ async function codeLens(file: string, declaration: string, title: string): Promi
     await page.keyboard.press('Enter');
     const text = page.locator('.monaco-editor .view-line', { hasText: declaration.replace(/ /g, '\u00a0') }).first();
     const lenses = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true });
-    await lenses.first().waitFor({ timeout: 90_000 });
+    await lenses
+        .first()
+        .waitFor({ timeout: 90_000 })
+        .catch(async (error: unknown) => {
+            await page.screenshot({ path: join(artifacts, `edit-loop-no-${title.toLowerCase()}-lens.png`) });
+            throw error;
+        });
     const y = (await text.boundingBox())!.y;
     let best: { lens: Locator; y: number } | undefined;
     for (const lens of await lenses.all()) {
