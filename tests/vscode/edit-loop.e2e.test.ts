@@ -13,15 +13,17 @@ import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import { openFile as openInWorkbench, THEMES, useTheme as useWorkbenchTheme } from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 const CHAIN = join('samples', 'chains', 'fig3-1.chain');
 const PTTS = join('samples', 'ptts', 'thesis-fig5-2.chain');
-const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
 
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
+const openFile = (name: string) => openInWorkbench(page, name);
+const useTheme = (theme: keyof typeof THEMES) => useWorkbenchTheme(page, theme);
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
@@ -44,13 +46,6 @@ afterAll(async () => {
     await browser?.close();
     await server?.stop();
 });
-
-async function openFile(name: string): Promise<void> {
-    await page.keyboard.press('Control+P');
-    await page.keyboard.type(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
-    await page.locator('.tab.active', { hasText: name }).waitFor();
-}
 
 /** The CodeLens `title` right above the line that starts with `declaration` (several elements have one). */
 async function codeLens(file: string, declaration: string, title: string): Promise<Locator> {
@@ -105,18 +100,6 @@ async function undoInEditor(file: string): Promise<void> {
     await page.locator('.tab', { hasText: file }).first().click();
     await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
     await page.keyboard.press('Control+Z');
-}
-
-async function useTheme(theme: keyof typeof THEMES): Promise<void> {
-    const classes = () => page.locator('.monaco-workbench').getAttribute('class');
-    const wanted = theme === 'light' ? /\bvs\b(?!-dark)/ : /\bvs-dark\b/;
-    if (wanted.test((await classes()) ?? '')) return;
-    await page.keyboard.press('F1');
-    await page.keyboard.type('Preferences: Color Theme');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-    await page.keyboard.type(THEMES[theme]);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: THEMES[theme] }).first().click();
-    await expect.poll(classes, { timeout: 20_000 }).toMatch(wanted);
 }
 
 describe('editing the box chain in its diagram, in VS Code (code-server)', () => {

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import { openFile as openInWorkbench, type THEMES, useTheme as useWorkbenchTheme } from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 /** A clean model whose port `x` and instance `mul` are spelt like a keyword and a kernel. */
@@ -24,11 +25,12 @@ const HIGHLIGHT = [
     'box Show { in i: F  kernel sink }',
     '',
 ].join('\n');
-const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
 
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
+const openFile = (name: string) => openInWorkbench(page, name);
+const useTheme = (theme: keyof typeof THEMES) => useWorkbenchTheme(page, theme);
 let workspace: string;
 
 beforeAll(async () => {
@@ -53,31 +55,11 @@ afterAll(async () => {
     await server?.stop();
 });
 
-async function openFile(name: string): Promise<void> {
-    await page.keyboard.press('Control+P');
-    await page.keyboard.type(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
-    await page.locator('.tab.active', { hasText: name }).waitFor();
-}
-
 async function goToLine(line: number): Promise<void> {
     await page.locator('.monaco-editor textarea').first().focus();
     await page.keyboard.press('Control+G');
     await page.keyboard.type(String(line));
     await page.keyboard.press('Enter');
-}
-
-/** Switches the colour theme the way a user does: Preferences: Color Theme. */
-async function useTheme(theme: keyof typeof THEMES): Promise<void> {
-    const classes = () => page.locator('.monaco-workbench').getAttribute('class');
-    const wanted = theme === 'light' ? /\bvs\b(?!-dark)/ : /\bvs-dark\b/;
-    if (wanted.test((await classes()) ?? '')) return;
-    await page.keyboard.press('F1');
-    await page.keyboard.type('Preferences: Color Theme');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-    await page.keyboard.type(THEMES[theme]);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: THEMES[theme] }).first().click();
-    await expect.poll(classes, { timeout: 20_000 }).toMatch(wanted);
 }
 
 const lensAbove = (title: string) =>
