@@ -5,15 +5,14 @@
  * scrolls; the PTTS view's sparklines; the box chain's edge labels; and a node's hover popup with the server's
  * content. Screenshots go to test-results/diagram/<view>-<theme>.png.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import * as esbuild from 'esbuild';
 import { DiagramClient, elements } from '../../language/test/diagram-server/diagram-client.js';
-import { webviewOptions } from '../esbuild.mjs';
 import { launchBrowser } from './browser.js';
+import { standalonePage } from './standalone-page.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -67,15 +66,7 @@ let browser: Browser;
 let pageUrl: string;
 
 beforeAll(async () => {
-    await esbuild.build(webviewOptions);
-    mkdirSync(artifacts, { recursive: true });
-    const dist = join(here, '..', 'dist');
-    const html = `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src 'unsafe-inline' file:">
-<link rel="stylesheet" href="${pathToFileURL(join(dist, 'standalone.css')).href}"></head>
-<body><div id="toolbar" class="chainlab-toolbar"></div><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js')).href}"></script></body></html>`;
-    writeFileSync(join(artifacts, 'time-page.html'), html);
-    pageUrl = pathToFileURL(join(artifacts, 'time-page.html')).toString();
+    pageUrl = await standalonePage(artifacts, 'time-page.html');
     client = await DiagramClient.start();
     await client.open(uri, readFileSync(sample, 'utf-8'));
     browser = await launchBrowser();

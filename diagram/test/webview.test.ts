@@ -5,15 +5,14 @@
  * type, connect two ports by clicks or a drag, Delete, F2 rename, edges easy to hit, also on a model with
  * errors) produce the edits the language server applies. Screenshots go to test-results/.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiagramClient, elements } from '../../language/test/diagram-server/diagram-client.js';
-import { webviewOptions } from '../esbuild.mjs';
-import * as esbuild from 'esbuild';
 import { launchBrowser } from './browser.js';
+import { standalonePage } from './standalone-page.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -26,15 +25,7 @@ let browser: Browser;
 let pageUrl: string;
 
 beforeAll(async () => {
-    await esbuild.build(webviewOptions); // the bundle under test is the current source
-    mkdirSync(artifacts, { recursive: true });
-    const dist = join(here, '..', 'dist');
-    const html = `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src 'unsafe-inline' file:">
-<link rel="stylesheet" href="${pathToFileURL(join(dist, 'standalone.css')).href}"></head>
-<body><div id="toolbar" class="chainlab-toolbar"></div><div id="sprotty" style="width:1400px;height:900px"></div><script src="${pathToFileURL(join(dist, 'standalone.js')).href}"></script></body></html>`;
-    writeFileSync(join(artifacts, 'page.html'), html);
-    pageUrl = pathToFileURL(join(artifacts, 'page.html')).toString();
+    pageUrl = await standalonePage(artifacts, 'page.html');
     client = await DiagramClient.start();
     await client.open(uri, readFileSync(sample, 'utf-8'));
     browser = await launchBrowser();
