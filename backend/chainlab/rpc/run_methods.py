@@ -67,5 +67,6 @@ def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
         calibrate=int(params.get("calibrate") or 0),
         out_dir=Path(params["out"]) if params.get("out") else None,
         progress=context.report,
+        model_file=params.get("file"),
     )  # always a callable: the binary reports progress either way
     return {**result.to_json(), "summary": summary_text(result)}

@@ -88,8 +88,8 @@ export function registerDeploy(program: Command): void {
         )
         .option('--iterations <n>', "iterations per scenario (default: the chain's)", positiveInt('--iterations'))
         .option(
-            '--calibrate <reps>',
-            'measure every sub-box alone this many times on the target and plan with those costs',
+            '--calibrate <iterations>',
+            'first run the chain this many iterations on the target with every sub-box timed, keep the times beside the model (.chainlab/calibration/CHAIN@TARGET.json) and plan and predict with them; later runs on that target use them until you delete the file',
             nonNegativeInt('--calibrate'),
         )
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))

@@ -66,6 +66,7 @@ export async function runCommand(file: string, options: RunOptions, output: Outp
     return withBackend(output, async backend => {
         const reply = await measuredRun(backend, output, options.json, 'run/local', {
             ir,
+            file: resolve(file), // the calibration of a chain on a target is kept beside its model
             chain: options.chain,
             target: options.target,
             iterations: options.iterations,
@@ -114,8 +115,8 @@ export function registerRun(program: Command): void {
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
         .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads'))
         .option(
-            '--calibrate <reps>',
-            'first measure every sub-box alone this many times and plan with the measured costs',
+            '--calibrate <iterations>',
+            'first run the chain this many iterations on the target with every sub-box timed, keep the times beside the model (.chainlab/calibration/CHAIN@TARGET.json) and plan and predict with them; later runs on that target use them until you delete the file',
             nonNegativeInt('--calibrate'),
         )
         .option(

@@ -47,7 +47,12 @@ struct cl_ctx {
     int stop, failed;
     int64_t *sub_total, *sub_max;
     uint64_t *sub_count;
+    int64_t *trace; /* [iteration % traced][sub-box][start, end]: each sub-box runs once per iteration */
+    uint64_t traced;
 };
+
+/* The trace's memory at most: its iterations are cut to fit. */
+#define TRACE_BYTES ((uint64_t)64 << 20)
 
 static cl_ctx *signalled; /* the context SIGINT/SIGTERM stop: the runtime's one global */
 
@@ -177,6 +182,14 @@ cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     c->sub_max = calloc((size_t)p->nsubs + 1, sizeof(int64_t));
     c->sub_count = calloc((size_t)p->nsubs + 1, sizeof(uint64_t));
     int ok = c->sems && c->w && c->sub_total && c->sub_max && c->sub_count;
+    if (ok && o->trace > 0 && p->nsubs > 0) {
+        uint64_t per_iteration = (uint64_t)p->nsubs * 2 * sizeof(int64_t);
+        c->traced = o->trace < o->iterations ? o->trace : o->iterations;
+        if (c->traced > TRACE_BYTES / per_iteration) c->traced = TRACE_BYTES / per_iteration;
+        if (c->traced == 0) c->traced = 1;
+        c->trace = calloc(c->traced * (uint64_t)p->nsubs * 2, sizeof(int64_t));
+        ok = c->trace != NULL;
+    }
     for (int t = 0; ok && t < p->nthreads; t++) {
         c->w[t].ctx = c;
         c->w[t].index = t;
@@ -252,6 +265,11 @@ static void *thread_main(void *arg) {
                 if (!first) first = t;
                 p->subs[st->ref].fn(c->user, it);
                 last = cl_now_ns();
+                if (c->trace) {
+                    int64_t *slot = &c->trace[((it % c->traced) * (uint64_t)p->nsubs + (uint64_t)st->ref) * 2];
+                    slot[0] = t;
+                    slot[1] = last;
+                }
                 if (c->o.timers) {
                     int64_t d = last - t;
                     c->sub_total[st->ref] += d;
@@ -392,6 +410,26 @@ int cl_write_csv(const cl_ctx *c, const char *path) {
     return fclose(f);
 }
 
+int cl_write_trace(const cl_ctx *c, const char *path) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "iteration,sub_box,start_ns,end_ns\n");
+    uint64_t n = cl_completed(c);
+    for (uint64_t i = c->trace && n > c->traced ? n - c->traced : 0; c->trace && i < n; i++) {
+        int64_t release, end;
+        cl_latency(c, i, &release, &end);
+        release += c->t0;
+        const int64_t *slot = &c->trace[(i % c->traced) * (uint64_t)c->p->nsubs * 2];
+        for (int s = 0; s < c->p->nsubs; s++)
+            fprintf(f, "%llu,%s,%lld,%lld\n", (unsigned long long)i, c->p->subs[s].name,
+                    (long long)(slot[2 * s] - release), (long long)(slot[2 * s + 1] - release));
+    }
+    return fclose(f);
+}
+
 static void read_line(const char *path, const char *key, char *out, size_t n) {
     snprintf(out, n, "unknown");
     FILE *f = fopen(path, "r");
@@ -483,5 +521,6 @@ void cl_destroy(cl_ctx *c) {
     free(c->sub_total);
     free(c->sub_max);
     free(c->sub_count);
+    free(c->trace);
     free(c);
 }
