@@ -247,19 +247,25 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             });
     });
 
-    register('chainlab.run', async (uriArg, name, targetArg) => {
+    // calibrate > 0: first a calibration run of that many iterations, kept beside the model for later runs
+    register('chainlab.run', async (uriArg, name, targetArg, calibrateArg) => {
         const uri = documentUri(uriArg);
         const chain = uri && (await elementName(ctx, uri, 'chain', name));
         if (!uri || !chain) return;
         const settings = vscode.workspace.getConfiguration('chainlab');
         const target = typeof targetArg === 'string' ? targetArg : settings.get<string>('target', 'here');
         const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? join(uri.fsPath, '..');
-        const reply = await request(ctx, `Run ${chain} on ${target}`, 'chainlab/deploy', {
+        const calibrate = typeof calibrateArg === 'number' ? calibrateArg : 0;
+        const what = calibrate
+            ? `Calibrate ${chain} on ${target} (${calibrate} iterations) and run`
+            : `Run ${chain} on ${target}`;
+        const reply = await request(ctx, what, 'chainlab/deploy', {
             uri: uri.toString(),
             chain,
             target,
             scenario: settings.get('scenarios', 'baseline'),
             iterations: settings.get('iterations', 200),
+            calibrate,
             runs: join(folder, 'runs'),
         });
         if (!reply) return;
@@ -288,6 +294,16 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
                 if (choice) void vscode.commands.executeCommand('chainlab.updateEtpFromMeasurement');
             });
     });
+
+    register('chainlab.calibrateAndRun', (uriArg, name, targetArg) =>
+        vscode.commands.executeCommand(
+            'chainlab.run',
+            uriArg,
+            name,
+            targetArg,
+            vscode.workspace.getConfiguration('chainlab').get<number>('calibrationIterations', 300),
+        ),
+    );
 
     // The language server writes the edit (from the run it relayed); the editor applies it, so undo works. A run
     // the server has a concern about (overloaded, cut short) is written only when the user confirms, reason shown.

@@ -27,6 +27,7 @@ export class ChainCodeLensProvider implements CodeLensProvider {
                 lens(element, 'Thread lanes', 'chainlab.openDiagram', 'lanes', element.name);
                 lens(element, 'Generate C project', 'chainlab.generate', element.name);
                 lens(element, 'Run on target', 'chainlab.run', element.name);
+                lens(element, 'Calibrate and run', 'chainlab.calibrateAndRun', element.name);
             } else if (isPtts(element)) {
                 lens(element, 'Diagram', 'chainlab.openDiagram', 'ptts', element.name);
                 lens(element, 'Trigger timeline', 'chainlab.openDiagram', 'timeline', element.name);
