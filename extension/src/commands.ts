@@ -18,6 +18,7 @@ import {
     type RequestResultOf,
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
+import { periodsTable, periodsText, proposalItems } from './periods-data';
 import { bestOffsets, bestText, exploreTable } from './explore-data';
 import { analysisPlot, measuredSomething, runPlot } from './plot-data';
 import type { PlotPanel } from './plot-panel';
@@ -210,6 +211,35 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             ptts,
             offsets_ns: bestOffsets(result),
         } satisfies RequestParamsOf<'chainlab/offsetsEdit'>);
+        await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+    });
+
+    // thesis 5.7: periods a little off that shrink the hyper-period, each analysed; the chosen one is one edit
+    register('chainlab.nearbyPeriods', async (uriArg, name) => {
+        const uri = documentUri(uriArg);
+        const ptts = uri && (await elementName(ctx, uri, 'ptts', name));
+        if (!uri || !ptts) return;
+        const result = await request(ctx, `Nearby periods of ${ptts}`, 'chainlab/nearbyPeriods', {
+            uri: uri.toString(),
+            ptts,
+        });
+        if (!result) return;
+        for (const line of periodsTable(result)) ctx.output.appendLine(line);
+        if (!result.proposals.length)
+            return void vscode.window.showInformationMessage(
+                `chainlab: no periods within 2 % of ${ptts}'s give fewer latency trees (now ${result.current.roots})`,
+            );
+        const picked = await vscode.window.showQuickPick(proposalItems(result), {
+            title: `Nearby periods of ${ptts}: now ${periodsText(result.current.periods_ms)}, ${result.current.roots} latency trees`,
+            placeHolder: 'apply which periods? (each analysed exactly; Esc keeps the current ones)',
+            matchOnDescription: true,
+        });
+        if (!picked) return;
+        const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>('chainlab/periodsEdit', {
+            uri: uri.toString(),
+            ptts,
+            periods_ns: picked.proposal.periods_ns,
+        } satisfies RequestParamsOf<'chainlab/periodsEdit'>);
         await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
     });
 

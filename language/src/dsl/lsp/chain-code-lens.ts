@@ -33,6 +33,7 @@ export class ChainCodeLensProvider implements CodeLensProvider {
                 lens(element, 'Trigger timeline', 'chainlab.openDiagram', 'timeline', element.name);
                 lens(element, 'Analyze latency', 'chainlab.analyze', element.name);
                 lens(element, 'Explore offsets', 'chainlab.explore', element.name);
+                lens(element, 'Nearby periods', 'chainlab.nearbyPeriods', element.name);
             } else if (isTarget(element)) {
                 lens(element, `Run on ${element.name}`, 'chainlab.run', undefined, element.name);
             }
