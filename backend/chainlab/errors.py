@@ -75,3 +75,14 @@ class TooExpensiveError(ChainlabError):
         data = super().to_json()
         data["proposals"] = self.proposals
         return data
+
+
+class FileSystemError(ChainlabError):
+    """A file or directory could not be read or written: its path and the system's reason, in one line."""
+
+    code = "file-system"
+
+    def __init__(self, error: OSError, what: str = "") -> None:
+        path = error.filename if error.filename is not None else "?"
+        reason = error.strerror or type(error).__name__
+        super().__init__(f"{what + ' ' if what else ''}{path}: {reason}")
