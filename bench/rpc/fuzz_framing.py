@@ -66,14 +66,16 @@ def through_process(count: int, seed: int) -> tuple[int, int]:
     return len(answered), int(done.stderr.decode().rsplit("maxrss=", 1)[-1]) if b"maxrss=" in done.stderr else -1
 
 
-# the backend as a process that prints its own peak RSS when it ends
+# the backend as a process that prints its own peak RSS when it ends (VmHWM: ru_maxrss would carry the
+# bench's own peak across exec)
 _CHILD = """
-import resource, sys
+import re, sys
 from chainlab.rpc.methods import load_method_modules
 from chainlab.rpc.server import serve
 load_method_modules()
 serve(sys.stdin.buffer, sys.stdout.buffer)
-print("maxrss=%d" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+hwm = re.search(r"VmHWM:\\s*(\\d+)", open("/proc/self/status").read())
+print("maxrss=%s" % (hwm.group(1) if hwm else -1), file=sys.stderr)
 """
 
 
