@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HEURISTICS, MEMORY_ALLOCATORS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
 import { measuredRun, withBackend } from './backend-session.js';
-import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
+import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
 export interface GenerateOptions {
@@ -93,7 +93,7 @@ export function registerGenerate(program: Command): void {
         .requiredOption('-o, --out <dir>', 'directory of the generated project')
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads'))
+        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads', LIMITS.threads))
         .option('--json', 'print the result as JSON')
         .action(async (file: string, options: GenerateOptions) => {
             process.exitCode = await generateCommand(file, options);
@@ -109,14 +109,14 @@ export function registerRun(program: Command): void {
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
-        .option('--iterations <n>', "iterations to measure (default: the chain's)", positiveInt('--iterations'))
+        .option('--iterations <n>', "iterations to measure (default: the chain's)", positiveInt('--iterations', LIMITS.iterations))
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads'))
+        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads', LIMITS.threads))
         .option(
             '--calibrate <reps>',
             'first measure every sub-box alone this many times and plan with the measured costs',
-            nonNegativeInt('--calibrate'),
+            nonNegativeInt('--calibrate', LIMITS.calibrate),
         )
         .option(
             '--scenario <list>',
