@@ -34,7 +34,6 @@ def find_chain(ir: dict[str, Any], chain: str) -> dict[str, Any]:
     return chains[chain]
 
 
-
 def cores_text(cores: list[int], runs: int = 8) -> str:
     """Core numbers for a message, consecutive ones as a range and at most `runs` items: a million requested
     threads must not make a message of megabytes."""
@@ -48,6 +47,7 @@ def cores_text(cores: list[int], runs: int = 8) -> str:
         k = end + 1
     more = f", ... ({len(cores)} in all)" if k < len(cores) else ""
     return ", ".join(items) + more
+
 
 def load_chain(
     ir: dict[str, Any],

@@ -86,7 +86,11 @@ export function registerDeploy(program: Command): void {
             scenarioList,
             SCENARIOS.join(','),
         )
-        .option('--iterations <n>', "iterations per scenario (default: the chain's)", positiveInt('--iterations', LIMITS.iterations))
+        .option(
+            '--iterations <n>',
+            "iterations per scenario (default: the chain's)",
+            positiveInt('--iterations', LIMITS.iterations),
+        )
         .option(
             '--calibrate <reps>',
             'measure every sub-box alone this many times on the target and plan with those costs',
@@ -94,7 +98,11 @@ export function registerDeploy(program: Command): void {
         )
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads', LIMITS.threads))
+        .option(
+            '--threads <n>',
+            "threads (default: the target's rt-core count)",
+            positiveInt('--threads', LIMITS.threads),
+        )
         .option('--runs <dir>', 'where runs are stored (default runs/)')
         .option('--json', 'print the results as JSON')
         .action(async (file: string, options: DeployOptions) => {

@@ -126,7 +126,12 @@ export function registerSimulate(program: Command): void {
         )
         .argument('<file>', 'a .chain file')
         .option('--ptts <name>', 'the ptts to simulate (optional when the file has one)')
-        .option('--iterations <n>', 'triggers of the first component to simulate', positiveInt('--iterations', LIMITS.simulateIterations), 10_000)
+        .option(
+            '--iterations <n>',
+            'triggers of the first component to simulate',
+            positiveInt('--iterations', LIMITS.simulateIterations),
+            10_000,
+        )
         .option('--seed <n>', 'random seed', nonNegativeInt('--seed'), 0)
         .option('--json', 'print one JSON object')
         .action(async (file: string, options: SimulateOptions) => {

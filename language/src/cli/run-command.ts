@@ -109,10 +109,18 @@ export function registerRun(program: Command): void {
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
-        .option('--iterations <n>', "iterations to measure (default: the chain's)", positiveInt('--iterations', LIMITS.iterations))
+        .option(
+            '--iterations <n>',
+            "iterations to measure (default: the chain's)",
+            positiveInt('--iterations', LIMITS.iterations),
+        )
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads', LIMITS.threads))
+        .option(
+            '--threads <n>',
+            "threads (default: the target's rt-core count)",
+            positiveInt('--threads', LIMITS.threads),
+        )
         .option(
             '--calibrate <reps>',
             'first measure every sub-box alone this many times and plan with the measured costs',
