@@ -290,5 +290,5 @@ def write_project(files: dict[str, str], directory: Path) -> None:
     for rel, text in files.items():
         path = directory / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
+        if not path.exists() or path.read_bytes() != text.encode():  # bytes: a non-UTF-8 file is simply replaced
+            path.write_text(text, encoding="utf-8")

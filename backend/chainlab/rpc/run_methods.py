@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chainlab.codegen import generate_project, write_project
+from chainlab.codegen import generate_project
+from chainlab.codegen.output import check_target, write_generated
 from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
 from chainlab.ir import has_target, validate_ir
@@ -29,10 +30,11 @@ def _out(params: dict[str, Any]) -> Path:
 def generate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
+    out, force = _out(params), params.get("force") is True
+    check_target(out, force)  # before planning: a refused directory costs nothing
     plan = make_plan(ir, chain, plan_options(params, predict=False))
     files = generate_project(plan)
-    out = _out(params)
-    write_project(files, out)
+    write_generated(files, out, force)
     return {
         "chain": chain,
         "heuristic": plan.heuristic,

@@ -15,6 +15,7 @@ export interface GenerateOptions {
     schedule?: Heuristic;
     memory?: MemoryAllocator;
     threads?: number;
+    force?: boolean;
     json?: boolean;
 }
 
@@ -33,6 +34,7 @@ export async function generateCommand(
             heuristic: options.schedule,
             memory: options.memory,
             threads: options.threads,
+            force: options.force,
         });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
         else {
@@ -74,7 +76,8 @@ export async function runCommand(file: string, options: RunOptions, output: Outp
             threads: options.threads,
             calibrate: options.calibrate,
             scenario: options.scenario,
-            out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
+            // no -o: the backend's chainlab-runs/CHAIN, named after the chain it picked (not one folder for all)
+            out: options.out ? resolve(options.out) : undefined,
         });
         if (reply.status === 'stopped') {
             output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
@@ -94,6 +97,7 @@ export function registerGenerate(program: Command): void {
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
         .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads', LIMITS.threads))
+        .option('--force', 'write into a non-empty directory that chainlab did not generate')
         .option('--json', 'print the result as JSON')
         .action(async (file: string, options: GenerateOptions) => {
             process.exitCode = await generateCommand(file, options);
