@@ -147,3 +147,24 @@ describe('run', () => {
         expectOneLine(result.stderr, 'CHAINLAB_CACHE', '/proc/nope');
     });
 });
+
+describe('one pmf rule, front and back (F5)', () => {
+    test.each([
+        ['0.499999999', 0], // off by exactly the tolerance: both accept
+        ['0.4999999989', 1], // just beyond it: both refuse
+        ['0.500000001', 0],
+        ['0.5000000011', 1],
+    ])('0.5 + %s: check and analyze agree', async (second, expected) => {
+        const dir = tempDir('chainlab-pmf');
+        const model = join(dir, 'pmf.chain');
+        writeFileSync(
+            model,
+            `ptts P {\n  component A period 10 ms offset 0 ms etp pmf { 1 ms: 0.5, 2 ms: ${second} }\n  component B period 10 ms offset 5 ms etp point 1 ms\n}\n`,
+        );
+        const check = await chainlab(['check', model]);
+        const analyze = await chainlab(['analyze', model]);
+        expect(check.status, check.stderr).toBe(expected);
+        expect(analyze.status, analyze.stderr).toBe(expected);
+        if (expected) expect(analyze.stderr).toContain('the tolerance is 1e-9');
+    });
+});
