@@ -3,7 +3,16 @@
  * allocation (F14, F15), generate -o into the user's directories (F8, F9), runs (F16, F17, F27). Every refusal is
  * one line naming the option or the path and its reason, with a non-zero exit, never a stack or a traceback.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+    chmodSync,
+    existsSync,
+    mkdirSync,
+    readdirSync,
+    readFileSync,
+    symlinkSync,
+    truncateSync,
+    writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -166,5 +175,31 @@ describe('one pmf rule, front and back (F5)', () => {
         expect(check.status, check.stderr).toBe(expected);
         expect(analyze.status, analyze.stderr).toBe(expected);
         if (expected) expect(analyze.stderr).toContain('the tolerance is 1e-9');
+    });
+});
+
+describe('a full disk during run (F11)', () => {
+    test('the chain binary cannot write its latencies: exit 1, one line, no run.json', async () => {
+        const out = tempDir('chainlab-run-full');
+        symlinkSync('/dev/full', join(out, 'latencies.csv.tmp')); // every write there fails with ENOSPC
+        const result = await chainlab(['run', APP, '--iterations', '5', '-o', out]);
+        expect(result.status).toBe(1);
+        expectOneLine(result.stderr, 'exit 4', `cannot write ${out}/latencies.csv`, 'No space left on device');
+        expect(existsSync(join(out, 'run.json'))).toBe(false);
+        expect(existsSync(join(out, 'latencies.csv'))).toBe(false);
+    });
+
+    test.skipIf(process.getuid?.() !== 0)('a full file system from the start: one line naming the file', async () => {
+        const mnt = tempDir('chainlab-run-tmpfs');
+        if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mnt]).status !== 0) return; // no mount here
+        try {
+            spawnSync('sh', ['-c', `cat /dev/zero > ${mnt}/filler`]); // fill it up
+            const result = await chainlab(['run', APP, '--iterations', '5', '-o', join(mnt, 'run')]);
+            expect(result.status).toBe(1);
+            expectOneLine(result.stderr, mnt, 'No space left on device');
+            expect(existsSync(join(mnt, 'run', 'report.json'))).toBe(false);
+        } finally {
+            spawnSync('umount', [mnt]);
+        }
     });
 });
