@@ -110,4 +110,5 @@ class Endpoint:
             self._send({"jsonrpc": "2.0", "id": msg_id, "error": RpcError(INTERNAL_ERROR, str(bad)).to_json()})
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Waits for the requests already accepted: each still gets its answer."""
+        self._pool.shutdown(wait=True)
