@@ -125,6 +125,21 @@ describe('generate -o', () => {
     });
 });
 
+describe('generate -o on a read-only file system (F9)', () => {
+    test.skipIf(process.getuid?.() !== 0)('one line naming the path, nothing written', async () => {
+        const mnt = tempDir('chainlab-ro');
+        if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', mnt]).status !== 0) return; // no mount
+        try {
+            const result = await chainlab(['generate', APP, '-o', join(mnt, 'project')]);
+            expect(result.status).toBe(1);
+            expectOneLine(result.stderr, `cannot write ${join(mnt, 'project')}: Read-only file system`);
+            expect(readdirSync(mnt)).toEqual([]);
+        } finally {
+            spawnSync('umount', [mnt]);
+        }
+    });
+});
+
 describe('run', () => {
     test('without --chain each chain gets its own folder (F27); a broken cached build is rebuilt (F16)', async () => {
         const cwd = tempDir('chainlab-run-cwd');

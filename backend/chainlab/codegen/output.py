@@ -42,6 +42,8 @@ def write_generated(files: dict[str, str], out: Path, force: bool = False) -> No
         parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
     except OSError as error:
+        if error.filename is None or str(error.filename).startswith(str(parent / f".{out.name}.")):
+            error.filename = str(out)  # the user's path, not the staging folder's random name
         raise FileSystemError(error, "cannot write") from error
     try:
         for rel, text in {
