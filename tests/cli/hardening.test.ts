@@ -39,6 +39,7 @@ describe('numeric options', () => {
         ['deploy', APP, '--iterations', '0x10', 'from 1 to 1000000000'],
         ['plan', APP, '--seed', '1.5', 'from 0 to'],
         ['simulate', FIG52, '--iterations', '1000000000000', 'from 1 to 100000000'], // F14 at the CLI
+        ['explore', FIG52, '--step', '1e30 s', 'up to 104 days'],
     ])('%s %s %s %s is refused, naming the option', async (command, file, option, value, range) => {
         const result = await chainlab([command, file, option, value]);
         expect(result.status).not.toBe(0);

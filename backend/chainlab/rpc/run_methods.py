@@ -14,7 +14,7 @@ from chainlab.plan import make_plan
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.deploy_methods import deploy_run
 from chainlab.rpc.methods import method
-from chainlab.rpc.params import chain_param, plan_options
+from chainlab.rpc.params import MAX_CALIBRATE, MAX_ITERATIONS, chain_param, plan_options, whole_param
 from chainlab.run import interrupt
 from chainlab.run.local import run_local, summary_text, target_cores
 
@@ -65,8 +65,8 @@ def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
         chain,
         target=target,
         options=plan_options(params),
-        iterations=params.get("iterations"),
-        calibrate=int(params.get("calibrate") or 0),
+        iterations=whole_param(params, "iterations", 1, MAX_ITERATIONS),
+        calibrate=whole_param(params, "calibrate", 0, MAX_CALIBRATE) or 0,
         out_dir=Path(params["out"]) if params.get("out") else None,
         progress=context.report,
     )  # always a callable: the binary reports progress either way

@@ -40,3 +40,27 @@ def test_explore_with_a_1_ns_step_over_a_100_s_period_is_refused_with_a_step(cli
     assert error["code"] == -32001
     assert "100000000000 points" in error["message"] and "step of at least 250000000 ns" in error["message"]
     assert client.close() == 0
+
+
+@pytest.mark.parametrize(
+    ("method", "key", "value"),
+    [
+        ("run/local", "iterations", 10**20),  # F12: the binary's saturated strtoull
+        ("run/local", "iterations", 0),
+        ("run/local", "calibrate", 10**20),  # F13
+        ("run/local", "calibrate", "abc"),
+        ("ptts/simulate", "seed", -1),
+    ],
+)
+def test_numeric_params_out_of_range_are_model_errors_naming_them(
+    client: Client, method: str, key: str, value: object
+) -> None:
+    name = "chains/appendix-a.ir.json" if method == "run/local" else "ptts/thesis-fig5-2.ir.json"
+    ir = json.loads((GOLDEN / name).read_text())
+    params = {"ir": ir, key: value, "out": "/nonexistent/never-written"}
+    if method == "ptts/simulate":
+        params.update(ptts="Fig52", iterations=10)
+    error = client.request(method, params)["error"]
+    assert error["code"] == -32001, error
+    assert f"{key} takes a whole number" in error["message"]
+    assert client.close() == 0

@@ -47,8 +47,11 @@ export function duration(option: string): (value: string) => number {
     return value => {
         const match = /^\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(s|ms|us|ns)\s*$/.exec(value);
         const ns = match ? durationNs({ value: match[1], unit: match[2] } as never) : undefined;
-        if (!ns?.ok || ns.value <= 0n)
-            throw new InvalidArgumentError(`${option} takes a positive duration such as '1 ms', not '${value}'`);
+        // at most 2^53 - 1 ns (104 days): the backend's integers, and no rounding on the way there
+        if (!ns?.ok || ns.value <= 0n || ns.value > BigInt(Number.MAX_SAFE_INTEGER))
+            throw new InvalidArgumentError(
+                `${option} takes a positive duration up to 104 days such as '1 ms', not '${value.slice(0, 40)}'`,
+            );
         return Number(ns.value);
     };
 }
