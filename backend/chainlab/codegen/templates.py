@@ -63,7 +63,11 @@ int main(int argc, char **argv) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         if (!strcmp(a, "--iterations") && v) { o.iterations = whole(a, v, 1, CL_MAX_ITERATIONS); k++; }
         else if (!strcmp(a, "--period-ns") && v) { o.period_ns = (int64_t)whole(a, v, 0, CL_MAX_PERIOD_NS); k++; }
-        else if (!strcmp(a, "--out") && v) { out = v; k++; }
+        else if (!strcmp(a, "--out") && v) {
+            if (strlen(v) > 4000) { fprintf(stderr, "chain: --out takes a path of at most 4000 bytes\n"); return 2; }
+            out = v;
+            k++;
+        }
         else if (!strcmp(a, "--fifo") && v) { o.fifo_priority = (int)whole(a, v, 0, 99); k++; }
         else if (!strcmp(a, "--spin") && v) { o.spin = (int)whole(a, v, 0, 1000000000); k++; }
         else if (!strcmp(a, "--watchdog") && v) { o.watchdog_s = seconds(a, v, 86400); k++; }

@@ -53,6 +53,11 @@ def test_numeric_option_out_of_range_is_refused(option: str, value: str, tmp_pat
     assert not (tmp_path / "run.json").exists()
 
 
+def test_an_out_path_too_long_for_its_file_names_is_refused() -> None:
+    code, _, err = run_chain(binary(), "--iterations", "1", "--out", "/tmp/" + "x" * 4100)
+    assert code == 2 and "--out" in err
+
+
 def test_in_range_values_still_run(tmp_path: Path) -> None:
     code, out, err = run_chain(binary(), "--iterations", "5", "--watchdog", "2.5", "--out", str(tmp_path))
     assert code == 0, err
