@@ -83,6 +83,6 @@ class FileSystemError(ChainlabError):
     code = "file-system"
 
     def __init__(self, error: OSError, what: str = "") -> None:
-        path = error.filename if error.filename is not None else "?"
-        reason = error.strerror or type(error).__name__
-        super().__init__(f"{what + ' ' if what else ''}{path}: {reason}")
+        reason = error.strerror or str(error) or type(error).__name__
+        where = f"{error.filename}: " if error.filename is not None else ""  # a failed write may name no file
+        super().__init__(f"{what + ' ' if what else ''}{where}{reason}")
