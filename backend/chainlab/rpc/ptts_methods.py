@@ -11,6 +11,7 @@ from chainlab.ptts import api
 from chainlab.rpc.chain_etp import chain_resolver
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
+from chainlab.rpc.params import whole_param
 
 
 def _ptts(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -47,7 +48,7 @@ def analyze(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
 def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     iterations = _int_option(params, "iterations", 10_000) or 10_000
-    seed = params.get("seed", 0)
+    seed = whole_param(params, "seed", 0, 2**63 - 1) or 0
     return {
         "source": ir["source"],
         **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir)),

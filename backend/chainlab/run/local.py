@@ -24,6 +24,7 @@ import numpy as np
 from chainlab.codegen import generate_project
 from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
+from chainlab.files import write_atomic
 from chainlab.ir import find_chain, find_target
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.plan.model import Plan
@@ -192,7 +193,7 @@ def execute_run(
     out = out_dir.resolve()
     out.mkdir(parents=True, exist_ok=True)
     pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
-    (out / "plan.json").write_text(json.dumps(plan_to_json(pinned), indent=1))
+    write_atomic(out / "plan.json", json.dumps(plan_to_json(pinned), indent=1))
     cmd = (
         [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)]
         + ["--trace", str(min(iterations, DEFAULT_TRACE))]
@@ -222,7 +223,7 @@ def execute_run(
     }
     ks = ks_distance(lat, pred.points)
     files = [str(out / "latencies.csv"), str(out / "run.json"), str(out / "plan.json")]
-    (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
+    write_atomic(out / "predicted.csv", "latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
     files.append(str(out / "predicted.csv"))
     if lat.size:
         files += [
@@ -255,7 +256,7 @@ def execute_run(
         str(prep.calibration_file) if prep.calibration_file else None,
         task_summary(trace, threads) if trace else [],
     )
-    (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
+    write_atomic(out / "report.json", json.dumps(result.to_json(), indent=1))
     result.files.append(str(out / "report.json"))
     return result
 

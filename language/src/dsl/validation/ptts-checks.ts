@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
+import { PMF_SUM_TOLERANCE } from '@chainlab/contract';
 import type { ChainAstType, Component, HistogramEtp, PmfEtp, Ptts, UniformEtp } from '../../generated/ast.js';
 import {
     boxSource,
@@ -22,10 +23,10 @@ import { etpSpan, MAX_TREES, pttsCost, pttsTiming, uniformDefaultStep } from '..
 import { durationNs, formatRatio, parseDecimal, readableNs, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
 
-/** Probabilities of a pmf must sum to 1 within this tolerance. */
-export const PMF_TOLERANCE = 1e-9;
-/** The same tolerance as an exact fraction: |sum - 1| <= 1 / PMF_TOLERANCE_DENOMINATOR. */
-const PMF_TOLERANCE_DENOMINATOR = 1_000_000_000n;
+/** Probabilities of a pmf must sum to 1 within this tolerance: the contract's rule, which the backend applies too. */
+export const PMF_TOLERANCE = PMF_SUM_TOLERANCE;
+/** The same tolerance as an exact decimal. */
+const PMF_TOLERANCE_EXACT = parseDecimal(String(PMF_SUM_TOLERANCE))!;
 
 /**
  * A component whose ETP is a box chain is triggered at the chain's rate: when the chain's source says
@@ -144,13 +145,16 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
             seen.set(time.value, index);
         }
     });
-    // Exactly: |sum - 1| <= 1e-9 (binary floats misjudge sums: 0.1 + 0.2 is 0.30000000000000004).
-    const sum = sumDecimals(pmf.entries.map(e => String(e.probability)));
+    // The contract's rule (ir.schema.json#/$defs/PmfSumTolerance): each probability as the IR carries it (the
+    // shortest decimal of its number), summed exactly (binary floats misjudge sums: 0.1 + 0.2 is
+    // 0.30000000000000004), |sum - 1| <= tolerance. The backend checks the same numbers the same way.
+    const sum = sumDecimals(pmf.entries.map(e => String(Number(e.probability))));
     if (sum) {
         const one = 10n ** BigInt(sum.scale);
         const difference = sum.numerator - one;
         const off = difference < 0n ? -difference : difference;
-        if (off * PMF_TOLERANCE_DENOMINATOR > one) {
+        const toleranceOne = 10n ** BigInt(PMF_TOLERANCE_EXACT.scale);
+        if (off * toleranceOne > PMF_TOLERANCE_EXACT.numerator * one) {
             const shown = formatRatio(sum.numerator, one, sum.scale);
             const by = Number(formatRatio(difference, one, sum.scale));
             accept(
