@@ -192,6 +192,41 @@ describe('editing the box chain in its diagram, in VS Code (code-server)', () =>
             await shot(theme, '6-undone');
         });
     }
+
+    test('the open diagram is laid out anew when its panel turns from tall to wide', async () => {
+        // where an input port sits on its box: top (a top-down flow) or left (left to right)
+        const inputSide = () =>
+            frame.evaluate(() => {
+                const port = document.querySelector('[id$="_container"] g.sprotty-port[id*=".i"]')!;
+                const box = port.closest('g.sprotty-node')!.getBoundingClientRect();
+                const p = port.getBoundingClientRect();
+                const [dx, dy] = [
+                    p.x + p.width / 2 - (box.x + box.width / 2),
+                    p.y + p.height / 2 - (box.y + box.height / 2),
+                ];
+                return Math.abs(dx) / box.width > Math.abs(dy) / box.height
+                    ? dx < 0
+                        ? 'left'
+                        : 'right'
+                    : dy < 0
+                      ? 'top'
+                      : 'bottom';
+            });
+        const layout = async () => {
+            await page.keyboard.press('F1');
+            await page.keyboard.type('Toggle Vertical/Horizontal Editor Layout');
+            await page
+                .locator('.quick-input-list .monaco-list-row', { hasText: 'Toggle Vertical/Horizontal Editor Layout' })
+                .first()
+                .click();
+        };
+        expect(await inputSide()).toBe('top'); // the diagram beside the text: a half-width, tall panel
+        await layout(); // the editors stacked: the diagram's panel is wide
+        await expect.poll(inputSide, { timeout: 30_000 }).toBe('left');
+        await page.screenshot({ path: join(artifacts, 'edit-loop-wide-panel.png') });
+        await layout();
+        await expect.poll(inputSide, { timeout: 30_000 }).toBe('top');
+    });
 });
 
 describe('PTTS diagrams follow their model and results', () => {
