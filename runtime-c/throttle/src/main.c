@@ -67,6 +67,9 @@ static int spawn_workload(struct daemon *d)
         prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
         if (getppid() != parent) _exit(127);
         signal(SIGPIPE, SIG_DFL); /* the daemon ignores it; an exec'd workload must not inherit that */
+        char me[24];
+        snprintf(me, sizeof me, "%ld", (long)parent);
+        setenv("CHAINLAB_PARENT_PID", me, 1); /* the workload's own check is against the daemon */
         cpu_set_t set;
         CPU_ZERO(&set);
         for (int i = 0; i < d->cfg.ncores; i++) CPU_SET(d->cfg.cores[i], &set);
