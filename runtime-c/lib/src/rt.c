@@ -148,9 +148,29 @@ static void on_signal(int sig) {
     if (signalled) __atomic_store_n(&signalled->stop, 1, __ATOMIC_RELEASE);
 }
 
+/* From its creation the context ends with the process that started this one (the backend, a shell): the parent's
+ * death sends SIGTERM (PR_SET_PDEATHSIG), which, like SIGINT and SIGHUP, stops the run (an early one: no iteration) and keeps what it measured; a
+ * starter that named itself in CHAINLAB_PARENT_PID and is already gone (it died before the prctl) stops it at once.
+ * A closed stderr (a dead reader) must not kill it before it writes its files: SIGPIPE is ignored. */
+static void guard_parent(cl_ctx *c) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    signalled = c;
+    sigaction(SIGINT, &sa, NULL); /* also while the arena is set up: a stop then runs no iteration */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    const char *parent = getenv("CHAINLAB_PARENT_PID");
+    if (parent && *parent && atol(parent) != (long)getppid()) STORE(&c->stop, 1);
+}
+
 cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     cl_ctx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
+    guard_parent(c);
     c->p = p;
     c->o = *o;
     c->user = user;
@@ -318,12 +338,6 @@ int cl_run(cl_ctx *c) {
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
-    /* the chain ends with the process that started it (the backend, a shell): SIGTERM, so it stops and keeps
-     * what it measured; a starter that named itself in CHAINLAB_PARENT_PID and is already gone (it died before
-     * the prctl) stops it at once */
-    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-    const char *parent = getenv("CHAINLAB_PARENT_PID");
-    if (parent && *parent && atol(parent) != (long)getppid()) STORE(&c->stop, 1);
     /* worker threads block the signals; the main thread takes them */
     sigset_t block, prev;
     sigemptyset(&block);
@@ -484,6 +498,7 @@ int cl_calibrate(cl_ctx *c, int reps, const char *path) {
 
 void cl_destroy(cl_ctx *c) {
     if (!c) return;
+    if (signalled == c) signalled = NULL;
     if (c->map) munmap(c->map, c->arena_mapped);
     if (c->w)
         for (int t = 0; t < c->p->nthreads; t++) {
