@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from lab import Lab
-from test_deploy_cycle import CHAIN, CLI, REPO, model, remote_processes
+from test_deploy_cycle import CHAIN, CLI, REPO, model
 
 SEED = int(os.environ.get("CHAINLAB_FAULT_SEED", "17"))
 CG2 = next(
@@ -67,6 +67,20 @@ class Marked:
         procs = self.processes()
         self.stopped_seen += [f"{c} {cmd}" for _, s, c, cmd in procs if s == "T" and c != "chainlab-hog"]
         return next((pid for pid, _, comm, cmd in procs if what(comm, cmd)), None)
+
+
+def remote_processes(root: Path) -> list[str]:
+    """The lab's processes of this run: their command lines name the lab root (full, untruncated lines)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        try:
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace") if d.name.isdigit() else ""
+            state = (d / "stat").read_text().rsplit(")", 1)[1].split()[0] if cmd else "Z"
+        except OSError:
+            continue
+        if str(root) in cmd and state != "Z":
+            found.append(f"{d.name} {state} {cmd}")
+    return found
 
 
 def wait_for(cond: Callable[[], object], timeout: float, step: float = 0.05) -> object:
@@ -162,10 +176,12 @@ VICTIMS: dict[str, Callable[[str, str], bool]] = {
 def kill_at_random(case: Marked, proc: subprocess.Popen[str], victim: str, sig: int, rng: random.Random) -> int:
     """Wait until the measurement runs (and the victim exists), then a random moment, then kill the victim."""
     ready = "daemon" if victim in ("daemon", "guardian") else "chain"
-    assert wait_for(lambda: case.find(VICTIMS.get(ready, is_chain)), 120), proc.communicate(timeout=5)
+    if not wait_for(lambda: case.find(VICTIMS.get(ready, is_chain)), 120, 0.1):
+        proc.kill()
+        pytest.fail(f"the {ready} never started: {proc.communicate(timeout=30)}")
     time.sleep(rng.uniform(0.0, 1.2))
-    pid = proc.pid if victim == "cli" else case.find(VICTIMS[victim])
-    assert pid, f"no {victim} to kill"
+    pid = proc.pid if victim == "cli" else wait_for(lambda: case.find(VICTIMS[victim]), 30)
+    assert isinstance(pid, int), f"no {victim} to kill"
     os.kill(pid, sig)
     return pid
 
@@ -208,7 +224,18 @@ def test_throttled_scenario(victim: str, sig: int, tmp_path: Path) -> None:
     f = model(tmp_path, None)
     proc = cli(
         case,
-        ["deploy", str(f), "--target", "lab", "--scenario", "throttled", "--iterations", "2000000", "--runs", str(runs)],
+        [
+            "deploy",
+            str(f),
+            "--target",
+            "lab",
+            "--scenario",
+            "throttled",
+            "--iterations",
+            "2000000",
+            "--runs",
+            str(runs),
+        ],
     )
     kill_at_random(case, proc, victim, sig, rng)
     proc.communicate(timeout=90)
@@ -222,13 +249,24 @@ def test_ssh_deploy(victim: str, lab: Lab, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     proc = cli(
         case,
-        ["deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested"]
-        + ["--iterations", "2000000", "--runs", str(runs)],
+        [
+            "deploy",
+            str(model(tmp_path, lab)),
+            "--target",
+            "lab",
+            "--scenario",
+            "baseline,congested",
+            "--iterations",
+            "2000000",
+            "--runs",
+            str(runs),
+        ],
         CHAINLAB_KNOWN_HOSTS=str(lab.known_hosts),
     )
-    assert wait_for(lambda: any("--iterations 2000000" in ln for ln in remote_processes(lab.root)), 120), (
-        proc.communicate(timeout=5)
-    )
+    started = wait_for(lambda: any("--iterations 2000000" in ln for ln in remote_processes(lab.root)), 120, 0.25)
+    if not started:
+        proc.kill()
+        pytest.fail(f"the chain never started on the lab: {proc.communicate(timeout=30)}")
     time.sleep(rng.uniform(0.0, 1.2))
     if victim == "connection":
         lab.kill_sshd()
