@@ -58,6 +58,13 @@ static int parent_gone(void)
     return p && *p && atol(p) != (long)getppid();
 }
 
+/* Wait for a child to end; a second SIGTERM (the parent's death: PR_SET_PDEATHSIG) must not cut the wait short
+ * (EINTR), or the report would come before the workload's last words and the workload would be left behind. */
+static void reap(pid_t pid)
+{
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+}
+
 static int spawn_workload(struct daemon *d)
 {
     pid_t parent = getpid(), p = fork();
@@ -332,7 +339,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "chainlab-throttle: %s\n", err);
         if (d.child > 0) {
             kill(d.child, SIGTERM);
-            waitpid(d.child, NULL, 0);
+            reap(d.child);
         }
         return rc;
     }
@@ -355,7 +362,7 @@ int main(int argc, char **argv)
             d.src.ops->close(&d.src);
             if (d.child > 0) {
                 kill(d.child, SIGTERM);
-                waitpid(d.child, NULL, 0);
+                reap(d.child);
             }
             return 1;
         }
@@ -378,7 +385,7 @@ int main(int argc, char **argv)
     d.src.ops->close(&d.src);
     if (d.child > 0) {
         kill(d.child, SIGTERM);
-        waitpid(d.child, NULL, 0);
+        reap(d.child);
     }
     if (d.cfg.trace[0]) {
         FILE *f = fopen(d.cfg.trace, "w");

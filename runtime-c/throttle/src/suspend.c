@@ -331,6 +331,6 @@ void th_susp_fini(struct th_susp *s)
     if (s->guard_fd >= 0) {
         close(s->guard_fd); /* guardian sees EOF, resumes (again, idempotent) and exits */
         s->guard_fd = -1;
-        waitpid(s->guard_pid, NULL, 0);
+        while (waitpid(s->guard_pid, NULL, 0) < 0 && errno == EINTR) {} /* a second SIGTERM must not cut it */
     }
 }
