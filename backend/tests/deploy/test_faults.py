@@ -149,6 +149,18 @@ def assert_clean(case: Marked, data: Path, before_cg: set[str], timeout: float, 
         assert check_data(lab.root) == []
 
 
+def finish(case: Marked, proc: subprocess.Popen[str], timeout: float) -> str:
+    """The CLI's stderr once it ended; one that does not end is a failure, and nothing of it is left running."""
+    try:
+        return proc.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        for pid, _, _, _ in case.processes():
+            os.kill(pid, signal.SIGCONT)
+            os.kill(pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"the CLI did not end within {timeout} s of the fault")
+
+
 def cli(case: Marked, args: list[str], **env: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         ["node", str(CLI), *args],
@@ -205,7 +217,7 @@ def test_local_run(victim: str, sig: int, tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = cli(case, ["run", str(tmp_path / "m.chain"), "--iterations", "20000", "-o", str(out)])
     kill_at_random(case, proc, victim, sig, rng)
-    _, err = proc.communicate(timeout=60)
+    err = finish(case, proc, 60)
     if victim == "cli" and sig == signal.SIGTERM:
         assert proc.returncode == 130 and "interrupted" in err, err  # handled like Ctrl-C: the reply still comes
         assert json.loads((out / "run.json").read_text())["status"] == "stopped"
@@ -246,7 +258,7 @@ def test_throttled_scenario(victim: str, sig: int, tmp_path: Path) -> None:
         ],
     )
     kill_at_random(case, proc, victim, sig, rng)
-    proc.communicate(timeout=90)
+    finish(case, proc, 90)
     assert_clean(case, tmp_path, before, 20)
 
 
@@ -284,6 +296,6 @@ def test_ssh_deploy(victim: str, lab: Lab, tmp_path: Path) -> None:
         pid = proc.pid if victim == "cli" else case.find(is_backend)
         assert pid
         os.kill(pid, signal.SIGKILL)
-    proc.communicate(timeout=90)
+    finish(case, proc, 90)
     # a killed backend's heartbeat stops: the lab's watchdog stops the run after 5 s without one
     assert_clean(case, tmp_path, before, 30, lab)
