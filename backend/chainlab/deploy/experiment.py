@@ -27,7 +27,7 @@ from chainlab.codegen import generate_project, write_project
 from chainlab.deploy.names import check_name, check_target
 from chainlab.deploy.preflight import Preflight, preflight
 from chainlab.deploy.targets import resolve_target
-from chainlab.deploy.transport import LocalTransport, Transport, TransportError
+from chainlab.deploy.transport import LocalTransport, RemoteProcess, Transport, TransportError
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_chain
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
@@ -172,13 +172,27 @@ _PROGRESS = re.compile(r"(\d+)% (\d+)/(\d+)")
 
 
 async def _run_chain(
-    transport: Transport, argv: list[str], run_dir: str, name: str, progress: ProgressFn
+    transport: Transport,
+    argv: list[str],
+    run_dir: str,
+    name: str,
+    progress: ProgressFn,
+    watch: RemoteProcess | None = None,
+    ended: list[int] | None = None,
 ) -> int | None:
-    """Start the chain, follow its progress bar, pass Ctrl-C on. Returns its exit status."""
+    """Start the chain, follow its progress bar, pass Ctrl-C on. Returns its exit status. When `watch` (the
+    throttler) ends first, the chain is stopped like on Ctrl-C (what it measured is kept) and `ended` gets its
+    exit status: the rest would not be the scenario asked for."""
     proc = await transport.start(argv, run_dir=run_dir, name=name)
     log, offset, sent = f"{run_dir}/logs/{name}.log", 0, False
     while True:
         status = await proc.wait(0.3)
+        if watch is not None and status is None and not sent and ended is not None:
+            gone = await watch.wait(0.01)
+            if gone is not None:
+                ended.append(gone)
+                await proc.signal(signal.SIGINT)
+                sent = True
         try:
             text = await transport.read_text(log, offset)
             offset += len(text.encode())
@@ -274,6 +288,7 @@ async def _scenario(
         else ["taskset", "-c", be, "sh", "-c", str(work["command"])]
     )
     clean = False
+    throttler_ended: list[int] = []
     try:
         daemon = None
         if name == "congested":
@@ -316,6 +331,8 @@ async def _scenario(
             run_dir,
             f"chain-{name}",
             progress,
+            daemon,
+            throttler_ended,
         )
         after = await _read_hog(transport, shm, local / "hog.after") if before else None
         if before and after and after[1] > before[1]:
@@ -340,6 +357,12 @@ async def _scenario(
                 raise
     header = json.loads((local / "run.json").read_text())
     result.status, result.completed, result.checksum = header["status"], int(header["completed"]), header["checksum"]
+    if throttler_ended:
+        result.status = "partial"
+        result.error = (
+            f"the throttler ended during the run (exit {throttler_ended[0]}): the chain was stopped, "
+            f"the {result.completed} iterations measured until then are kept"
+        )
     return result
 
 

@@ -1,5 +1,6 @@
 """Host keys: an ssh target is reached only when its key is in known_hosts. An unknown key is refused with its
-SHA256 fingerprint and the one command that accepts it (`chainlab trust-host`); a changed key is refused."""
+SHA256 fingerprint and the one command that accepts it (`chainlab trust-host`); a changed key is refused, by
+`trust-host` too, unless it is replaced explicitly (`--replace OLD-FINGERPRINT`)."""
 
 from __future__ import annotations
 
@@ -61,14 +62,52 @@ async def verify(host: str, port: int, file: str, target: str, path: Path | None
         )
 
 
-async def trust(host: str, port: int, path: Path | None = None) -> tuple[str, bool]:
-    """Adds the host's key to known_hosts; returns (fingerprint, whether it was new)."""
+async def trust(
+    host: str, port: int, path: Path | None = None, *, replace: str | None = None, file: str = "FILE", target: str = ""
+) -> tuple[str, bool]:
+    """Adds the host's key to known_hosts; returns (fingerprint, whether it was new).
+
+    A host whose known key CHANGED is refused (the old and the new fingerprint in the message) unless `replace`
+    names the old fingerprint: then the lines with that key for this host are replaced by the new one."""
     path = path or known_hosts_path()
     key = await server_key(host, port)
-    if any(k.public_data == key.public_data for k in known_keys(host, port, path)):
+    known = known_keys(host, port, path)
+    if any(k.public_data == key.public_data for k in known):
         return fingerprint(key), False
+    pattern = host_pattern(host, port)
+    if known:
+        old = [fingerprint(k) for k in known]
+        again = f"npx chainlab trust-host {file} --target {target or 'NAME'} --replace {old[0]}"
+        if replace is None:
+            raise TransportError(
+                f"the host key of {pattern} CHANGED: it now offers {fingerprint(key)}, {path} has {', '.join(old)}. "
+                f"Not trusting it (a reinstalled machine, or someone in between). If you know why it changed, "
+                f"replace the old key with:\n  {again}"
+            )
+        if replace not in old:
+            raise TransportError(
+                f"--replace {replace}: {path} has no such key for {pattern} (it has {', '.join(old)}); "
+                f"the host now offers {fingerprint(key)}"
+            )
+        _drop(path, host, port, replace)
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = f"{host_pattern(host, port)} {key.export_public_key('openssh').decode().strip()}\n"
+    line = f"{pattern} {key.export_public_key('openssh').decode().strip()}\n"
     with open(path, "a") as f:
         f.write(line)
     return fingerprint(key), True
+
+
+def _drop(path: Path, host: str, port: int, old: str) -> None:
+    """Rewrite known_hosts without the lines that give `host` the key with fingerprint `old` (atomically)."""
+    kept = []
+    for line in path.read_text().splitlines(keepends=True):
+        try:
+            trusted = asyncssh.import_known_hosts(line).match(host, "", port)[0]
+        except (ValueError, asyncssh.KeyImportError):
+            trusted = []
+        if not any(fingerprint(k) == old for k in trusted):
+            kept.append(line)
+    tmp = path.with_name(f".{path.name}.chainlab-{os.getpid()}")
+    tmp.write_text("".join(kept))
+    os.chmod(tmp, path.stat().st_mode & 0o777)
+    os.replace(tmp, path)

@@ -78,7 +78,16 @@ def trust_host(params: dict[str, Any], _context: RequestContext) -> dict[str, An
             f"target {target['name']} is local: there is no host key to trust", target.get("loc"), target["name"]
         )
     port = int(target.get("port") or 22)
-    fingerprint, new = asyncio.run(hostkeys.trust(target["host"], port))
+    replace = params.get("replace")
+    fingerprint, new = asyncio.run(
+        hostkeys.trust(
+            target["host"],
+            port,
+            replace=str(replace) if replace else None,
+            file=str(params.get("file") or "FILE"),
+            target=target["name"],
+        )
+    )
     return {
         "target": target["name"],
         "host": hostkeys.host_pattern(target["host"], port),

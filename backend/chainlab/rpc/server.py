@@ -7,7 +7,11 @@ not started. Progress goes out as `progress` notifications.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
+import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -76,6 +80,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     endpoint: Endpoint | None = None
     endpoint = Endpoint(Dispatcher(lambda: endpoint), writer.write, max_workers=2)
     try:
+        exited = False
         while (message := reader.read()) is not None:
             if isinstance(message, FrameError):
                 log.warning("%s", message.message)
@@ -83,19 +88,43 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
             elif message.get("method") == "exit":
                 if "id" in message:
                     writer.write({"jsonrpc": "2.0", "id": message["id"], "result": None})
+                exited = True
                 break
             else:
                 endpoint.consume(message)
+        if not exited:  # stdin ended without `exit`: the client is gone, nobody waits for the run
+            interrupt.stop_all()
     finally:
+        # the work in flight (already told to stop on SIGTERM/SIGHUP/EOF) ends and replies with what it measured
         endpoint.shutdown()
         writer.close()
 
 
+def _end_with_parent() -> None:
+    """The backend ends (SIGTERM: stop, keep what was measured) when the process that started it dies, even by
+    SIGKILL; CHAINLAB_PARENT_PID, set by the client, catches a parent that died before the prctl. Children get
+    this process's pid in CHAINLAB_PARENT_PID for their own check (the C runtime, the hog, the throttler)."""
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+    parent = os.environ.get("CHAINLAB_PARENT_PID", "")
+    if parent.isdigit() and int(parent) != os.getppid():
+        log.warning("the client (pid %s) is gone: exiting", parent)
+        sys.exit(1)
+    os.environ["CHAINLAB_PARENT_PID"] = str(os.getpid())
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="chainlab-backend: %(levelname)s: %(message)s")
-    load_method_modules()
-    interrupt.install()  # Ctrl-C stops a run but keeps what it measured; the client ends the backend
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    # Ctrl-C stops a run but keeps what it measured; SIGTERM/SIGHUP too, then the backend exits
+    interrupt.install()
+    try:
+        _end_with_parent()
+        load_method_modules()
+        serve(sys.stdin.buffer, sys.stdout.buffer)
+    except interrupt.Terminated as t:
+        sys.exit(128 + t.signum)
 
 
 if __name__ == "__main__":

@@ -403,3 +403,38 @@ def test_hostile_strings_are_refused_or_passed_literally(lab: Lab, tmp_path: Pat
     assert out.read_text() == f"a b;c $(touch {marker}) `id`\n"
     assert not marker.exists()
     assert remote_processes(lab.root) == []
+
+
+def test_changed_host_key_is_refused_by_trust_host_unless_replaced_by_name(lab: Lab, tmp_path: Path) -> None:
+    """Issue 17 F25: trust-host used to add the new key next to the changed one, and deploy then connected."""
+    other = tmp_path / "other"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)], check=True)
+
+    def fp(pub: str) -> str:
+        return subprocess.run(["ssh-keygen", "-lf", pub], capture_output=True, text=True).stdout.split()[1]
+
+    old_fp, new_fp = fp(f"{other}.pub"), fp(f"{lab.host_key}.pub")
+    pattern = lab.host if lab.port == 22 else f"[{lab.host}]:{lab.port}"
+    known = tmp_path / "known_hosts"
+    unrelated = "10.200.254.9 " + " ".join(other.with_suffix(".pub").read_text().split()[:2]) + "\n"
+    known.write_text(unrelated + f"{pattern} {' '.join(other.with_suffix('.pub').read_text().split()[:2])}\n")
+    before = known.read_text()
+    env = {"CHAINLAB_KNOWN_HOSTS": str(known)}
+    f = str(model(tmp_path, lab))
+    refused = chainlab(["trust-host", f, "--target", "lab"], env)
+    assert refused.returncode == 1, refused.stdout
+    assert "CHANGED" in refused.stderr and old_fp in refused.stderr and new_fp in refused.stderr, refused.stderr
+    assert f"--replace {old_fp}" in refused.stderr
+    assert known.read_text() == before
+    deploy = chainlab(["deploy", f, "--target", "lab", "--iterations", "10", "--runs", str(tmp_path / "runs")], env)
+    assert deploy.returncode == 1 and "CHANGED" in deploy.stderr
+    wrong = chainlab(["trust-host", f, "--target", "lab", "--replace", new_fp], env)
+    assert wrong.returncode == 1 and "no such key" in wrong.stderr and known.read_text() == before, wrong.stderr
+    bad = chainlab(["trust-host", f, "--target", "lab", "--replace", "abc"], env)
+    assert bad.returncode != 0 and "fingerprint" in bad.stderr and known.read_text() == before
+    replaced = chainlab(["trust-host", f, "--target", "lab", "--replace", old_fp], env)
+    assert replaced.returncode == 0 and new_fp in replaced.stdout and "added" in replaced.stdout, replaced.stderr
+    lines = known.read_text().splitlines()
+    assert lines[0] == unrelated.strip() and len(lines) == 2 and lines[1].startswith(f"{pattern} ssh-ed25519 ")
+    again = chainlab(["trust-host", f, "--target", "lab"], env)
+    assert again.returncode == 0 and "already in" in again.stdout

@@ -113,7 +113,11 @@ export class BackendClient {
     private readonly handshake: Promise<void>;
 
     private constructor(python: string) {
-        this.child = spawn(python, ['-m', 'chainlab.rpc'], { stdio: ['pipe', 'pipe', 'pipe'] });
+        // the backend ends when this process ends, even killed (PR_SET_PDEATHSIG there, checked against this pid)
+        this.child = spawn(python, ['-m', 'chainlab.rpc'], {
+            stdio: ['pipe', 'pipe', 'pipe'],
+            env: { ...process.env, CHAINLAB_PARENT_PID: String(process.pid) },
+        });
         this.child.stderr!.on('data', chunk => {
             this.stderr.push(String(chunk));
             if (this.stderr.length > 200) this.stderr.shift();

@@ -35,19 +35,22 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
 
 /**
  * While a run is in flight, Ctrl-C asks the backend to stop it: the chain writes what it measured and the
- * reply still comes, marked stopped. A second Ctrl-C gives up at once. Returns the function that uninstalls it.
+ * reply still comes, marked stopped. A second Ctrl-C gives up at once. SIGTERM and SIGHUP (a closed terminal)
+ * are handled the same way. Returns the function that uninstalls it.
  */
 export function interruptOnCtrlC(backend: BackendClient, output: Output): () => void {
     let pressed = 0;
-    const handler = () => {
+    const handler = (signal: NodeJS.Signals) => {
         pressed++;
-        if (pressed > 1) process.exit(130);
-        output.err('\nchainlab: stopping the run (Ctrl-C again to abandon it); keeping what was measured ...');
+        if (pressed > 1) process.exit(signal === 'SIGINT' ? 130 : 128 + (signal === 'SIGHUP' ? 1 : 15));
+        const what = signal === 'SIGINT' ? 'Ctrl-C again to abandon it' : `${signal} again to abandon it`;
+        output.err(`\nchainlab: stopping the run (${what}); keeping what was measured ...`);
         backend.interrupt();
     };
-    process.on('SIGINT', handler);
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const s of signals) process.on(s, handler);
     return () => {
-        process.off('SIGINT', handler);
+        for (const s of signals) process.off(s, handler);
     };
 }
 

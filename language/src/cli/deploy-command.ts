@@ -1,6 +1,6 @@
 /** `chainlab deploy` (an experiment on a local or ssh target: scenarios, collect, report) and `chainlab trust-host`. */
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { HEURISTICS, MEMORY_ALLOCATORS, SCENARIOS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
 import { measuredRun, withBackend } from './backend-session.js';
 import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
@@ -50,6 +50,7 @@ export async function deployCommand(
 
 export interface TrustHostOptions {
     target: string;
+    replace?: string;
     json?: boolean;
 }
 
@@ -61,7 +62,12 @@ export async function trustHostCommand(
     const ir = await loadIr(file, output);
     if (!ir) return 1;
     return withBackend(output, async backend => {
-        const reply = await backend.request('deploy/trust-host', { ir, target: options.target });
+        const reply = await backend.request('deploy/trust-host', {
+            ir,
+            target: options.target,
+            file,
+            ...(options.replace ? { replace: options.replace } : {}),
+        });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
         else
             output.out(
@@ -69,6 +75,12 @@ export async function trustHostCommand(
             );
         return 0;
     });
+}
+
+function fingerprintOption(value: string): string {
+    if (!/^SHA256:[A-Za-z0-9+/=]+$/.test(value))
+        throw new InvalidArgumentError(`--replace: expected a fingerprint like SHA256:abc..., got '${value}'`);
+    return value;
 }
 
 export function registerDeploy(program: Command): void {
@@ -115,6 +127,11 @@ export function registerDeploy(program: Command): void {
         )
         .argument('<file>', 'a .chain file')
         .requiredOption('--target <name>', 'an ssh target of the file')
+        .option(
+            '--replace <fingerprint>',
+            'the known key (SHA256:...) to replace when the host key changed (refused otherwise)',
+            fingerprintOption,
+        )
         .option('--json', 'print the result as JSON')
         .action(async (file: string, options: TrustHostOptions) => {
             process.exitCode = await trustHostCommand(file, options);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -152,9 +153,29 @@ static void on_signal(int sig) {
     if (signalled) __atomic_store_n(&signalled->stop, 1, __ATOMIC_RELEASE);
 }
 
+/* From its creation the context ends with the process that started this one (the backend, a shell): the parent's
+ * death sends SIGTERM (PR_SET_PDEATHSIG), which, like SIGINT and SIGHUP, stops the run (an early one: no iteration) and keeps what it measured; a
+ * starter that named itself in CHAINLAB_PARENT_PID and is already gone (it died before the prctl) stops it at once.
+ * A closed stderr (a dead reader) must not kill it before it writes its files: SIGPIPE is ignored. */
+static void guard_parent(cl_ctx *c) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    signalled = c;
+    sigaction(SIGINT, &sa, NULL); /* also while the arena is set up: a stop then runs no iteration */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    const char *parent = getenv("CHAINLAB_PARENT_PID");
+    if (parent && *parent && atol(parent) != (long)getppid()) STORE(&c->stop, 1);
+}
+
 cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     cl_ctx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
+    guard_parent(c);
     c->p = p;
     c->o = *o;
     c->user = user;
@@ -333,18 +354,20 @@ static void start_thread(cl_ctx *c, int t) {
 }
 
 int cl_run(cl_ctx *c) {
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     signalled = c;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     /* worker threads block the signals; the main thread takes them */
     sigset_t block, prev;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &block, &prev);
     c->t0 = cl_now_ns() + (c->o.period_ns > 0 ? 1000000 : 0);
     for (int t = 0; t < c->p->nthreads; t++) start_thread(c, t);
@@ -374,8 +397,11 @@ int cl_run(cl_ctx *c) {
     for (int t = 0; t < c->p->nthreads; t++)
         if (c->w[t].started) pthread_join(c->w[t].tid, NULL);
     if (c->o.progress) fprintf(stderr, "\n");
+    /* SIGINT as before; SIGTERM and SIGHUP (also the parent's death) stay caught and do nothing more, so the
+     * caller still writes what was measured in full */
     sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    (void)old_term;
+    (void)old_hup;
     signalled = NULL;
     if (LOAD(&c->failed)) return 2;
     return cl_completed(c) < c->o.iterations ? 1 : 0;
@@ -538,6 +564,7 @@ int cl_calibrate(cl_ctx *c, int reps, const char *path) {
 
 void cl_destroy(cl_ctx *c) {
     if (!c) return;
+    if (signalled == c) signalled = NULL;
     if (c->map) munmap(c->map, c->arena_mapped);
     if (c->w)
         for (int t = 0; t < c->p->nthreads; t++) {

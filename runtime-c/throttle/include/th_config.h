@@ -44,7 +44,9 @@ struct th_config {
     size_t trace_cap;
     int sampler_cpu; /* -1 = not pinned */
     int fifo_prio;
-    char **command; /* workload argv after "--" (not owned) */
+    char **command;   /* workload argv after "--" (not owned) */
+    char *title;      /* the daemon's argv area, rewritten by the guardian so ps tells them apart (not owned) */
+    size_t title_len; /* its size in bytes, 0 = leave the title alone */
 };
 
 void th_config_defaults(struct th_config *c);

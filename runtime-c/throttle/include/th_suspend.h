@@ -29,8 +29,9 @@ struct th_susp {
 
 int th_susp_init(struct th_susp *s, const struct th_config *cfg, pid_t child, char *err, size_t errlen);
 int th_susp_apply(struct th_susp *s, int core_idx, int on);
-/* Tell the guardian the daemon is alive (rate-limited to one write per TH_HEARTBEAT_MS). */
-void th_susp_heartbeat(struct th_susp *s, uint64_t now_ns);
+/* Tell the guardian the daemon is alive (rate-limited to one write per TH_HEARTBEAT_MS). Returns -1 when
+ * the guardian is gone (EPIPE; the daemon must ignore SIGPIPE): the caller resumes everything and exits. */
+int th_susp_heartbeat(struct th_susp *s, uint64_t now_ns);
 /* Resume everything (idempotent), stop hold threads, remove a created cgroup, stop the guardian. */
 void th_susp_fini(struct th_susp *s);
 /* fifo-hold: delay from a hold request to the hold thread spinning (ns), over the last TH_HOLD_DELAYS holds.

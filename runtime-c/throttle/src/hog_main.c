@@ -1,17 +1,35 @@
 /* chainlab-hog: the thesis' Syn 'C' best-effort workload, publishing the bytes it moved. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "th_hog.h"
 
 /* Only state a signal handler may touch (async-signal-safe flag). */
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
+
+/* An existing file at the --shm path may be replaced only when it is a counter file left by a hog that
+ * is gone (a crash); anything else is someone's file: refused, never deleted. */
+static int stale_counter_file(const char *path)
+{
+    struct th_hog_shm old;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return 0;
+    struct stat st;
+    int ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size == (off_t)sizeof old &&
+             read(fd, &old, sizeof old) == (ssize_t)sizeof old && old.magic == TH_HOG_MAGIC && old.pid > 0 &&
+             kill((pid_t)old.pid, 0) && errno == ESRCH;
+    close(fd);
+    return ok;
+}
 
 int main(int argc, char **argv)
 {
@@ -36,13 +54,26 @@ int main(int argc, char **argv)
     }
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
+    signal(SIGHUP, on_signal);
+    /* ends with the process that started it (the throttler, the backend); CHAINLAB_PARENT_PID covers a
+     * starter that died before the prctl */
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    const char *parent = getenv("CHAINLAB_PARENT_PID");
+    if (parent && *parent && atol(parent) != (long)getppid()) return 1;
     struct th_hog_shm local = { 0 }, *m = &local;
     if (shm) {
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.tmp%d", shm, (int)getpid());
-        int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (!access(shm, F_OK) && !stale_counter_file(shm)) {
+            fprintf(stderr,
+                    "chainlab-hog: %s exists and is not a counter file of a finished hog: refusing to replace it\n",
+                    shm);
+            return 2;
+        }
+        int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 || ftruncate(fd, sizeof *m)) {
             perror("chainlab-hog: shm");
+            if (fd >= 0) unlink(tmp);
             return 1;
         }
         m = mmap(NULL, sizeof *m, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -53,10 +84,15 @@ int main(int argc, char **argv)
         }
         m->magic = TH_HOG_MAGIC;
         m->pid = getpid();
-        if (rename(tmp, shm)) {
-            perror("chainlab-hog: rename");
-            return 1;
-        } /* appears complete */
+        /* appears complete; link() never replaces a file that appeared meanwhile, rename() only a stale one */
+        int placed = stale_counter_file(shm) ? rename(tmp, shm) : link(tmp, shm);
+        if (placed) {
+            int e = errno;
+            fprintf(stderr, "chainlab-hog: cannot create %s: %s\n", shm, strerror(e));
+            unlink(tmp);
+            return e == EEXIST ? 2 : 1;
+        }
+        unlink(tmp); /* after link(): the counter file is now shm (after rename() tmp no longer exists) */
     }
     size_t words = size / 8;
     uint64_t *buf = aligned_alloc(64, words * 8);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,11 +50,33 @@ static const char usage[] =
     "sampling=overflow (source=coop, duty-cycle): no periodic samples; the hog notifies when a window of S\n"
     "      reached the threshold (like a PMU overflow); with fifo-hold each core's handler holds its own core.\n";
 
+/* The starter named itself in CHAINLAB_PARENT_PID and is no longer our parent: it died before
+ * PR_SET_PDEATHSIG was set (a race the signal alone cannot cover). */
+static int parent_gone(void)
+{
+    const char *p = getenv("CHAINLAB_PARENT_PID");
+    return p && *p && atol(p) != (long)getppid();
+}
+
+/* Wait for a child to end; a second SIGTERM (the parent's death: PR_SET_PDEATHSIG) must not cut the wait short
+ * (EINTR), or the report would come before the workload's last words and the workload would be left behind. */
+static void reap(pid_t pid)
+{
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+}
+
 static int spawn_workload(struct daemon *d)
 {
-    pid_t p = fork();
+    pid_t parent = getpid(), p = fork();
     if (p < 0) return -1;
     if (p == 0) {
+        /* the workload ends with the daemon, even a killed one (the guardian resumes it first) */
+        prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+        if (getppid() != parent) _exit(127);
+        signal(SIGPIPE, SIG_DFL); /* the daemon ignores it; an exec'd workload must not inherit that */
+        char me[24];
+        snprintf(me, sizeof me, "%ld", (long)parent);
+        setenv("CHAINLAB_PARENT_PID", me, 1); /* the workload's own check is against the daemon */
         cpu_set_t set;
         CPU_ZERO(&set);
         for (int i = 0; i < d->cfg.ncores; i++) CPU_SET(d->cfg.cores[i], &set);
@@ -165,7 +188,10 @@ static void loop(struct daemon *d)
             }
         }
         run_round(d, &r);
-        th_susp_heartbeat(&d->susp, th_now_ns());
+        if (th_susp_heartbeat(&d->susp, th_now_ns())) {
+            d->why = "guardian-lost";
+            return;
+        }
         if (crash_after && d->rounds >= crash_after) abort();
         if (end && th_now_ns() >= end) {
             d->why = "duration";
@@ -200,7 +226,10 @@ static void overflow_loop(struct daemon *d)
         if (end && end - now < step) step = end - now;
         struct timespec ts = { 0, (long)step };
         nanosleep(&ts, NULL); /* a signal ends it early */
-        th_susp_heartbeat(&d->susp, th_now_ns());
+        if (th_susp_heartbeat(&d->susp, th_now_ns())) {
+            d->why = "guardian-lost";
+            return;
+        }
         if (workload_gone(d)) {
             d->why = "workload-exit";
             return;
@@ -280,6 +309,14 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* a dead guardian must not kill the daemon at its next heartbeat (SIGPIPE) before it resumes the
+     * best-effort work: the write fails with EPIPE instead, and the daemon resumes, cleans up and exits */
+    signal(SIGPIPE, SIG_IGN);
+    /* started by the backend or a shell: ends (resuming everything) when that process ends */
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    if (parent_gone()) stop_signal = SIGTERM;
+    d.cfg.title = argv[0];
+    d.cfg.title_len = (size_t)(argv[argc - 1] + strlen(argv[argc - 1]) + 1 - argv[0]);
     if (th_trace_init(&d.trace, d.cfg.trace_cap)) {
         fprintf(stderr, "chainlab-throttle: out of memory\n");
         return 1;
@@ -302,7 +339,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "chainlab-throttle: %s\n", err);
         if (d.child > 0) {
             kill(d.child, SIGTERM);
-            waitpid(d.child, NULL, 0);
+            reap(d.child);
         }
         return rc;
     }
@@ -325,7 +362,7 @@ int main(int argc, char **argv)
             d.src.ops->close(&d.src);
             if (d.child > 0) {
                 kill(d.child, SIGTERM);
-                waitpid(d.child, NULL, 0);
+                reap(d.child);
             }
             return 1;
         }
@@ -348,7 +385,7 @@ int main(int argc, char **argv)
     d.src.ops->close(&d.src);
     if (d.child > 0) {
         kill(d.child, SIGTERM);
-        waitpid(d.child, NULL, 0);
+        reap(d.child);
     }
     if (d.cfg.trace[0]) {
         FILE *f = fopen(d.cfg.trace, "w");
@@ -360,5 +397,7 @@ int main(int argc, char **argv)
     th_susp_free(&d.susp);
     th_trace_free(&d.trace);
     th_ovf_free(&d.ovf);
-    return strcmp(d.why, "replay-error") && strcmp(d.why, "source-error") ? 0 : 1;
+    if (!strcmp(d.why, "guardian-lost"))
+        fprintf(stderr, "chainlab-throttle: the guardian died: resumed everything and stopped\n");
+    return strcmp(d.why, "replay-error") && strcmp(d.why, "source-error") && strcmp(d.why, "guardian-lost") ? 0 : 1;
 }

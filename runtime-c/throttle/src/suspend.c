@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -188,6 +189,12 @@ static int guardian_start(struct th_susp *s, char *err, size_t n)
     if (g == 0) {
         close(fds[1]);
         setsid(); /* outside the daemon's process group: a group kill must not take the guardian too */
+        /* told apart from the daemon in ps: comm (ps -o comm, top) and the command line (ps -f) */
+        prctl(PR_SET_NAME, "chainlab-guard", 0, 0, 0);
+        if (s->cfg->title && s->cfg->title_len > 1) {
+            memset(s->cfg->title, 0, s->cfg->title_len);
+            snprintf(s->cfg->title, s->cfg->title_len, "chainlab-throttle-guardian");
+        }
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
@@ -280,12 +287,13 @@ int th_susp_init(struct th_susp *s, const struct th_config *cfg, pid_t child, ch
     return 0;
 }
 
-void th_susp_heartbeat(struct th_susp *s, uint64_t now_ns)
+int th_susp_heartbeat(struct th_susp *s, uint64_t now_ns)
 {
-    if (s->guard_fd < 0 || now_ns - s->last_beat_ns < (uint64_t)TH_HEARTBEAT_MS * 1000000ULL) return;
+    if (s->guard_fd < 0 || now_ns - s->last_beat_ns < (uint64_t)TH_HEARTBEAT_MS * 1000000ULL) return 0;
     s->last_beat_ns = now_ns;
-    ssize_t w = write(s->guard_fd, "h", 1); /* non-blocking pipe: a full pipe just skips a beat */
-    (void)w;
+    /* non-blocking pipe: a full pipe (EAGAIN) just skips a beat; EPIPE = no reader, the guardian died */
+    if (write(s->guard_fd, "h", 1) < 0 && errno == EPIPE) return -1;
+    return 0;
 }
 
 int th_susp_apply(struct th_susp *s, int idx, int on)
@@ -323,6 +331,6 @@ void th_susp_fini(struct th_susp *s)
     if (s->guard_fd >= 0) {
         close(s->guard_fd); /* guardian sees EOF, resumes (again, idempotent) and exits */
         s->guard_fd = -1;
-        waitpid(s->guard_pid, NULL, 0);
+        while (waitpid(s->guard_pid, NULL, 0) < 0 && errno == EINTR) {} /* a second SIGTERM must not cut it */
     }
 }

@@ -18,7 +18,8 @@ n=$(field suspensions "$DIR/o.json")
 [ "${n:-0}" -ge 50 ] || fail "only ${n:-0} suspensions in 1 s of a saturating hog"
 p99=$(sed -n 's/.*"crossing_delay_ns":{"n":[0-9]*,"p50":[0-9]*,"p99":\([0-9]*\).*/\1/p' "$DIR/o.json")
 [ -n "$p99" ] && [ "$p99" -lt 5000000 ] || fail "crossing -> suspension p99 '${p99}' ns (want < 5 ms even on a loaded machine)"
-short=$(awk -F, 'NR > 1 && $8 == 1 { s = $1 } NR > 1 && $8 == -1 && s { if ($1 - s < 900000) print $1 - s; s = 0 }' "$DIR/t.csv" | head -3)
+# every suspension lasts T, but the last one: the stop at the end of the run resumes at once (issue 17, F23)
+short=$(awk -F, 'NR > 1 && $8 == 1 { s = $1 } NR > 1 && $8 == -1 && s { print $1 - s; s = 0 }' "$DIR/t.csv" | sed '$d' | awk '$1 < 900000' | head -3)
 [ -z "$short" ] && [ "$(awk -F, 'NR > 1 && $8 == -1' "$DIR/t.csv" | wc -l)" -eq "$n" ] || fail "suspensions shorter than T or unmatched: $short"
 kill -0 $HP && [ "$(awk '{print $3}' /proc/$HP/stat)" != T ] || fail "the hog was left stopped"
 # 2. a threshold far above the hog's bandwidth: no crossings, and (almost) no work for the daemon
