@@ -193,12 +193,12 @@ function latencyMarks(d: LatencyPlotData, m: Mode, domain: [number, number]): Pl
                 title: (k: MarkerAt) => `${k.series}: p${k.level} = ${formatMs(k.ms)}`,
             }),
         );
-        // p99 and p99.9 nearly meet on a linear CDF: one label above-left, one below-right
+        // p99 and p99.9 nearly meet on a linear CDF: one label left of its dot (above the curve), one below-right
         const placement: Record<string, { textAnchor: 'start' | 'end'; dx: number; dy: number }> =
             m === 'cdf'
                 ? {
                       '50': { textAnchor: 'start', dx: 7, dy: 0 },
-                      '99': { textAnchor: 'end', dx: -7, dy: -9 },
+                      '99': { textAnchor: 'end', dx: -7, dy: 0 },
                       '99.9': { textAnchor: 'start', dx: 7, dy: 9 },
                   }
                 : {
@@ -605,25 +605,36 @@ function render(): void {
 }
 
 /**
- * Percentile labels of several curves meet (p99 of two runs at the same height): a label that would cover a text
- * already there is left out, its dot stays (hover names it), first curves first.
+ * Percentile labels of several curves meet (p99 of two runs at the same height), or leave the frame: such a label
+ * goes to the other side of its dot, and where it meets a text there too it is left out (its dot stays, hover
+ * names it); first curves first.
  */
 function declutter(root: HTMLElement): void {
     const svg = root.querySelector('svg.plot-chart');
     if (!svg) return;
-    const labels = Array.from(svg.querySelectorAll('g.marker-labels text, g.best-label text'));
+    const labels = Array.from(svg.querySelectorAll<SVGTextElement>('g.marker-labels text, g.best-label text'));
     const kept = Array.from(svg.querySelectorAll('text'))
-        .filter(t => !labels.includes(t))
+        .filter(t => !labels.includes(t as SVGTextElement))
         .map(t => t.getBoundingClientRect());
+    const GAP = 2; // labels that touch read as one ("p50p50")
     const meets = (a: DOMRect, b: DOMRect) =>
-        Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+        Math.min(a.right, b.right) - Math.max(a.left, b.left) > -GAP &&
         Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
     const frame = svg.querySelector('[aria-label="frame"]')?.getBoundingClientRect();
+    const free = (box: DOMRect) =>
+        !(frame !== undefined && (box.right > frame.right + 20 || box.left < frame.left - 4)) &&
+        !kept.some(k => meets(k, box));
     for (const label of labels) {
-        const box = label.getBoundingClientRect();
-        const outside = frame !== undefined && (box.right > frame.right + 20 || box.left < frame.left - 4);
-        if (outside || kept.some(k => meets(k, box))) label.remove();
-        else kept.push(box);
+        let box = label.getBoundingClientRect();
+        if (!free(box)) {
+            // the other side of the dot: mirror the anchor and move by the label's offset twice
+            const start = getComputedStyle(label).textAnchor !== 'end';
+            label.setAttribute('text-anchor', start ? 'end' : 'start');
+            label.setAttribute('dx', String(start ? -14 : 14));
+            box = label.getBoundingClientRect();
+        }
+        if (free(box)) kept.push(box);
+        else label.remove();
     }
 }
 
