@@ -614,7 +614,7 @@ function declutter(root: HTMLElement): void {
     if (!svg) return;
     const labels = Array.from(svg.querySelectorAll<SVGTextElement>('g.marker-labels text, g.best-label text'));
     const kept = Array.from(svg.querySelectorAll('text'))
-        .filter(t => !labels.includes(t as SVGTextElement))
+        .filter(t => !labels.includes(t))
         .map(t => t.getBoundingClientRect());
     const GAP = 2; // labels that touch read as one ("p50p50")
     const meets = (a: DOMRect, b: DOMRect) =>
