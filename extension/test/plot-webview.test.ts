@@ -287,6 +287,26 @@ describe('latency plot of an exact analysis', () => {
         await darkCdf.close();
     });
 
+    test('the wheel zooms the latency axis around the pointer; a double click shows all of it again', async () => {
+        const page = await show(analysisPlot(passing));
+        const span = async () => {
+            const ticks = (await texts(page, 'g[aria-label="x-axis tick label"] text')).map(Number);
+            return ticks.at(-1)! - ticks[0];
+        };
+        const all = await span();
+        const box = (await page.locator('svg.plot-chart').boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        for (let i = 0; i < 4; i++) {
+            await page.mouse.wheel(0, -100);
+            await page.waitForTimeout(50);
+        }
+        await expect.poll(span).toBeLessThan(all / 1.5);
+        expect(await overlaps(page, 'g[aria-label$="tick label"] text')).toEqual([]);
+        await page.dblclick('svg.plot-chart');
+        await expect.poll(span).toBe(all);
+        await page.close();
+    });
+
     test('verdicts: the sample passes every requirement, with the margin of each', async () => {
         const page = await show(analysisPlot(passing));
         const rows = await page
@@ -370,6 +390,26 @@ describe('latency plot of a run on this machine', () => {
         const dark = await show(plot, 'dark', 'ccdf', 'run-ccdf-dark');
 
         await dark.close();
+    });
+
+    test('curves decades apart get a log latency axis (1-2-5 ticks); the toggle brings the linear one back', async () => {
+        // the X-ray analysis (64..200 ms) against the small chain's run (under a millisecond to a few)
+        const page = await show(withComparison(analysisPlot(passing), runPlot('Small', 'here', run)));
+        const xTitle = () => texts(page, 'g[aria-label="x-axis label"] text');
+        expect(await xTitle()).toEqual(['latency (ms, log scale)']);
+        const ticks = (await texts(page, 'g[aria-label="x-axis tick label"] text')).map(Number);
+        expect(ticks.length).toBeGreaterThanOrEqual(3);
+        for (const t of ticks)
+            expect(t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9)), String(t)).toBeOneOf([1, 2, 5]);
+        expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
+        await page.click('button[data-action="log-x"]');
+        await expect.poll(xTitle).toEqual(['latency (ms)']);
+        expect(await page.getAttribute('button[data-action="log-x"]', 'aria-pressed')).toBe('false');
+        await page.screenshot({ path: join(artifacts, 'compare-linear-light.png') });
+        await page.click('button[data-action="log-x"]');
+        await expect.poll(xTitle).toEqual(['latency (ms, log scale)']);
+        await page.screenshot({ path: join(artifacts, 'compare-log-light.png') });
+        await page.close();
     });
 
     test('an overloaded run keeps its warning banner above the plot', async () => {

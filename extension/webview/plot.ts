@@ -43,11 +43,14 @@ let data: PlotViewData | undefined;
 let mode: Mode = 'cdf';
 /** A log latency axis: for curves decades apart (a backlog next to its prediction); undefined = decide by the data. */
 let logX: boolean | undefined;
+/** The latency range zoomed into with the mouse wheel (a double click goes back to all of it). */
+let zoomed: [number, number] | undefined;
 
+/** A series' colour: the result's own curves first, then the compared ones (dashed) continue the palette. */
 const colourOf = (d: LatencyPlotData, name: string) => {
-    const own = d.series.filter(s => s.kind !== 'compared');
-    const i = own.findIndex(s => s.name === name);
-    return i >= 0 ? COLOURS[i % COLOURS.length] : 'var(--vscode-charts-foreground, #888)';
+    const ordered = [...d.series.filter(s => s.kind !== 'compared'), ...d.series.filter(s => s.kind === 'compared')];
+    const i = ordered.findIndex(s => s.name === name);
+    return COLOURS[Math.max(0, i) % COLOURS.length];
 };
 
 function element<K extends keyof HTMLElementTagNameMap>(
@@ -112,6 +115,9 @@ function logTicks([lo, hi]: [number, number], room: number): number[] {
     return ladder([1], 4);
 }
 
+/** The PMF's bin width: about 100 bins over the axis, on the 1-2-5 ladder. */
+const pmfStep = (domain: [number, number]) => niceStep(domain[1] - domain[0], 100);
+
 /** The curve of one series in the mode: steps of the CDF or tail, starting from the left of the frame. */
 function curve(s: PlotSeries, m: 'cdf' | 'ccdf', left: number): Point[] {
     const points = m === 'cdf' ? cdf(s.points) : ccdf(s.points);
@@ -143,7 +149,7 @@ function latencyMarks(d: LatencyPlotData, m: Mode, domain: [number, number]): Pl
         }
     }
     if (m === 'pmf') {
-        const step = niceStep(domain[1] - domain[0], 60);
+        const step = pmfStep(domain);
         d.series.forEach(s => {
             const bins = histogram(s.points, step);
             const colour = colourOf(d, s.name);
@@ -280,12 +286,44 @@ function tagged(chart: SVGSVGElement | HTMLElement, ...classes: string[]): SVGSV
     return chart;
 }
 
+/** The wheel zooms the latency axis around the pointer (in log space on a log axis); a double click resets it. */
+function zoomable(chart: SVGSVGElement | HTMLElement, log: boolean): void {
+    const x = (
+        chart as unknown as {
+            scale(name: 'x'): { domain: number[]; apply(v: number): number; invert(px: number): number };
+        }
+    ).scale('x');
+    const to = (v: number) => (log ? Math.log10(v) : v);
+    const from = (v: number) => (log ? Math.pow(10, v) : v);
+    chart.addEventListener(
+        'wheel',
+        (wheel: Event) => {
+            const event = wheel as WheelEvent;
+            event.preventDefault();
+            const box = chart.getBoundingClientRect();
+            const width = Number(chart.getAttribute('width')) || box.width;
+            const at = to(x.invert(((event.clientX - box.left) * width) / box.width));
+            const factor = event.deltaY < 0 ? 0.8 : 1.25;
+            const [lo, hi] = x.domain.map(to);
+            if (!Number.isFinite(at)) return;
+            zoomed = [from(at - (at - lo) * factor), from(at + (hi - at) * factor)];
+            if (!log) zoomed[0] = Math.max(0, zoomed[0]);
+            render();
+        },
+        { passive: false },
+    );
+    chart.addEventListener('dblclick', () => {
+        zoomed = undefined;
+        render();
+    });
+}
+
 /** The chart's height: what the panel leaves under the title, toolbar and tables, within reason. */
 const chartHeight = (width: number, tables: number) =>
     Math.round(Math.max(300, Math.min(width * 0.62, 640, window.innerHeight - 150 - tables)));
 
 function latencyChart(d: LatencyPlotData, m: Mode, log: boolean): SVGSVGElement | HTMLElement {
-    const domain = xDomain(d, log);
+    const domain = zoomed ?? xDomain(d, log);
     const width = chartWidth();
     const xLabel = log ? 'latency (ms, log scale)' : 'latency (ms)';
     const yLabel =
@@ -293,7 +331,7 @@ function latencyChart(d: LatencyPlotData, m: Mode, log: boolean): SVGSVGElement 
             ? 'P(latency ≤ x)'
             : m === 'ccdf'
               ? 'P(latency > x)'
-              : `probability per ${formatMs(niceStep(domain[1] - domain[0], 60))} bin`;
+              : `probability per ${formatMs(pmfStep(domain))} bin`;
     const titles = { labelAnchor: 'center', labelArrow: 'none' } as const;
     // log axes get their ticks as marks with their own text: Plot would pass a log scale's labels through d3's
     // thinning, which drops 5 of the 1-2-5 ladder
@@ -335,9 +373,10 @@ function latencyChart(d: LatencyPlotData, m: Mode, log: boolean): SVGSVGElement 
                 ? { type: 'log', domain: [TAIL_FLOOR, 1], axis: null }
                 : m === 'cdf'
                   ? { ...titles, domain: [0, 1], label: yLabel, ticks: 5, tickFormat: formatNumber, grid: true }
-                  : { ...titles, label: yLabel, ticks: 5, tickFormat: formatNumber, grid: true },
+                  : { ...titles, label: yLabel, ticks: 5, tickFormat: formatNumber, grid: true, nice: true },
         marks: [...logAxes, ...latencyMarks(d, m, domain), Plot.frame({ stroke: FOREGROUND, strokeOpacity: 0.35 })],
     });
+    zoomable(chart, log);
     return tagged(chart, `plot-${m}`);
 }
 
@@ -559,8 +598,20 @@ function toolbar(d: PlotViewData): HTMLElement {
                 ),
             );
         }
+        const log = mode !== 'pmf' && (logX ?? spansDecades(d));
+        const logToggle = button(
+            'log latency axis',
+            () => {
+                logX = !log;
+                zoomed = undefined;
+                render();
+            },
+            { 'data-action': 'log-x', 'aria-pressed': String(log) },
+        );
+        logToggle.disabled = mode === 'pmf'; // a histogram's bins are linear
         bar.append(
             views,
+            logToggle,
             button('Compare with…', () => post({ type: 'compare' }), { 'data-action': 'compare' }),
         );
         if (d.report)
@@ -613,9 +664,11 @@ function declutter(root: HTMLElement): void {
     const svg = root.querySelector('svg.plot-chart');
     if (!svg) return;
     const labels = Array.from(svg.querySelectorAll<SVGTextElement>('g.marker-labels text, g.best-label text'));
-    const kept = Array.from(svg.querySelectorAll('text'))
-        .filter(t => !labels.includes(t))
-        .map(t => t.getBoundingClientRect());
+    // every other text, and every marker dot: a label on another curve's dot hides it
+    const kept = [
+        ...Array.from(svg.querySelectorAll('text')).filter(t => !labels.includes(t)),
+        ...Array.from(svg.querySelectorAll('g.markers circle')),
+    ].map(t => t.getBoundingClientRect());
     const GAP = 2; // labels that touch read as one ("p50p50")
     const meets = (a: DOMRect, b: DOMRect) =>
         Math.min(a.right, b.right) - Math.max(a.left, b.left) > -GAP &&
@@ -641,7 +694,10 @@ function declutter(root: HTMLElement): void {
 window.addEventListener('message', event => {
     const message = event.data as PlotViewData;
     if (message?.view !== 'latency' && message?.view !== 'explore') return;
-    if (data?.key !== message.key) logX = undefined;
+    if (data?.key !== message.key) {
+        logX = undefined;
+        zoomed = undefined;
+    }
     data = message;
     render();
 });
