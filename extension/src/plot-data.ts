@@ -78,7 +78,8 @@ export interface LatencyPlotData {
 type AnalysisReply = Pick<
     AnalyzeResult,
     'name' | 'distribution' | 'mean_ms' | 'max_ms' | 'percentiles' | 'loss_probability' | 'requirements'
->;
+> &
+    Partial<Pick<AnalyzeResult, 'source'>>;
 
 const percentileName = (p: number) => `p${formatLevel(p)}`;
 
@@ -143,7 +144,8 @@ export function requirementVerdict(r: RequirementResult, distribution: readonly 
 export function analysisPlot(result: AnalysisReply): LatencyPlotData {
     return {
         view: 'latency',
-        key: `ptts ${result.name}`,
+        // one panel per ptts of a file: a ptts of the same name in another file gets its own
+        key: `ptts ${result.name}${result.source ? ` (${result.source.split(/[\\/]/).at(-1)})` : ''}`,
         title: `ptts ${result.name}: end-to-end latency (exact analysis)`,
         series: [{ name: 'predicted', kind: 'predicted', points: result.distribution }],
         markers: MARKERS.map(level => ({ series: 'predicted', level, ms: result.percentiles[level] })),

@@ -50,7 +50,7 @@ describe('distribution arithmetic', () => {
 describe('analysis plot', () => {
     const plot = analysisPlot(analysis);
     test("the reply's distribution, percentiles as markers, one panel per ptts", () => {
-        expect(plot.key).toBe('ptts System');
+        expect(plot.key).toBe('ptts System (xray.chain)');
         expect(plot.series).toEqual([{ name: 'predicted', kind: 'predicted', points: analysis.distribution }]);
         expect(plot.markers).toEqual([
             { series: 'predicted', level: '50', ms: 110.2 },

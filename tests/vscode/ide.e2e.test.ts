@@ -232,6 +232,8 @@ describe('chainlab in VS Code (code-server)', () => {
             .poll(() => row.nth(3).textContent(), { timeout: 30_000 })
             .toBe(formatNumber(Number(expected.percentiles['99'])));
         expect(await frame.locator('svg.plot-cdf g.series-predicted path').count()).toBe(1);
+        // the panel is the ptts's own, titled with it
+        expect(await page.locator('.tab', { hasText: 'Latency: System (xray.chain)' }).count()).toBe(1);
         // the verdict of every requirement of the sample
         expect(await frame.locator('table.verdicts td.verdict').allTextContents()).toEqual([
             '✓ PASS',
