@@ -204,6 +204,11 @@ function constantsTs() {
             'The contract version (contract/schemas/contract.json) that client and backend compare at start.',
         ),
         constant(
+            'PMF_SUM_TOLERANCE',
+            schemas['ir.schema.json'].$defs.PmfSumTolerance.const,
+            "How far from 1 a pmf's probabilities may sum (ir.schema.json#/$defs/PmfSumTolerance states the rule).",
+        ),
+        constant(
             'IR_VERSION',
             schemas['ir.schema.json'].properties.ir_version.const,
             'The IR version of ir.schema.json.',

@@ -75,3 +75,14 @@ class TooExpensiveError(ChainlabError):
         data = super().to_json()
         data["proposals"] = self.proposals
         return data
+
+
+class FileSystemError(ChainlabError):
+    """A file or directory could not be read or written: its path and the system's reason, in one line."""
+
+    code = "file-system"
+
+    def __init__(self, error: OSError, what: str = "") -> None:
+        reason = error.strerror or str(error) or type(error).__name__
+        where = f"{error.filename}: " if error.filename is not None else ""  # a failed write may name no file
+        super().__init__(f"{what + ' ' if what else ''}{where}{reason}")

@@ -19,10 +19,12 @@ import {
     SNodeImpl,
     SPortImpl,
     TYPES,
+    updateModule,
     ZoomMouseListener,
 } from 'sprotty';
 import { configureDiagramEditing } from './diagram-editing.js';
 import { chainlabLanesModule } from './lanes-module.js';
+import { SizeAwareUpdateModelCommand } from './update-model.js';
 import {
     BoxNodeView,
     ChainlabGraphImpl,
@@ -57,6 +59,7 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
         configureDiagramEditing(context);
         configureCommand(context, ReadableFitCommand);
         configureCommand(context, ZoomStepCommand);
+        configureCommand(context, SizeAwareUpdateModelCommand); // replaces sprotty's updateModule
         rebind(ZoomMouseListener).to(ChainlabZoomMouseListener).inSingletonScope();
         // a text edit's new diagram morphs in 100 ms, not sprotty's 250: the edit → diagram target is 300 ms
         configureCommandStackOptions(context, { defaultDuration: 100 });
@@ -74,7 +77,7 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
 
 export function createChainlabDiagramContainer(baseDiv: string, ...modules: ContainerModule[]): Container {
     const container = new Container();
-    loadDefaultModules(container);
+    loadDefaultModules(container, { exclude: [updateModule] });
     container.load(chainlabDiagramModule(baseDiv), chainlabLanesModule, ...modules);
     return container;
 }

@@ -47,6 +47,7 @@ import {
 } from '@chainlab/contract';
 import { boxTypeForm, renameForm } from './edit-forms.js';
 import { HitAreaEdgeView, TitledIssueMarkerView } from './editing-views.js';
+import { RubberBand } from './rubber-band.js';
 
 /** A gesture's edits as the contract's action (contract/schemas/diagram.schema.json); the server checks them again. */
 export function diagramEditAction(...edits: DiagramEdit[]): DiagramEditAction {
@@ -252,18 +253,25 @@ function enclosingPort(target: SModelElementImpl): SPortImpl | undefined {
 export class ConnectMouseListener extends MouseListener {
     @inject(EditingState) protected readonly state!: EditingState;
     private from?: string;
+    private readonly band = new RubberBand();
 
     override mouseDown(target: SModelElementImpl, event: MouseEvent): Action[] {
         const end = this.portAt(target);
         if (!end || event.button !== 0) {
-            this.from = undefined;
+            this.cancel();
             return [];
         }
         if (end.port.type === T.outPort) {
             this.from = end.name;
+            this.band.start(event.clientX, event.clientY);
             return [];
         }
         return this.connectTo(end.name);
+    }
+
+    override mouseMove(_target: SModelElementImpl, event: MouseEvent): Action[] {
+        if (this.from) this.band.move(event.clientX, event.clientY);
+        return [];
     }
 
     override mouseUp(target: SModelElementImpl, event: MouseEvent): Action[] {
@@ -273,10 +281,15 @@ export class ConnectMouseListener extends MouseListener {
         return this.connectTo(end.name);
     }
 
+    private cancel(): void {
+        this.from = undefined;
+        this.band.stop();
+    }
+
     private connectTo(to: string): Action[] {
         const chain = this.state.chain;
         const from = this.from;
-        this.from = undefined;
+        this.cancel();
         return chain && from ? [diagramEditAction({ op: 'connect', chain, from, to })] : [];
     }
 

@@ -153,6 +153,8 @@ function sample(mark: string): VNode | string {
             return <line class-split={true} x1={12} y1={-6} x2={12} y2={8} />;
         case 'execute':
             return <rect class-gantt-bar={true} x={0} y={-4} width={24} height={10} />;
+        case 'measured':
+            return <rect class-gantt-bar={true} class-measured={true} x={0} y={-4} width={24} height={10} />;
         default:
             if (mark.startsWith('arrow-')) {
                 const arrow: VNode = (

@@ -5,13 +5,16 @@
  * scrolls; the PTTS view's sparklines; the box chain's edge labels; and a node's hover popup with the server's
  * content. Screenshots go to test-results/diagram/<view>-<theme>.png.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiagramClient, elements } from '../../language/test/diagram-server/diagram-client.js';
 import { launchBrowser } from './browser.js';
+import { contrastOffenders } from './contrast.js';
+import { THEMES as VSCODE_THEMES, themeScript } from './vscode-themes.js';
 import { standalonePage } from './standalone-page.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -151,6 +154,48 @@ describe.each(['light', 'dark'] as const)('time-scaled views in Chromium, %s the
             await page.close();
         }
     });
+});
+
+describe('thread lanes after a real run on this machine', () => {
+    test('measured bars under the predicted ones, explained in the legend, readable in every theme', async () => {
+        const fig = join(repo, 'samples', 'chains', 'fig3-5.chain');
+        const figUri = pathToFileURL(fig).toString();
+        await client.open(figUri, readFileSync(fig, 'utf-8'));
+        const runs = mkdtempSync(join(tmpdir(), 'chainlab-lanes-'));
+        // Run on target as the editor asks for it: baseline on `here`, a short run with the trace on
+        const reply = await client.connection.sendRequest<{ results: { scenarios: Array<{ tasks?: unknown[] }> } }>(
+            'chainlab/deploy',
+            {
+                uri: figUri,
+                chain: 'Fig35',
+                target: 'here',
+                scenario: 'baseline',
+                iterations: 20,
+                runs,
+            },
+        );
+        const traced = reply.results.scenarios[0].tasks ?? [];
+        expect(traced.length).toBeGreaterThan(0);
+        for (const [theme, look] of Object.entries(VSCODE_THEMES)) {
+            const model = (await client.requestModel(`lanes-run-${theme}`, figUri, { view: 'lanes' })).newRoot;
+            const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+            await page.addInitScript('window.__name = f => f'); // esbuild's keepNames helper, for functions sent to the page
+            await page.goto(pageUrl);
+            await page.evaluate(themeScript(look));
+            await page.waitForFunction(() => 'chainlabDiagram' in window, undefined, { timeout: 10_000 });
+            await page.evaluate(m => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.show(m), model);
+            await page.waitForSelector('g.step-measured');
+            expect(await page.locator('g.step-measured').count()).toBe(traced.length);
+            const legend = await page.locator('g.legend text.legend-text').allTextContents();
+            expect(
+                legend.some(t => t.startsWith('sub-box execution as measured') && t.includes('baseline on here')),
+            ).toBe(true);
+            await shot(page, `lanes-measured-${theme}`);
+            const { offenders } = await page.evaluate(contrastOffenders, 4.5);
+            expect(offenders).toEqual([]);
+            await page.close();
+        }
+    }, 120_000);
 });
 
 describe('behaviour in Chromium', () => {

@@ -220,8 +220,16 @@ describe('the diagram webview in Chromium', () => {
         await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
         await page.mouse.down();
         await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+        // a line follows the pointer from the output port while dragging
+        const band = page.locator('svg.chainlab-rubber-band line');
+        expect(await band.count()).toBe(1);
+        const [x2, y2] = await band.evaluate(l => [Number(l.getAttribute('x2')), Number(l.getAttribute('y2'))]);
+        expect(Math.abs(x2 - (a.x + b.x) / 2)).toBeLessThan(1.5); // the mouse moves in whole pixels
+        expect(Math.abs(y2 - (a.y + b.y) / 2)).toBeLessThan(1.5);
+        await page.screenshot({ path: join(artifacts, 'chain-connect-drag.png'), fullPage: true });
         await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
         await page.mouse.up();
+        expect(await band.count()).toBe(0); // connected: the line is gone
         await expect
             .poll(async () => (await edits()).at(-1))
             .toEqual({

@@ -18,6 +18,7 @@ import {
     type RequestResultOf,
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
+import { periodsTable, periodsText, proposalItems } from './periods-data';
 import { bestOffsets, bestText, exploreChart, exploreTable } from './explore-data';
 import { analysisPlot, measuredSomething, reportOf, runPlot } from './plot-data';
 import { openReport, type PlotPanels } from './plot-panel';
@@ -220,6 +221,35 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         await applyBest();
     });
 
+    // thesis 5.7: periods a little off that shrink the hyper-period, each analysed; the chosen one is one edit
+    register('chainlab.nearbyPeriods', async (uriArg, name) => {
+        const uri = documentUri(uriArg);
+        const ptts = uri && (await elementName(ctx, uri, 'ptts', name));
+        if (!uri || !ptts) return;
+        const result = await request(ctx, `Nearby periods of ${ptts}`, 'chainlab/nearbyPeriods', {
+            uri: uri.toString(),
+            ptts,
+        });
+        if (!result) return;
+        for (const line of periodsTable(result)) ctx.output.appendLine(line);
+        if (!result.proposals.length)
+            return void vscode.window.showInformationMessage(
+                `chainlab: no periods within 2 % of ${ptts}'s give fewer latency trees (now ${result.current.roots})`,
+            );
+        const picked = await vscode.window.showQuickPick(proposalItems(result), {
+            title: `Nearby periods of ${ptts}: now ${periodsText(result.current.periods_ms)}, ${result.current.roots} latency trees`,
+            placeHolder: 'apply which periods? (each analysed exactly; Esc keeps the current ones)',
+            matchOnDescription: true,
+        });
+        if (!picked) return;
+        const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>('chainlab/periodsEdit', {
+            uri: uri.toString(),
+            ptts,
+            periods_ns: picked.proposal.periods_ns,
+        } satisfies RequestParamsOf<'chainlab/periodsEdit'>);
+        await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+    });
+
     register('chainlab.generate', async (uriArg, name) => {
         const uri = documentUri(uriArg);
         const chain = uri && (await elementName(ctx, uri, 'chain', name));
@@ -254,19 +284,25 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             });
     });
 
-    register('chainlab.run', async (uriArg, name, targetArg) => {
+    // calibrate > 0: first a calibration run of that many iterations, kept beside the model for later runs
+    register('chainlab.run', async (uriArg, name, targetArg, calibrateArg) => {
         const uri = documentUri(uriArg);
         const chain = uri && (await elementName(ctx, uri, 'chain', name));
         if (!uri || !chain) return;
         const settings = vscode.workspace.getConfiguration('chainlab');
         const target = typeof targetArg === 'string' ? targetArg : settings.get<string>('target', 'here');
         const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? join(uri.fsPath, '..');
-        const reply = await request(ctx, `Run ${chain} on ${target}`, 'chainlab/deploy', {
+        const calibrate = typeof calibrateArg === 'number' ? calibrateArg : 0;
+        const what = calibrate
+            ? `Calibrate ${chain} on ${target} (${calibrate} iterations) and run`
+            : `Run ${chain} on ${target}`;
+        const reply = await request(ctx, what, 'chainlab/deploy', {
             uri: uri.toString(),
             chain,
             target,
             scenario: settings.get('scenarios', 'baseline'),
             iterations: settings.get('iterations', 200),
+            calibrate,
             runs: join(folder, 'runs'),
         });
         if (!reply) return;
@@ -302,6 +338,16 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
                 if (choice === update) void vscode.commands.executeCommand('chainlab.updateEtpFromMeasurement');
             });
     });
+
+    register('chainlab.calibrateAndRun', (uriArg, name, targetArg) =>
+        vscode.commands.executeCommand(
+            'chainlab.run',
+            uriArg,
+            name,
+            targetArg,
+            vscode.workspace.getConfiguration('chainlab').get<number>('calibrationIterations', 300),
+        ),
+    );
 
     // The language server writes the edit (from the run it relayed); the editor applies it, so undo works. A run
     // the server has a concern about (overloaded, cut short) is written only when the user confirms, reason shown.

@@ -5,7 +5,7 @@
  * `etp chain X` hides nothing); the edited model checks clean and analyses.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -116,6 +116,26 @@ function millionths(text: string): bigint {
     expect(fraction.length).toBeLessThanOrEqual(6);
     return BigInt(whole + fraction.padEnd(6, '0'));
 }
+
+describe('calibrate and run', () => {
+    test('what Calibrate and run sends: a calibration kept beside the model, the prediction drawn from it', async () => {
+        const calibrated = await connection.sendRequest<DeployResult>('chainlab/deploy', {
+            uri,
+            chain: 'Small',
+            target: 'here',
+            scenario: 'baseline',
+            iterations: 60,
+            calibrate: 40,
+            runs: join(dir, 'runs-calibrated'),
+        });
+        const stored = join(dir, '.chainlab', 'calibration', 'Small@here.json');
+        expect(calibrated.results.calibration).toBe(stored);
+        expect(existsSync(stored)).toBe(true);
+        expect(calibrated.results.scenarios[0].tasks?.length).toBeGreaterThan(0);
+        // the plain run (before) predicted from the model's costs
+        expect(reply.results.calibration ?? null).toBeNull();
+    }, 120_000);
+});
 
 describe('run → plot → ETP from measurement', () => {
     test('the language server names the elements the commands offer (no parsing in the extension)', async () => {

@@ -22,7 +22,9 @@ describe('chainlab generate / run', () => {
         expect(result.stdout).toContain('chain App: reduced/reuse, 2 thread(s)');
         for (const file of ['CMakeLists.txt', 'README.md', 'src/chain.c', 'src/main.c', 'runtime/src/rt.c'])
             expect(existsSync(join(out, file))).toBe(true);
-        expect(readFileSync(join(out, 'src/chain.c'), 'utf-8')).toContain('static void f6_0(void *user, uint64_t it)');
+        expect(readFileSync(join(out, 'src/chain.c'), 'utf-8')).toContain(
+            'static void sb_f6_0(void *user, uint64_t it)',
+        );
         for (const cmd of [
             ['-S', out, '-B', join(out, 'build')],
             ['--build', join(out, 'build')],

@@ -20,11 +20,6 @@ PIXELS = {
 MAX_WIDTH = 16384
 
 
-def c_name(name: str) -> str:
-    """A model name ("f6.0", "f8.o") as a C identifier ("f6_0", "f8_o")."""
-    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
-
-
 def num(value: Any) -> str:
     return repr(float(value)) if not isinstance(value, int) else f"{value}.0"
 

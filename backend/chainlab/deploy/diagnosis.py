@@ -12,13 +12,29 @@ CLOSE = 0.10
 TAIL_EXTRA = 0.25
 #: Best-effort work that slows the chain's mean by less than this is not worth a line.
 INTERFERENCE_PCT = 5.0
+#: A sub-box this much slower (median) than in the calibration run is named.
+SLOWER_BOX = 0.20
 
 
 def _pct(measured: float, predicted: float) -> float:
     return (measured - predicted) / predicted if predicted else float("inf")
 
 
-def _prediction_lines(row: dict[str, Any], calibrated: bool) -> list[str]:
+def _slower_boxes(row: dict[str, Any], calibrated_p50: dict[str, float]) -> list[str]:
+    """The sub-boxes that ran clearly slower than in the calibration run, the largest excess first."""
+    slower = []
+    for t in row.get("tasks") or []:
+        before = calibrated_p50.get(t["sub_box"])
+        if before and t["duration_p50_ns"] > before * (1 + SLOWER_BOX):
+            slower.append((t["duration_p50_ns"] - before, t["sub_box"], t["duration_p50_ns"], before))
+    return [
+        f"{name} runs {now / before - 1:.0%} slower than in the calibration run ({now / 1e6:.3g} vs "
+        f"{before / 1e6:.3g} ms, median): calibrate again if the target changed, else look for what shares its core"
+        for _, name, now, before in sorted(slower, reverse=True)[:3]
+    ]
+
+
+def _prediction_lines(row: dict[str, Any], calibrated: bool, calibrated_p50: dict[str, float]) -> list[str]:
     q = row.get("quantiles_ms") or {}
     p50, p99 = q.get("50"), q.get("99")
     if not p50 or not p99 or p50["predicted"] is None or p99["predicted"] is None:
@@ -36,15 +52,16 @@ def _prediction_lines(row: dict[str, Any], calibrated: bool) -> list[str]:
     if abs(d50) > CLOSE:
         if not calibrated:
             lines.append(
-                "the prediction uses the model's nominal costs (`cost` of each box): run with --calibrate 100 "
-                "to measure every sub-box on this target and predict with those"
+                "the prediction uses the model's nominal costs (`cost` of each box): run with --calibrate 300 "
+                "to measure every sub-box on this target as the chain runs and predict with those"
             )
         else:
+            boxes = _slower_boxes(row, calibrated_p50)
             slower = "slower" if d50 > 0 else "faster"
-            lines.append(
-                f"the chain runs {slower} than its calibrated sub-boxes: sub-boxes measured alone run with a warm "
-                "cache and no neighbours; cache and memory effects of the whole chain are not in the model"
-            )
+            lines += boxes or [
+                f"the chain runs {slower} than in its calibration run although no sub-box does: the time between "
+                "sub-boxes (signals, wake-ups, the release) differs from the model's"
+            ]
     if d99 - d50 > TAIL_EXTRA:
         lines.append(
             "the measured tail is longer than predicted: jitter of the platform (interrupts, other processes, a "
@@ -70,12 +87,13 @@ def _interference_lines(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def diagnose(results: dict[str, Any], calibrated: bool) -> list[str]:
-    """Sentences on an experiment's results (`deploy.report.results`), the most telling first."""
+def diagnose(results: dict[str, Any], calibrated: bool, calibrated_p50: dict[str, float] | None = None) -> list[str]:
+    """Sentences on an experiment's results (`deploy.report.results`), the most telling first. calibrated_p50:
+    each sub-box's median time in the calibration run the prediction used."""
     rows = results["scenarios"]
     lines = [f"{r['scenario']}: overloaded, the numbers measure a backlog" for r in rows if r.get("overloaded")]
     sound = [r for r in rows if (r.get("measured") or {}).get("samples") and not r.get("overloaded")]
     reference = next((r for r in sound if r["scenario"] == "baseline"), sound[0] if sound else None)
     if reference:
-        lines += _prediction_lines(reference, calibrated)
+        lines += _prediction_lines(reference, calibrated, calibrated_p50 or {})
     return lines + _interference_lines(rows)

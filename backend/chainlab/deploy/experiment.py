@@ -34,9 +34,17 @@ from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json
 from chainlab.progress import ProgressFn
 from chainlab.resources import runtime_sources
 from chainlab.run.build import content_hash, default_cache
+from chainlab.run.calibration import (
+    apply_calibration,
+    calibration_from_trace,
+    calibration_path,
+    load_calibration,
+    measured_costs,
+    save_calibration,
+)
 from chainlab.run.interrupt import interrupted
-from chainlab.run.local import calibrated_ir
 from chainlab.run.scenarios import HOG_BYTES, SCENARIOS, daemon_args
+from chainlab.run.trace import DEFAULT_TRACE, read_trace
 
 
 class DeployError(ChainlabError):
@@ -69,8 +77,10 @@ class Deployment:
     phases_s: dict[str, float] = field(default_factory=dict)
     cached_build: bool = False
     calibrated: bool = False
+    calibration: str | None = None  # the calibration file the prediction used
     error: str | None = None
     predicted: list[tuple[int, float]] = field(default_factory=list)
+    threads: dict[str, int] = field(default_factory=dict)  # sub-box -> plan thread
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -226,6 +236,11 @@ async def _recover(
     return None
 
 
+def _trace_args(iterations: int) -> list[str]:
+    """The chain binary's trace of the last iterations: tasks.csv (run/trace.py)."""
+    return ["--trace", str(min(iterations, DEFAULT_TRACE))]
+
+
 def _in_dir(directory: str, argv: list[str]) -> list[str]:
     """argv run after creating its output directory (one command on the target instead of two)."""
     return ["sh", "-c", 'mkdir -p "$0" && exec "$@"', directory, *argv]
@@ -286,7 +301,17 @@ async def _scenario(
             transport,
             _in_dir(
                 rdir,
-                [binary, "--iterations", str(iterations), "--out", rdir, "--period-ns", str(period_ns), "--progress"],
+                [
+                    binary,
+                    "--iterations",
+                    str(iterations),
+                    "--out",
+                    rdir,
+                    "--period-ns",
+                    str(period_ns),
+                    "--progress",
+                    *_trace_args(iterations),
+                ],
             ),
             run_dir,
             f"chain-{name}",
@@ -307,11 +332,11 @@ async def _scenario(
     finally:
         if not clean:  # workload, daemon, an interrupted chain: stopped (resumed first) whatever happened
             await transport.cleanup(run_dir, keep="watchdog")
-    for f in ("latencies.csv", "run.json", "throttle-trace.csv"):
+    for f in ("latencies.csv", "run.json", "throttle-trace.csv", "tasks.csv"):
         try:
             await transport.get_file(f"{rdir}/{f}", local / f)
         except (TransportError, OSError):
-            if f != "throttle-trace.csv":
+            if f in ("latencies.csv", "run.json"):
                 raise
     header = json.loads((local / "run.json").read_text())
     result.status, result.completed, result.checksum = header["status"], int(header["completed"]), header["checksum"]
@@ -394,28 +419,51 @@ async def deploy(
         run_dir = f"{root}/runs/{stamp}-{chain}"
         dep.remote_dir = run_dir
         await transport.keepalive(run_dir)
+        period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
+        cal_file = calibration_path(file, chain, target["name"]) or local / "calibration.json"
+        calibration = load_calibration(cal_file, chain, target["name"]) if calibrate == 0 else None
         if calibrate > 0:
-            log(f"calibrating every sub-box {calibrate} times")
-            await transport.run(["mkdir", "-p", f"{run_dir}/calibration"])
+            log(f"calibrating: {calibrate} iterations of {chain} as planned, every sub-box timed")
+            cdir = f"{run_dir}/calibration"
+            await transport.run(["mkdir", "-p", cdir])
             await transport.run(
-                [f"{build_dir}/build/chain", "--calibrate", str(calibrate), "--out", f"{run_dir}/calibration"],
+                [
+                    f"{build_dir}/build/chain",
+                    "--iterations",
+                    str(calibrate),
+                    "--period-ns",
+                    str(period),
+                    "--out",
+                    cdir,
+                    *_trace_args(calibrate),
+                ],
                 timeout=600,
             )
-            await transport.get_file(f"{run_dir}/calibration/calibration.csv", local / "calibration.csv")
-            ir = calibrated_ir(ir, chain, local / "calibration.csv")
+            await transport.get_file(f"{cdir}/tasks.csv", local / "calibration-tasks.csv")
+            trace = read_trace(local / "calibration-tasks.csv")
+            if trace is None:
+                raise DeployError(f"the calibration run on {target['name']} traced no complete iteration")
+            calibration = calibration_from_trace(trace, ir, chain, target["name"], int(period))
+            save_calibration(calibration, cal_file)
+            log(f"calibration kept in {cal_file}")
+        elif calibration is not None:
+            log(f"using the calibration in {cal_file} ({calibration.created}, {calibration.iterations} iterations)")
+        if calibration is not None:
+            ir = apply_calibration(ir, calibration)
             plan = plan_for_cores(ir, chain, cores, options)
             pinned = pin_threads(plan, cores)
             files = generate_project(pinned)
             build_dir = f"{root}/builds/{content_hash(files)}"
             await _build(transport, files, build_dir, "calibrated chain", local / "project-calibrated")
             dep.calibrated = True
+            dep.calibration = str(cal_file)
             phase("calibrate")
         dep.plan = plan_to_json(pinned)
-        dep.predicted = [
-            (int(v), float(q)) for v, q in predict_latency(plan, iterations=min(iterations, 2000), seed=1).points
-        ]
+        measured = measured_costs(calibration, plan) if calibration is not None else None
+        prediction = predict_latency(plan, iterations=min(iterations, 2000), seed=1, measured=measured)
+        dep.predicted = [(int(v), float(q)) for v, q in prediction.points]
+        dep.threads = {s.name: pinned.mapping.thread_of[s.id] for s in pinned.inst.subs}
         (local / "plan.json").write_text(json.dumps(dep.plan, indent=1))
-        period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
         calib = None
         if "throttled" in scenarios:
             be0 = str((target.get("be_cores") or [0])[0])

@@ -15,6 +15,7 @@ import numpy as np
 from chainlab.deploy.diagnosis import diagnose
 from chainlab.deploy.experiment import Deployment
 from chainlab.errors import ChainlabError
+from chainlab.run.calibration import load_calibration
 from chainlab.run.stats import (
     ks_distance,
     latency_histogram_ms,
@@ -24,6 +25,7 @@ from chainlab.run.stats import (
     pmf_stats,
     read_latencies,
 )
+from chainlab.run.trace import read_trace, task_summary
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -128,6 +130,9 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
             row["etp"] = measured_etp(lat)  # [ns, count]: what the editor writes as `etp pmf { … }`
             row["histogram_ms"] = latency_histogram_ms(lat)
             row["ptts"] = _ptts_with(ir, dep.chain, row["etp"])
+        trace = read_trace(Path(s.local_dir) / "tasks.csv")
+        if trace is not None:
+            row["tasks"] = task_summary(trace, dep.threads)
         rows.append(row)
     for row in rows:
         if base_mean and row["measured"].get("samples"):
@@ -140,9 +145,23 @@ def results(dep: Deployment, ir: dict[str, Any], predicted: list[tuple[int, floa
         "checksums_equal": len(checksums) <= 1,
         "predicted": {"points": predicted, "stats": pmf_stats(predicted)},
         "phases_s": dep.phases_s,
+        "calibration": dep.calibration,
     }
-    res["diagnosis"] = diagnose(res, dep.calibrated)
+    if dep.plan:
+        res["plan"] = dep.plan
+    res["diagnosis"] = diagnose(res, dep.calibrated, _calibrated_p50(dep))
     return res
+
+
+def _calibrated_p50(dep: Deployment) -> dict[str, float]:
+    """Each sub-box's median time in the calibration run the prediction used (none without one)."""
+    if not dep.calibration or not Path(dep.calibration).exists():
+        return {}
+    cal = load_calibration(Path(dep.calibration), dep.chain, dep.target)
+    if cal is None or not cal.durations_ns:
+        return {}
+    medians = np.median(np.asarray(cal.durations_ns, dtype=float), axis=0)
+    return dict(zip(cal.sub_boxes, (float(m) for m in medians)))
 
 
 def _cell(value: float | None, width: int, spec: str) -> str:

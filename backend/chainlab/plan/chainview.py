@@ -34,6 +34,21 @@ def find_chain(ir: dict[str, Any], chain: str) -> dict[str, Any]:
     return chains[chain]
 
 
+def cores_text(cores: list[int], runs: int = 8) -> str:
+    """Core numbers for a message, consecutive ones as a range and at most `runs` items: a million requested
+    threads must not make a message of megabytes."""
+    items: list[str] = []
+    k = 0
+    while k < len(cores) and len(items) < runs:
+        end = k
+        while end + 1 < len(cores) and isinstance(cores[end], int) and cores[end + 1] == cores[end] + 1:
+            end += 1
+        items.append(str(cores[k]) if end == k else f"{cores[k]}..{cores[end]}")
+        k = end + 1
+    more = f", ... ({len(cores)} in all)" if k < len(cores) else ""
+    return ", ".join(items) + more
+
+
 def load_chain(
     ir: dict[str, Any],
     chain: str,
@@ -159,12 +174,12 @@ def load_chain(
     if not isinstance(n_threads, int) or isinstance(n_threads, bool) or n_threads < 1:
         raise ModelError(f"a schedule needs at least one thread (got {n_threads!r})", loc, chain)
     if len(set(core_set)) != len(core_set) or any((not isinstance(c, int)) or c < 0 for c in core_set):
-        raise ModelError(f"the core set {core_set} must list distinct core numbers >= 0", loc, chain)
+        raise ModelError(f"the core set {{{cores_text(core_set)}}} must list distinct core numbers >= 0", loc, chain)
     if platform is not None:
         outside = [c for c in core_set if c >= int(platform.get("cores", 1))]
         if outside:
             raise ModelError(
-                f"core(s) {', '.join(map(str, outside))} do not exist on platform '{platform['name']}' "
+                f"core(s) {cores_text(outside)} do not exist on platform '{platform['name']}' "
                 f"(cores 0..{int(platform.get('cores', 1)) - 1})",
                 loc,
                 chain,
@@ -172,7 +187,7 @@ def load_chain(
     if n_threads > len(core_set):
         raise ModelError(
             f"{n_threads} threads exceed the {len(core_set)} core(s) of the core set "
-            f"{{{', '.join(map(str, core_set))}}}; pinned threads need a core each",
+            f"{{{cores_text(core_set)}}}; pinned threads need a core each",
             loc,
             chain,
         )

@@ -127,3 +127,22 @@ class CostSampler:
 
     def nominal(self) -> np.ndarray:
         return self.mean.copy()
+
+
+class MeasuredCostSampler:
+    """Draws sub-box execution times from a calibration run: whole traced iterations at random, so that what
+    slows several sub-boxes at once (a busy memory bus, an interrupt) stays together. `measured` is
+    (iterations, n_subs) in the plan's sub-box order."""
+
+    jitter = 0.0
+
+    def __init__(self, measured: np.ndarray):
+        self.measured = np.asarray(measured, dtype=float)
+        self.n = self.measured.shape[1]
+        self.mean = self.measured.mean(axis=0)
+
+    def sample(self, rng: np.random.Generator, runs: int) -> np.ndarray:
+        return self.measured[rng.integers(0, len(self.measured), size=runs)].T
+
+    def nominal(self) -> np.ndarray:
+        return self.mean.copy()

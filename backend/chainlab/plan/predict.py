@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from chainlab.plan.costs import CostSampler
+from chainlab.plan.costs import CostSampler, MeasuredCostSampler
 from chainlab.plan.model import Plan
 from chainlab.plan.simulate import CostFn, PinnedProgram, Timing, simulate_os
 
@@ -125,19 +125,26 @@ def predict_latency(
     bin_ns: int = DEFAULT_BIN_NS,
     jitter: float | None = None,
     nominal: Timing | None = None,
+    measured: np.ndarray | None = None,
 ) -> LatencyPrediction:
     """Monte Carlo latency distribution of the plan (see the module docstring for the model).
 
     `ir` is accepted for symmetry with the other entry points; the plan already carries the chain.
     `iterations`: number of latency samples (default: the chain's `iterations`, else 1000).
     `nominal`: the plan's nominal timing of WARMUP + PER_RUN iterations if already computed (make_plan).
+    `measured`: sub-box execution times of a calibration run, (iterations, sub-boxes) in the plan's order; its
+    iterations are drawn whole instead of the model's costs.
     """
     del ir
     n_samples = int(iterations or plan.chain.iterations or 1000)
     if n_samples < 1:
         raise ValueError("iterations must be >= 1")
     sync_ns = float(plan.options.sync_ns)
-    sampler = sampler_for(plan, plan.options.jitter if jitter is None else jitter)
+    sampler: CostSampler | MeasuredCostSampler = (
+        sampler_for(plan, plan.options.jitter if jitter is None else jitter)
+        if measured is None
+        else MeasuredCostSampler(measured)
+    )
     rng = np.random.default_rng(seed)
     period = float(plan.chain.period_ns) if plan.chain.period_ns else None
     per_run = PER_RUN
@@ -174,10 +181,13 @@ def predict_latency(
     values, counts = np.unique(binned, return_counts=True)
     probs = counts / counts.sum()
     q = lambda p: math.ceil(float(np.quantile(lat, p, method="higher")))  # noqa: E731
-    model = (
-        f"{engine}; sub-box times from box etp, else cost x slice fraction x lognormal jitter "
-        f"(sigma {sampler.jitter:g}), else a kernel estimate; signals {sync_ns:g} ns; no cache model"
+    cost_model = (
+        "sub-box times of the calibration run (whole iterations drawn at random)"
+        if measured is not None
+        else f"sub-box times from box etp, else cost x slice fraction x lognormal jitter (sigma {sampler.jitter:g}), "
+        "else a kernel estimate"
     )
+    model = f"{engine}; {cost_model}; signals {sync_ns:g} ns; no cache model"
     return LatencyPrediction(
         points=[(int(v), float(p)) for v, p in zip(values, probs)],
         bin_ns=int(bin_ns),

@@ -320,6 +320,7 @@ def simulate(
     if not isinstance(iterations, int) or iterations < 1:
         raise ModelError(f"iterations must be a positive integer, not {iterations!r}")
     p = prepare(ptts_ir, resolve_chain)
+    sim.check_size(p.chain, iterations, mode)  # before allocating: 10^12 iterations is a message, not MemoryError
     started = time.perf_counter()
     samples = sim.sample(p.chain, iterations, np.random.default_rng(seed), mode, engine)
     elapsed = time.perf_counter() - started

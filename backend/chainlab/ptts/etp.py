@@ -1,8 +1,8 @@
 """Execution-time profiles: IR ETPs (point, uniform, pmf, histogram, chain) as exact PMF arrays.
 
 An `Etp` holds its support as strictly ascending int64 nanoseconds and float64 probabilities
-that sum to 1 (a pmf within 1e-9 of 1 is normalised silently). Conversion to the analysis
-grid happens in `grid.py`.
+that sum to 1 (a pmf that passes the contract's sum rule, chainlab.ir.pmf, is normalised silently).
+Conversion to the analysis grid happens in `grid.py`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 
 from chainlab.errors import ChainlabError, ModelError
+from chainlab.ir.pmf import PMF_SUM_TOLERANCE, sums_to_one
 
 ChainResolver = Callable[[str], Sequence[Sequence[float]]]
 
-SUM_TOLERANCE = 1e-9
+SUM_TOLERANCE = PMF_SUM_TOLERANCE
 MAX_ETP_POINTS = 5_000_000
 MAX_TIME_NS = 2**53 - 1
 
@@ -91,8 +92,10 @@ def _points_etp(points: Any, what: str, loc: Any, element: str) -> Etp:
         times.append(t)
         probs.append(p)
     total = math.fsum(probs)
-    if abs(total - 1.0) > SUM_TOLERANCE:
-        raise ModelError(f"{what}: probabilities sum to {total:.12g}, not 1", loc, element)
+    if not sums_to_one(probs):
+        raise ModelError(
+            f"{what}: probabilities sum to {total:.12g}, not 1 (the tolerance is {PMF_SUM_TOLERANCE:g})", loc, element
+        )
     t_arr = np.asarray(times, dtype=np.int64)
     p_arr = np.asarray(probs, dtype=np.float64) / total
     order = np.argsort(t_arr, kind="stable")

@@ -111,7 +111,6 @@ def explore(
         )
     unit = compile_grid(model).unit_ns
     per_comp = max(1, int(max_points ** (1.0 / len(vary))))
-    axes: list[list[int]] = []
     steps: dict[str, int] = {}
     for name in vary:
         comp = by_name[name]
@@ -126,12 +125,18 @@ def explore(
             if comp.period_ns // step > per_comp:
                 step = -(-comp.period_ns // per_comp // unit) * unit
         steps[name] = step
-        axes.append(list(range(0, comp.period_ns, step)))
-    total = math.prod(len(a) for a in axes)
+    # counted before any list is made: a 1 ns step over a 100 s period is a message, not 10^11 offsets in memory
+    counts = [-(-by_name[name].period_ns // steps[name]) for name in vary]
+    total = math.prod(counts)
     if total > max_points:
+        smallest = max(-(-by_name[name].period_ns // per_comp) for name in vary)
         raise ModelError(
-            f"the sweep has {total} points (limit {max_points}); use a larger step_ns", model.loc, model.name
+            f"the sweep has {total} points (limit {max_points}); use a step of at least {smallest} ns "
+            f"({smallest / 1e6:g} ms)",
+            model.loc,
+            model.name,
         )
+    axes = [list(range(0, by_name[name].period_ns, steps[name])) for name in vary]
     ir = _resolved_ir(ptts_ir, resolve_chain)
     limit = max_trees or DEFAULT_MAX_TREES
     compute(ir, max_trees=limit)  # fail fast (cost, validity) before spawning workers

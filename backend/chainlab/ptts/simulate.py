@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from chainlab.errors import ModelError
 from chainlab.ptts.dist import Distribution, accumulate, ks_distance
 from chainlab.ptts.grid import GridChain
 from chainlab.ptts.loss import slack
@@ -162,6 +163,34 @@ def measure(
     delivered = ok & ((ds[jc] if m else -2) == root_ids)
     dlat = np.where(delivered, (ts[jc] if m else 0) - root_times, -1)
     return latency, delivered, dlat
+
+
+#: What one simulated trigger costs at the peak (its time, its draw, the engines' temporaries), for the estimate.
+BYTES_PER_EVENT = 64
+#: The most memory a simulation may take; above it the request is refused before anything is allocated.
+MAX_SIMULATION_BYTES = 2 * 1024**3
+
+
+def estimated_bytes(chain: GridChain, iterations: int, mode: str = "independent") -> int:
+    """Memory `sample` would take, from the triggers it would draw (no allocation)."""
+    start, end = windows(chain)
+    d0 = chain.periods[0]
+    events = 0
+    for i, d in enumerate(chain.periods):
+        per_window = (end[i] - start[i]) // d + 2
+        events += per_window * iterations if mode != "trace" else (iterations - 1) * d0 // d + per_window
+    return events * BYTES_PER_EVENT
+
+
+def check_size(chain: GridChain, iterations: int, mode: str = "independent") -> None:
+    """ModelError, with the largest iteration count that fits, when the simulation would not fit in memory."""
+    need = estimated_bytes(chain, iterations, mode)
+    if need > MAX_SIMULATION_BYTES:
+        fits = max(1, iterations * MAX_SIMULATION_BYTES // need)
+        raise ModelError(
+            f"simulating {iterations} iterations would take about {need / 2**30:.3g} GiB "
+            f"(limit {MAX_SIMULATION_BYTES / 2**30:g} GiB): use at most {fits} iterations"
+        )
 
 
 def sample(

@@ -15,7 +15,7 @@ from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
-from chainlab.rpc.params import chain_param, plan_options
+from chainlab.rpc.params import MAX_CALIBRATE, MAX_ITERATIONS, chain_param, plan_options, whole_param
 from chainlab.run import interrupt
 from chainlab.run.scenarios import parse_scenarios
 
@@ -32,8 +32,8 @@ def deploy_run(params: dict[str, Any], context: RequestContext) -> dict[str, Any
         params.get("target") or "here",
         file=str(params.get("file") or "FILE"),
         scenarios=parse_scenarios(params.get("scenario") or "baseline,congested,throttled"),
-        iterations=params.get("iterations"),
-        calibrate=int(params.get("calibrate") or 0),
+        iterations=whole_param(params, "iterations", 1, MAX_ITERATIONS),
+        calibrate=whole_param(params, "calibrate", 0, MAX_CALIBRATE) or 0,
         options=plan_options(params),
         runs_root=Path(params.get("runs") or "runs"),
         progress=context.progress,

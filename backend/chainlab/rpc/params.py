@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainlab.errors import ModelError
 from chainlab.ir import select_chain
 from chainlab.plan import PlanOptions
 
@@ -21,3 +22,18 @@ def plan_options(params: dict[str, Any], **fixed: Any) -> PlanOptions:
     """The planner's options from the request's PLAN_PARAMS (absent or null: the chain's own), plus `fixed`."""
     given = {key: params[key] for key in PLAN_PARAMS if params.get(key) is not None}
     return PlanOptions(**given, **fixed)
+
+
+#: What the generated chain binary accepts (runtime-c/lib/include/chainlab/rt.h); the CLI checks the same limits.
+MAX_ITERATIONS = 1_000_000_000
+MAX_CALIBRATE = 1_000_000
+
+
+def whole_param(params: dict[str, Any], key: str, low: int, high: int) -> int | None:
+    """params[key] as an integer in [low, high]; None when absent; ModelError naming the option otherwise."""
+    value = params.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ModelError(f"{key} takes a whole number from {low} to {high}, not {str(value)[:40]!r}")
+    return value

@@ -1,15 +1,17 @@
-"""JSON-RPC methods of the PTTS analysis (thesis chapter 5): analyze, simulate, cost, explore."""
+"""JSON-RPC methods of the PTTS analysis (thesis chapter 5): analyze, simulate, cost, explore, periods."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from chainlab.errors import ModelError
+from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_ptts, validate_ir
 from chainlab.ptts import api
 from chainlab.rpc.chain_etp import chain_resolver
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
+from chainlab.rpc.params import whole_param
 
 
 def _ptts(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -46,7 +48,7 @@ def analyze(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
 def simulate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir, ptts = _ptts(params)
     iterations = _int_option(params, "iterations", 10_000) or 10_000
-    seed = params.get("seed", 0)
+    seed = whole_param(params, "seed", 0, 2**63 - 1) or 0
     return {
         "source": ir["source"],
         **api.simulate(ptts, iterations=iterations, seed=seed, resolve_chain=chain_resolver(ir)),
@@ -62,6 +64,49 @@ def cost(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     if max_trees is not None:
         options["max_trees"] = max_trees
     return {"source": ir["source"], "name": ptts["name"], **api.estimate_cost(ptts, **options)}
+
+
+@method("ptts/periods")
+def periods(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
+    """Section 5.7 as an exploration: nearby period sets with fewer latency trees than the current one (each period
+    changed by at most max_relative_change), each analysed exactly, so that the engineer sees what a shorter
+    hyper-period costs in latency and loss before taking it."""
+    ir, ptts = _ptts(params)
+    resolve = chain_resolver(ir)
+    rel = params.get("max_relative_change", 0.02)
+    if not isinstance(rel, (int, float)) or isinstance(rel, bool) or not 0 < rel < 1:
+        raise ModelError(f"max_relative_change must be a fraction between 0 and 1, not {rel!r}")
+    current = api.estimate_cost(ptts, resolve_chain=resolve)
+    names = [c["name"] for c in ptts["components"]]
+    now = [int(c["period_ns"]) for c in ptts["components"]]
+    found = api.propose_periods(ptts, max(1, int(current["roots"]) - 1), max_relative_change=rel, resolve_chain=resolve)
+    proposals = []
+    for k, proposal in enumerate(found):
+        context.report(k / max(1, len(found)), f"analysing periods {k + 1} of {len(found)}")
+        candidate = {
+            **ptts,
+            "components": [{**c, "period_ns": proposal["periods_ns"][c["name"]]} for c in ptts["components"]],
+        }
+        try:
+            r = api.analyze(candidate, resolve_chain=resolve)
+            proposal["analysis"] = {
+                "mean_ms": r["mean_ms"],
+                "percentiles": r["percentiles"],
+                "loss_probability": r["loss_probability"],
+            }
+        except ChainlabError as e:  # still too expensive, or the changed periods break a rule: say why
+            proposal["analysis_error"] = e.message
+        proposals.append(proposal)
+    return {
+        "source": ir["source"],
+        "name": ptts["name"],
+        "current": {
+            "periods_ms": {n: p / 1e6 for n, p in zip(names, now)},
+            "roots": int(current["roots"]),
+            "hyperperiod_ms": math.lcm(*now) / 1e6,
+        },
+        "proposals": proposals,
+    }
 
 
 @method("ptts/explore")

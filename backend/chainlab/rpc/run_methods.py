@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chainlab.codegen import generate_project, write_project
+from chainlab.codegen import generate_project
+from chainlab.codegen.output import check_target, write_generated
 from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
 from chainlab.ir import has_target, validate_ir
@@ -13,7 +14,7 @@ from chainlab.plan import make_plan
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.deploy_methods import deploy_run
 from chainlab.rpc.methods import method
-from chainlab.rpc.params import chain_param, plan_options
+from chainlab.rpc.params import MAX_CALIBRATE, MAX_ITERATIONS, chain_param, plan_options, whole_param
 from chainlab.run import interrupt
 from chainlab.run.local import run_local, summary_text, target_cores
 
@@ -29,10 +30,11 @@ def _out(params: dict[str, Any]) -> Path:
 def generate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
+    out, force = _out(params), params.get("force") is True
+    check_target(out, force)  # before planning: a refused directory costs nothing
     plan = make_plan(ir, chain, plan_options(params, predict=False))
     files = generate_project(plan)
-    out = _out(params)
-    write_project(files, out)
+    write_generated(files, out, force)
     return {
         "chain": chain,
         "heuristic": plan.heuristic,
@@ -63,9 +65,10 @@ def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
         chain,
         target=target,
         options=plan_options(params),
-        iterations=params.get("iterations"),
-        calibrate=int(params.get("calibrate") or 0),
+        iterations=whole_param(params, "iterations", 1, MAX_ITERATIONS),
+        calibrate=whole_param(params, "calibrate", 0, MAX_CALIBRATE) or 0,
         out_dir=Path(params["out"]) if params.get("out") else None,
         progress=context.report,
+        model_file=params.get("file"),
     )  # always a callable: the binary reports progress either way
     return {**result.to_json(), "summary": summary_text(result)}

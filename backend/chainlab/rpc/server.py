@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import logging
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from pylsp_jsonrpc.endpoint import Endpoint
-from pylsp_jsonrpc.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
-
-from chainlab.errors import ChainlabError
+from chainlab.errors import ChainlabError, FileSystemError
 from chainlab.progress import ProgressFn
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.contract import ERROR_CODES, ContractMismatch
+from chainlab.rpc.endpoint import INVALID_PARAMS, METHOD_NOT_FOUND, Endpoint, RpcError
+from chainlab.rpc.framing import FrameError, FrameReader, FrameWriter
 from chainlab.rpc.methods import METHODS, load_method_modules
 from chainlab.run import interrupt
 
@@ -30,47 +27,35 @@ log = logging.getLogger("chainlab.rpc")
 MODEL_ERROR_CODE = ERROR_CODES["MODEL_ERROR"]
 
 
-class ModelErrorResponse(JsonRpcException):
-    CODE = MODEL_ERROR_CODE
-    MESSAGE = "model error"
-
-
-class ContractMismatchResponse(JsonRpcException):
-    CODE = ERROR_CODES["CONTRACT_MISMATCH"]
-    MESSAGE = "contract mismatch"
-
-
 class Dispatcher:
-    """Maps method names to handlers; handlers return callables so the endpoint runs them in its pool."""
+    """Maps a request to the work its handler does (run in the endpoint's pool)."""
 
-    def __init__(self, endpoint_ref: Callable[[], Endpoint | None], on_exit: Callable[[], None]):
+    def __init__(self, endpoint_ref: Callable[[], Endpoint | None]):
         self._endpoint_ref = endpoint_ref
-        self._on_exit = on_exit
 
-    def __getitem__(self, method: str) -> Callable[[Any], Any]:
+    def __call__(self, method: str, params: Any) -> Callable[[], Any]:
         if method == "shutdown":
-            return lambda _params: None
-        if method == "exit":
-            return lambda _params: self._on_exit()
-        handler = METHODS[method]  # KeyError → method not found
+            return lambda: None
+        handler = METHODS.get(method)
+        if handler is None:
+            raise RpcError(METHOD_NOT_FOUND, f"no method {method[:100]!r}")
+        if params is not None and not isinstance(params, dict):
+            raise RpcError(INVALID_PARAMS, f"{method}: params must be an object")
+        params = dict(params or {})
+        context = RequestContext(self._progress(params.pop("progressToken", None)))
 
-        def run(params: Any) -> Callable[[], Any]:
-            if params is not None and not isinstance(params, dict):
-                raise JsonRpcInvalidParams(message=f"{method}: params must be an object")
-            params = dict(params or {})
-            context = RequestContext(self._progress(params.pop("progressToken", None)))
+        def work() -> Any:
+            try:
+                return handler(params, context)
+            except ChainlabError as error:
+                raise RpcError(MODEL_ERROR_CODE, str(error), error.to_json()) from error
+            except ContractMismatch as error:
+                raise RpcError(ERROR_CODES["CONTRACT_MISMATCH"], str(error), error.data) from error
+            except OSError as error:  # a file-system failure is the user's to fix: path and reason, one line
+                failure = FileSystemError(error)
+                raise RpcError(MODEL_ERROR_CODE, str(failure), failure.to_json()) from error
 
-            def work() -> Any:
-                try:
-                    return handler(params, context)
-                except ChainlabError as error:
-                    raise ModelErrorResponse(message=str(error), data=error.to_json()) from error
-                except ContractMismatch as error:
-                    raise ContractMismatchResponse(message=str(error), data=error.data) from error
-
-            return work
-
-        return run
+        return work
 
     def _progress(self, token: Any) -> ProgressFn | None:
         """`progress` notifications carrying the client's token; None when it sent none."""
@@ -85,18 +70,22 @@ class Dispatcher:
 
 
 def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
-    stop = threading.Event()
+    """Answers the frames of rfile on wfile until end of input or `exit`; a bad frame is answered, not fatal."""
+    writer = FrameWriter(wfile)
+    reader = FrameReader(rfile)
     endpoint: Endpoint | None = None
-    writer = JsonRpcStreamWriter(wfile)
-    reader = JsonRpcStreamReader(rfile)
-
-    def on_exit() -> None:
-        stop.set()
-        reader.close()
-
-    endpoint = Endpoint(Dispatcher(lambda: endpoint, on_exit), writer.write, max_workers=2)
+    endpoint = Endpoint(Dispatcher(lambda: endpoint), writer.write, max_workers=2)
     try:
-        reader.listen(endpoint.consume)
+        while (message := reader.read()) is not None:
+            if isinstance(message, FrameError):
+                log.warning("%s", message.message)
+                writer.write(message.reply())
+            elif message.get("method") == "exit":
+                if "id" in message:
+                    writer.write({"jsonrpc": "2.0", "id": message["id"], "result": None})
+                break
+            else:
+                endpoint.consume(message)
     finally:
         endpoint.shutdown()
         writer.close()

@@ -8,7 +8,6 @@ this (several threads then share the cores round-robin, see chainlab.plan.pinnin
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import os
@@ -23,14 +22,26 @@ from typing import Any
 import numpy as np
 
 from chainlab.codegen import generate_project
+from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
+from chainlab.files import write_atomic
 from chainlab.ir import find_chain, find_target
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.plan.model import Plan
 from chainlab.progress import ProgressFn
 from chainlab.run.build import build_project
+from chainlab.run.calibration import (
+    Calibration,
+    apply_calibration,
+    calibration_from_trace,
+    calibration_path,
+    load_calibration,
+    measured_costs,
+    save_calibration,
+)
 from chainlab.run.interrupt import interruptible
 from chainlab.run.stats import ks_distance, latency_stats, plot_cdf, read_latencies
+from chainlab.run.trace import DEFAULT_TRACE, read_trace, task_summary
 
 
 @dataclass
@@ -55,6 +66,8 @@ class RunResult:
     cached_build: bool = False
     calibrated: bool = False
     overloaded: bool = False
+    calibration: str | None = None  # the calibration file the prediction used
+    tasks: list[dict[str, Any]] = field(default_factory=list)  # measured per sub-box (run/trace.py)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,34 +93,6 @@ def target_cores(ir: dict[str, Any], target: str | None) -> list[int]:
     return cores
 
 
-def calibrated_ir(ir: dict[str, Any], chain: str, calibration_csv: Path, bins: int = 16) -> dict[str, Any]:
-    """The IR with every box's cost replaced by its measured ETP on this machine: per repetition, the
-    sum over the instance's slices (one core), binned into a pmf of at most `bins` points; a box used
-    by several instances pools their samples. cost_ns becomes the measured mean."""
-    rows = np.genfromtxt(calibration_csv, delimiter=",", skip_header=1, dtype=None, encoding=None)
-    per_inst: dict[str, dict[int, int]] = {}
-    for name, rep, ns in np.atleast_1d(rows):
-        inst = str(name).rsplit(".", 1)[0]
-        reps = per_inst.setdefault(inst, {})
-        reps[int(rep)] = reps.get(int(rep), 0) + int(ns)
-    c = find_chain(ir, chain)
-    box_of = {i["name"]: i["box"] for i in c["instances"]}
-    per_box: dict[str, list[int]] = {}
-    for inst, reps in per_inst.items():
-        per_box.setdefault(box_of[inst], []).extend(reps.values())
-    out = copy.deepcopy(ir)
-    for b in out["boxes"]:
-        if b["name"] not in per_box:
-            continue
-        samples = np.asarray(per_box[b["name"]], dtype=float)
-        counts, edges = np.histogram(samples, bins=min(bins, max(1, len(np.unique(samples)))))
-        mids = (edges[:-1] + edges[1:]) / 2
-        points = [[max(1, round(v)), float(n) / samples.size] for v, n in zip(mids, counts) if n > 0]
-        b["etp"] = {"kind": "pmf", "points": points}
-        b["cost_ns"] = max(1, int(samples.mean()))
-    return out
-
-
 @dataclass
 class PreparedRun:
     """A planned (and, when asked, calibrated) chain with its built binary, ready to run any number of times."""
@@ -118,10 +103,15 @@ class PreparedRun:
     pinned: Plan  # what the binary runs: the plan's threads on the target's cores (plan.json)
     binary: Path
     cached_build: bool
-    calibrated: bool
+    calibration: Calibration | None
+    calibration_file: Path | None
     threads: int
     iterations: int
     period_ns: int
+
+    @property
+    def calibrated(self) -> bool:
+        return self.calibration is not None
 
 
 def prepare_run(
@@ -136,30 +126,63 @@ def prepare_run(
     cache: Path | None = None,
     log: Callable[[str], None] = lambda s: None,
     period_ns: int | None = None,
+    model_file: str | None = None,
 ) -> PreparedRun:
-    """Plan (options.threads threads, default one per rt-core of the target), calibrate (calibrate > 0: every
-    sub-box alone that many times, then re-plan with the measured costs) and build. period_ns: None = the
-    chain's source period when it has one (absolute-time releases), else free running; 0 = free running
-    (iteration i+1 may start while i is in flight: latency then includes queueing)."""
+    """Plan (options.threads threads, default one per rt-core of the target), calibrate and build. period_ns:
+    None = the chain's source period when it has one (absolute-time releases), else free running; 0 = free
+    running (iteration i+1 may start while i is in flight: latency then includes queueing).
+
+    Calibration (run/calibration.py): calibrate > 0 runs the planned chain that many iterations with the trace
+    on, keeps the sub-boxes' measured times beside the model (or in out_dir without a model file) and re-plans
+    with them; calibrate == 0 uses the stored calibration of this chain and target when there is one."""
     cores = target_cores(ir, target)
     iterations = iterations or int(find_chain(ir, chain).get("iterations") or 1000)
     out_dir.mkdir(parents=True, exist_ok=True)
     plan = plan_for_cores(ir, chain, cores, options)
-    calibrated = False
+    period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
+    where = target or HERE
+    cal_file = calibration_path(model_file, chain, where) or out_dir / "calibration.json"
+    calibration = load_calibration(cal_file, chain, where) if calibrate == 0 else None
     if calibrate > 0:
         binary, _ = build_project(generate_project(pin_threads(plan, cores)), cache)
-        log(f"calibrating every sub-box {calibrate} times")
-        subprocess.run(
-            [str(binary), "--calibrate", str(calibrate), "--out", str(out_dir)], check=True, capture_output=True
-        )
-        ir = calibrated_ir(ir, chain, out_dir / "calibration.csv")
+        log(f"calibrating: {calibrate} iterations of {chain} as planned, every sub-box timed")
+        calibration = calibration_run(binary, ir, chain, where, calibrate, int(period), out_dir / "calibration")
+        save_calibration(calibration, cal_file)
+        log(f"calibration kept in {cal_file}")
+    elif calibration is not None:
+        log(f"using the calibration in {cal_file} ({calibration.created}, {calibration.iterations} iterations)")
+    if calibration is not None:
+        ir = apply_calibration(ir, calibration)
         plan = plan_for_cores(ir, chain, cores, options)
-        calibrated = True
     pinned = pin_threads(plan, cores)
     binary, cached = build_project(generate_project(pinned), cache)
     log(f"{'cached build' if cached else 'built'} {binary}")
-    period = (plan.chain.period_ns or 0) if period_ns is None else period_ns
-    return PreparedRun(ir, chain, plan, pinned, binary, cached, calibrated, plan.threads, iterations, int(period))
+    return PreparedRun(
+        ir,
+        chain,
+        plan,
+        pinned,
+        binary,
+        cached,
+        calibration,
+        cal_file if calibration is not None else None,
+        plan.threads,
+        iterations,
+        int(period),
+    )
+
+
+def calibration_run(
+    binary: Path, ir: dict[str, Any], chain: str, target: str, iterations: int, period_ns: int, out_dir: Path
+) -> Calibration:
+    """Runs the chain `iterations` times with the trace on and makes its calibration."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [str(binary), "--iterations", str(iterations), "--period-ns", str(period_ns), "--out", str(out_dir)]
+    returncode, stderr = _execute([*cmd, "--trace", str(iterations)], None)
+    trace = read_trace(out_dir / "tasks.csv")
+    if returncode != 0 or trace is None:
+        raise ModelError(f"the calibration run failed (exit {returncode}): {stderr.strip()[-2000:]}", element=chain)
+    return calibration_from_trace(trace, ir, chain, target, period_ns)
 
 
 def execute_run(
@@ -170,9 +193,10 @@ def execute_run(
     out = out_dir.resolve()
     out.mkdir(parents=True, exist_ok=True)
     pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
-    (out / "plan.json").write_text(json.dumps(plan_to_json(pinned), indent=1))
+    write_atomic(out / "plan.json", json.dumps(plan_to_json(pinned), indent=1))
     cmd = (
         [str(prep.binary), "--iterations", str(iterations), "--out", str(out), "--period-ns", str(period)]
+        + ["--trace", str(min(iterations, DEFAULT_TRACE))]
         + (["--progress"] if progress else [])
         + (extra_args or [])
     )
@@ -185,7 +209,10 @@ def execute_run(
         period and lat.size > 20 and np.median(lat[-10:]) > 2 * np.median(lat[:10]) and lat[-10:].min() > period
     )
     measured = latency_stats(lat)
-    pred = predict_latency(prep.plan, iterations=min(iterations, 2000), seed=1)
+    measured_times = measured_costs(prep.calibration, prep.plan) if prep.calibration else None
+    pred = predict_latency(prep.plan, iterations=min(iterations, 2000), seed=1, measured=measured_times)
+    trace = read_trace(out / "tasks.csv")
+    threads = {s.name: pinned.mapping.thread_of[s.id] for s in pinned.inst.subs}
     predicted = {
         "mean_ns": pred.mean_ns,
         "std_ns": pred.std_ns,
@@ -196,7 +223,7 @@ def execute_run(
     }
     ks = ks_distance(lat, pred.points)
     files = [str(out / "latencies.csv"), str(out / "run.json"), str(out / "plan.json")]
-    (out / "predicted.csv").write_text("latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
+    write_atomic(out / "predicted.csv", "latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in pred.points))
     files.append(str(out / "predicted.csv"))
     if lat.size:
         files += [
@@ -226,8 +253,10 @@ def execute_run(
         prep.cached_build,
         prep.calibrated,
         overloaded,
+        str(prep.calibration_file) if prep.calibration_file else None,
+        task_summary(trace, threads) if trace else [],
     )
-    (out / "report.json").write_text(json.dumps(result.to_json(), indent=1))
+    write_atomic(out / "report.json", json.dumps(result.to_json(), indent=1))
     result.files.append(str(out / "report.json"))
     return result
 
@@ -246,6 +275,7 @@ def run_local(
     log: Callable[[str], None] = lambda s: None,
     extra_args: list[str] | None = None,
     period_ns: int | None = None,
+    model_file: str | None = None,
 ) -> RunResult:
     """One run on this machine: prepare_run then execute_run."""
     out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
@@ -260,6 +290,7 @@ def run_local(
         cache=cache,
         log=log,
         period_ns=period_ns,
+        model_file=model_file,
     )
     return execute_run(prep, out, progress=progress, extra_args=extra_args)
 
@@ -312,6 +343,11 @@ def summary_text(r: RunResult) -> str:
             f"  predicted mean {p['mean_ns'] / 1e6:.3f} ms  sigma {p['std_ns'] / 1e6:.3f} ms  "
             f"p50 {p['p50_ns'] / 1e6:.3f}"
             f"  p99 {p['p99_ns'] / 1e6:.3f}  max {p['max_ns'] / 1e6:.3f} ms   KS distance {r.ks:.3f}"
+        )
+        lines.append(
+            f"  predicted from the sub-box times measured in {r.calibration}"
+            if r.calibration
+            else "  predicted from the model's costs: --calibrate N measures them on the target first"
         )
     if r.overloaded:
         lines.append(

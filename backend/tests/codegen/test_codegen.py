@@ -60,9 +60,9 @@ def test_generated_code_names_sub_boxes_as_the_model() -> None:
     ir, chain, _ = _chain("appendix-a")
     files = generate_project(_plan(ir, chain))
     code = files["src/chain.c"]
-    assert "static void f6_0(void *user, uint64_t it)" in code
+    assert "static void sb_f6_0(void *user, uint64_t it)" in code
     assert "/* f6.0: box Gain, kernel gain(2), rows 0..128 of 256" in code
-    assert '{"f7.1", f7_1}' in code
+    assert '{"f7.1", sb_f7_1}' in code
     assert "/* thread thread1: W s2, W s6, E f6.1" in code
     assert {
         "CMakeLists.txt",

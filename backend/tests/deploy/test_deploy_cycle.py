@@ -157,7 +157,9 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
     # the image does not depend on the plan (calibrated there, not here): the same checksum here and there
     assert results["local"]["scenarios"][0]["checksum"] == results["ssh"]["scenarios"][0]["checksum"]
     remote_dep = json.loads((deployment(ssh_runs) / "deployment.json").read_text())
-    assert remote_dep["calibrated"] and (deployment(ssh_runs) / "calibration.csv").exists()
+    stored = tmp_path / "s" / ".chainlab" / "calibration" / "App@lab.json"  # beside the model
+    assert remote_dep["calibrated"] and remote_dep["calibration"] == str(stored) and stored.exists()
+    assert results["ssh"]["calibration"] == str(stored) and results["ssh"]["scenarios"][0]["tasks"]
     assert remote_processes(lab.root) == []
     # a second deploy of the unchanged chain does not rebuild
     again = chainlab(
@@ -175,7 +177,9 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
         ],
         env,
     )
+    # ... and predicts with the calibration kept from the first
     assert again.returncode == 0 and "cached build" in again.stdout, again.stderr
+    assert json.loads((deployment(tmp_path / "again") / "results.json").read_text())["calibration"] == str(stored)
 
 
 def test_unknown_host_key_refused_before_anything_is_uploaded(lab: Lab, tmp_path: Path) -> None:

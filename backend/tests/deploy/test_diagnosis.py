@@ -21,10 +21,23 @@ def test_a_prediction_within_ten_percent_holds() -> None:
     ]
 
 
-def test_nominal_costs_point_to_calibration_and_calibrated_ones_to_the_model() -> None:
+def test_nominal_costs_point_to_calibration_and_calibrated_ones_to_the_time_between_sub_boxes() -> None:
     results = {"scenarios": [row("baseline", (12.0, 8.6), (14.0, 9.0))]}
-    assert "--calibrate 100" in diagnose(results, calibrated=False)[1]
-    assert diagnose(results, calibrated=True)[1].startswith("the chain runs slower than its calibrated sub-boxes")
+    assert "--calibrate 300" in diagnose(results, calibrated=False)[1]
+    assert diagnose(results, calibrated=True)[1].startswith(
+        "the chain runs slower than in its calibration run although no sub-box does"
+    )
+
+
+def test_a_sub_box_slower_than_in_its_calibration_run_is_named() -> None:
+    tasks = [
+        {"sub_box": "f6.0", "duration_p50_ns": 3_000_000},
+        {"sub_box": "f6.1", "duration_p50_ns": 1_050_000},
+    ]
+    results = {"scenarios": [row("baseline", (12.0, 8.6), (14.0, 9.0), tasks=tasks)]}
+    lines = diagnose(results, calibrated=True, calibrated_p50={"f6.0": 2_000_000, "f6.1": 1_000_000})
+    assert lines[1].startswith("f6.0 runs 50% slower than in the calibration run (3 vs 2 ms, median)")
+    assert not any(line.startswith("f6.1") for line in lines)
 
 
 def test_a_tail_longer_than_the_median_points_to_platform_jitter() -> None:

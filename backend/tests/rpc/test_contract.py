@@ -146,6 +146,26 @@ def test_explore(client: Client, name: str, ptts: str, vary: Any) -> None:
     assert result["best"] in result["points"]
 
 
+def test_nearby_periods_have_fewer_trees_each_analysed_exactly(client: Client) -> None:
+    result = result_of(client, "ptts/periods", {"ir": golden("xray.ir.json"), "ptts": "System"})
+    now = result["current"]
+    assert now["roots"] == 13861 and now["periods_ms"]["Wall"] == 16.7
+    assert result["proposals"]
+    for p in result["proposals"]:
+        assert p["roots"] < now["roots"] and p["max_relative_change"] <= 0.02
+        assert p["analysis"]["percentiles"]["50"] <= p["analysis"]["percentiles"]["99"]
+    # a period set of one latency tree: the Wall and the GPU in step, the distribution one point
+    one = next(p for p in result["proposals"] if p["roots"] == 1)
+    assert one["analysis"]["percentiles"]["50"] == one["analysis"]["percentiles"]["99"]
+
+
+def test_nearby_periods_refuse_a_change_that_is_no_fraction(client: Client) -> None:
+    error = error_of(
+        client, "ptts/periods", {"ir": golden("xray.ir.json"), "ptts": "System", "max_relative_change": 1.5}
+    )
+    assert error["code"] == ERROR_CODES["MODEL_ERROR"] and "max_relative_change must be a fraction" in error["message"]
+
+
 CHAINS = [(name, c["name"]) for name, ir in GOLDEN_IR.items() for c in ir["chains"]]
 
 

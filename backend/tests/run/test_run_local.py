@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from chainlab.errors import ModelError
+from chainlab.ir import validate_ir
 from chainlab.run import ks_distance, latency_stats, run_local
-from chainlab.run.local import calibrated_ir, target_cores
+from chainlab.run.calibration import apply_calibration, load_calibration
+from chainlab.run.local import summary_text, target_cores
 
 REPO = Path(__file__).resolve().parents[3]
 CLI = REPO / "language" / "bin" / "chainlab.js"
@@ -52,18 +54,45 @@ def test_run_writes_latencies_report_and_plots(tmp_path: Path) -> None:
     assert again.cached_build
 
 
-def test_calibration_feeds_measured_costs_into_the_plan(tmp_path: Path) -> None:
+def test_calibration_is_measured_as_the_chain_runs_kept_beside_the_model_and_reused(tmp_path: Path) -> None:
     ir = _ir("samples/chains/appendix-a.chain")
-    r = run_local(ir, "App", iterations=100, calibrate=5, out_dir=tmp_path, cache=tmp_path / "cache")
-    assert r.calibrated and (tmp_path / "calibration.csv").exists()
-    cal = calibrated_ir(ir, "App", tmp_path / "calibration.csv")
-    costs = {b["name"]: b["cost_ns"] for b in cal["boxes"]}
-    assert costs["Source"] != 1_300_000 and all(c >= 1 for c in costs.values())
-    for b in cal["boxes"]:
+    model = tmp_path / "app.chain"  # only its folder matters: the calibration is kept beside it
+    r = run_local(
+        ir, "App", iterations=60, calibrate=40, out_dir=tmp_path / "a", cache=tmp_path / "c", model_file=str(model)
+    )
+    stored = tmp_path / ".chainlab" / "calibration" / "App@here.json"
+    assert r.calibrated and r.calibration == str(stored) and stored.exists()
+    cal = load_calibration(stored, "App", "here")
+    assert cal is not None and cal.iterations == 40 and len(cal.durations_ns) == 40
+    assert set(cal.sub_boxes) == {t["sub_box"] for t in r.tasks}
+    calibrated = apply_calibration(ir, cal)
+    for b in calibrated["boxes"]:
         assert b["etp"]["kind"] == "pmf" and abs(sum(p for _, p in b["etp"]["points"]) - 1) < 1e-9
-    from chainlab.ir import validate_ir
+    assert {b["name"]: b["cost_ns"] for b in calibrated["boxes"]}["Source"] != 1_300_000
+    validate_ir(calibrated)
+    again = run_local(ir, "App", iterations=30, out_dir=tmp_path / "b", cache=tmp_path / "c", model_file=str(model))
+    assert again.calibrated and again.calibration == str(stored)
+    assert "predicted from the sub-box times measured in" in summary_text(again)
+    without = run_local(ir, "App", iterations=30, out_dir=tmp_path / "d", cache=tmp_path / "c")
+    assert not without.calibrated and "--calibrate N measures them" in summary_text(without)
 
-    validate_ir(cal)
+
+def test_a_run_reports_each_sub_box_as_it_ran(tmp_path: Path) -> None:
+    ir = _ir("samples/chains/appendix-a.chain")
+    r = run_local(ir, "App", iterations=50, out_dir=tmp_path / "out", cache=tmp_path / "cache")
+    assert (tmp_path / "out" / "tasks.csv").exists() and r.tasks
+    for t in r.tasks:
+        assert 0 <= t["start_ns"] <= t["end_ns"] and t["samples"] == 50
+        assert t["duration_p50_ns"] <= t["duration_p99_ns"] and t["thread"] >= 0
+    # the last sub-box ends when the iteration does: the median end is the median latency, within a little
+    assert max(t["end_ns"] for t in r.tasks) == pytest.approx(r.measured["p50_ns"], rel=0.5)
+
+
+def test_a_damaged_calibration_is_refused_with_its_path(tmp_path: Path) -> None:
+    bad = tmp_path / "App@here.json"
+    bad.write_text("{not json")
+    with pytest.raises(ModelError, match=r"App@here\.json: not a chainlab calibration"):
+        load_calibration(bad, "App", "here")
 
 
 def test_targets_map_threads_onto_rt_cores() -> None:

@@ -40,6 +40,14 @@ export class BackendModelError extends Error {
 
 export class BackendUnavailableError extends Error {}
 
+/** Any other error reply (an internal error of the backend): one line for the user, the details in its log. */
+export class BackendError extends Error {}
+
+function firstLine(text: string): string {
+    const line = text.split('\n', 1)[0];
+    return line.length > 500 ? `${line.slice(0, 500)}...` : line;
+}
+
 /** The backend speaks another contract version than this client (an old install on one side): trust nothing it says. */
 export class ContractMismatchError extends BackendUnavailableError {
     constructor(readonly backendVersion: string | undefined) {
@@ -240,7 +248,8 @@ export class BackendClient {
                 await new Promise(r => setTimeout(r, 50)); // its last stderr lines
                 throw new BackendUnavailableError(`the backend exited during ${method}${this.lastStderr()}`);
             }
-            if (error instanceof ResponseError) throw new Error(`backend error in ${method}: ${error.message}`);
+            if (error instanceof ResponseError)
+                throw new BackendError(`the backend failed in ${method}: ${firstLine(error.message)}`);
             throw error;
         } finally {
             if (timer) clearTimeout(timer);

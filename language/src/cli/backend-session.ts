@@ -1,6 +1,11 @@
 /** Runs one piece of backend work from the CLI: starts the backend, reports its errors readably, always stops it. */
 import type { ParamsOf, ResultOf } from '@chainlab/contract';
-import { BackendClient, BackendModelError, BackendUnavailableError } from '../backend-rpc/backend-client.js';
+import {
+    BackendClient,
+    BackendError,
+    BackendModelError,
+    BackendUnavailableError,
+} from '../backend-rpc/backend-client.js';
 import type { Output } from './commands.js';
 
 export async function withBackend(output: Output, work: (backend: BackendClient) => Promise<number>): Promise<number> {
@@ -17,6 +22,10 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
         if (error instanceof BackendUnavailableError) {
             output.err(`chainlab: error: ${error.message}`);
             return 1;
+        }
+        if (error instanceof BackendError) {
+            output.err(`chainlab: internal error: ${error.message}`);
+            return 70;
         }
         throw error;
     } finally {

@@ -3,22 +3,43 @@ import { InvalidArgumentError } from 'commander';
 import { SCENARIOS } from '@chainlab/contract';
 import { durationNs } from '../dsl/units.js';
 
-export function positiveInt(option: string): (value: string) => number {
+/**
+ * Limits of the integer options, checked before anything runs. Iterations and calibration repetitions are those
+ * the generated chain binary accepts (runtime-c/lib/include/chainlab/rt.h: CL_MAX_ITERATIONS, CL_MAX_CALIBRATE).
+ */
+export const LIMITS = {
+    iterations: 1_000_000_000,
+    calibrate: 1_000_000,
+    threads: 1024,
+    simulateIterations: 100_000_000,
+    any: Number.MAX_SAFE_INTEGER,
+} as const;
+
+/**
+ * The one parser of integer options: decimal digits only (not 0x10, 1e3, -1, 1.0 or ' 5', which Number()
+ * would take), from min to max; anything else is refused with a message naming the option and the range.
+ */
+export function integer(option: string, min: number, max: number = LIMITS.any): (value: string) => number {
     return value => {
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 1)
-            throw new InvalidArgumentError(`${option} takes a positive integer, not '${value}'`);
+        const digits = /^[0-9]+$/.test(value) ? value.replace(/^0+(?=.)/, '') : undefined;
+        // compared as digit strings first: 99999999999999999999 must not round to something in range
+        const n = digits !== undefined && digits.length <= 16 ? Number(digits) : undefined;
+        if (n === undefined || n < min || n > max) {
+            const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+            throw new InvalidArgumentError(
+                `${option} takes a whole number from ${min} to ${max}, not '${shown.replace(/[^\x20-\x7e]/g, '?')}'`,
+            );
+        }
         return n;
     };
 }
 
-export function nonNegativeInt(option: string): (value: string) => number {
-    return value => {
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 0)
-            throw new InvalidArgumentError(`${option} takes a whole number, not '${value}'`);
-        return n;
-    };
+export function positiveInt(option: string, max: number = LIMITS.any): (value: string) => number {
+    return integer(option, 1, max);
+}
+
+export function nonNegativeInt(option: string, max: number = LIMITS.any): (value: string) => number {
+    return integer(option, 0, max);
 }
 
 /** `2 ms`, `2ms` or `0.5 us` → integer nanoseconds. */
@@ -26,8 +47,11 @@ export function duration(option: string): (value: string) => number {
     return value => {
         const match = /^\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(s|ms|us|ns)\s*$/.exec(value);
         const ns = match ? durationNs({ value: match[1], unit: match[2] } as never) : undefined;
-        if (!ns?.ok || ns.value <= 0n)
-            throw new InvalidArgumentError(`${option} takes a positive duration such as '1 ms', not '${value}'`);
+        // at most 2^53 - 1 ns (104 days): the backend's integers, and no rounding on the way there
+        if (!ns?.ok || ns.value <= 0n || ns.value > BigInt(Number.MAX_SAFE_INTEGER))
+            throw new InvalidArgumentError(
+                `${option} takes a positive duration up to 104 days such as '1 ms', not '${value.slice(0, 40)}'`,
+            );
         return Number(ns.value);
     };
 }

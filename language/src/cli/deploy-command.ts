@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HEURISTICS, MEMORY_ALLOCATORS, SCENARIOS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
 import { measuredRun, withBackend } from './backend-session.js';
-import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
+import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
 export interface DeployOptions {
@@ -86,15 +86,23 @@ export function registerDeploy(program: Command): void {
             scenarioList,
             SCENARIOS.join(','),
         )
-        .option('--iterations <n>', "iterations per scenario (default: the chain's)", positiveInt('--iterations'))
         .option(
-            '--calibrate <reps>',
-            'measure every sub-box alone this many times on the target and plan with those costs',
-            nonNegativeInt('--calibrate'),
+            '--iterations <n>',
+            "iterations per scenario (default: the chain's)",
+            positiveInt('--iterations', LIMITS.iterations),
+        )
+        .option(
+            '--calibrate <iterations>',
+            'first run the chain this many iterations on the target with every sub-box timed, keep the times beside the model (.chainlab/calibration/CHAIN@TARGET.json) and plan and predict with them; later runs on that target use them until you delete the file',
+            nonNegativeInt('--calibrate', LIMITS.calibrate),
         )
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads'))
+        .option(
+            '--threads <n>',
+            "threads (default: the target's rt-core count)",
+            positiveInt('--threads', LIMITS.threads),
+        )
         .option('--runs <dir>', 'where runs are stored (default runs/)')
         .option('--json', 'print the results as JSON')
         .action(async (file: string, options: DeployOptions) => {

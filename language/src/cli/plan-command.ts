@@ -9,7 +9,7 @@ import {
     type PlanStep,
 } from '@chainlab/contract';
 import { withBackend } from './backend-session.js';
-import { nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
+import { LIMITS, nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, table } from './text-plot.js';
 
@@ -105,7 +105,7 @@ export function registerPlan(program: Command): void {
         .option('--chain <name>', 'the chain to plan (optional when the file has one)')
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads'))
+        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads', LIMITS.threads))
         .option('--seed <n>', 'seed of the latency prediction', nonNegativeInt('--seed'))
         .option('--json', 'print the plan as JSON')
         .action(async (file: string, options: PlanOptions) => {

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { OBJECTIVES, type Objective } from '@chainlab/contract';
 import { withBackend } from './backend-session.js';
-import { duration, oneOf, positiveInt, nonNegativeInt } from './cli-options.js';
+import { duration, LIMITS, oneOf, positiveInt, nonNegativeInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table, textCdf } from './text-plot.js';
 
@@ -126,7 +126,12 @@ export function registerSimulate(program: Command): void {
         )
         .argument('<file>', 'a .chain file')
         .option('--ptts <name>', 'the ptts to simulate (optional when the file has one)')
-        .option('--iterations <n>', 'triggers of the first component to simulate', positiveInt('--iterations'), 10_000)
+        .option(
+            '--iterations <n>',
+            'triggers of the first component to simulate',
+            positiveInt('--iterations', LIMITS.simulateIterations),
+            10_000,
+        )
         .option('--seed <n>', 'random seed', nonNegativeInt('--seed'), 0)
         .option('--json', 'print one JSON object')
         .action(async (file: string, options: SimulateOptions) => {

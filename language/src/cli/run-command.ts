@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HEURISTICS, MEMORY_ALLOCATORS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
 import { measuredRun, withBackend } from './backend-session.js';
-import { nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
+import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
 export interface GenerateOptions {
@@ -15,6 +15,7 @@ export interface GenerateOptions {
     schedule?: Heuristic;
     memory?: MemoryAllocator;
     threads?: number;
+    force?: boolean;
     json?: boolean;
 }
 
@@ -33,6 +34,7 @@ export async function generateCommand(
             heuristic: options.schedule,
             memory: options.memory,
             threads: options.threads,
+            force: options.force,
         });
         if (options.json) output.out(JSON.stringify(reply, null, 2));
         else {
@@ -66,6 +68,7 @@ export async function runCommand(file: string, options: RunOptions, output: Outp
     return withBackend(output, async backend => {
         const reply = await measuredRun(backend, output, options.json, 'run/local', {
             ir,
+            file: resolve(file), // the calibration of a chain on a target is kept beside its model
             chain: options.chain,
             target: options.target,
             iterations: options.iterations,
@@ -74,7 +77,8 @@ export async function runCommand(file: string, options: RunOptions, output: Outp
             threads: options.threads,
             calibrate: options.calibrate,
             scenario: options.scenario,
-            out: resolve(options.out ?? `chainlab-runs/${options.chain ?? 'chain'}`),
+            // no -o: the backend's chainlab-runs/CHAIN, named after the chain it picked (not one folder for all)
+            out: options.out ? resolve(options.out) : undefined,
         });
         if (reply.status === 'stopped') {
             output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
@@ -93,7 +97,8 @@ export function registerGenerate(program: Command): void {
         .requiredOption('-o, --out <dir>', 'directory of the generated project')
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads'))
+        .option('--threads <n>', "number of threads (default: the chain's)", positiveInt('--threads', LIMITS.threads))
+        .option('--force', 'write into a non-empty directory that chainlab did not generate')
         .option('--json', 'print the result as JSON')
         .action(async (file: string, options: GenerateOptions) => {
             process.exitCode = await generateCommand(file, options);
@@ -109,14 +114,22 @@ export function registerRun(program: Command): void {
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
         .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
-        .option('--iterations <n>', "iterations to measure (default: the chain's)", positiveInt('--iterations'))
+        .option(
+            '--iterations <n>',
+            "iterations to measure (default: the chain's)",
+            positiveInt('--iterations', LIMITS.iterations),
+        )
         .option('--schedule <heuristic>', HEURISTICS.join(' | '), oneOf('--schedule', HEURISTICS))
         .option('--memory <allocator>', MEMORY_ALLOCATORS.join(' | '), oneOf('--memory', MEMORY_ALLOCATORS))
-        .option('--threads <n>', "threads (default: the target's rt-core count)", positiveInt('--threads'))
         .option(
-            '--calibrate <reps>',
-            'first measure every sub-box alone this many times and plan with the measured costs',
-            nonNegativeInt('--calibrate'),
+            '--threads <n>',
+            "threads (default: the target's rt-core count)",
+            positiveInt('--threads', LIMITS.threads),
+        )
+        .option(
+            '--calibrate <iterations>',
+            'first run the chain this many iterations on the target with every sub-box timed, keep the times beside the model (.chainlab/calibration/CHAIN@TARGET.json) and plan and predict with them; later runs on that target use them until you delete the file',
+            nonNegativeInt('--calibrate', LIMITS.calibrate),
         )
         .option(
             '--scenario <list>',

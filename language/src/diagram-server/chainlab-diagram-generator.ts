@@ -18,6 +18,7 @@ import { chainView } from './chain-view.js';
 import { messageGraph, VIEWS, type ChainlabGraph, type DiagramView } from './diagram-elements.js';
 import type { PlanSource } from './plan-view.js';
 import { lanesView } from './lanes-view.js';
+import { sameSchedule, type MeasuredTaskStore } from './measured-tasks.js';
 import { planView } from './plan-view.js';
 import { pttsView } from './ptts-view.js';
 import { timelineView } from './timeline-view.js';
@@ -27,6 +28,7 @@ import type { ChainlabDiagramServices } from './diagram-module.js';
 export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
     private readonly lastGood = new Map<string, ChainlabGraph>();
     private readonly analyses: AnalysisResults;
+    private readonly measured: MeasuredTaskStore;
     private readonly plans: PlanSource;
     private readonly shared: ChainlabDiagramServices['shared'];
 
@@ -34,6 +36,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
         super(services);
         this.shared = services.shared;
         this.analyses = services.diagram.AnalysisResults;
+        this.measured = services.diagram.MeasuredTasks;
         this.plans = services.diagram.PlanSource;
     }
 
@@ -85,7 +88,11 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             } catch (error) {
                 return messageGraph(view, `the planner failed: ${(error as Error).message}`, chain.name);
             }
-            return view === 'plan' ? planView(chain, plan, ctx) : lanesView(chain, plan, ctx);
+            if (view === 'plan') return planView(chain, plan, ctx);
+            const run = this.measured.get(document.uri.toString(), chain.name);
+            // measured bars belong to the plan that ran: on a target with fewer cores it has other threads
+            const ran = run?.plan && !sameSchedule(plan, run.plan) ? run.plan : undefined;
+            return lanesView(chain, ran ?? plan, ctx, run, ran ? plan : undefined);
         }
         const ptts = elements.filter(isPtts).find(p => !options.element || p.name === options.element);
         if (!ptts)

@@ -8,7 +8,8 @@
  */
 import ElkConstructor from 'elkjs/lib/elk.bundled.js';
 import type { SGraph, SModelIndex, SNode, SPort, SLabel, SModelRoot } from 'sprotty-protocol';
-import { DefaultLayoutConfigurator, ElkLayoutEngine, type ElkFactory } from 'sprotty-elk/lib/elk-layout.js';
+import { DefaultLayoutConfigurator, type ElkFactory } from 'sprotty-elk/lib/elk-layout.js';
+import { CachedElkLayoutEngine } from './cached-elk-layout.js';
 import type { IModelLayoutEngine } from 'sprotty-protocol/lib/diagram-services.js';
 import { T, type ChainlabGraph } from './diagram-elements.js';
 import type { Viewport } from '@chainlab/contract';
@@ -82,7 +83,7 @@ export const elkFactory: ElkFactory = () => new ElkConstructor.default({ algorit
 
 export class ChainlabLayoutEngine implements IModelLayoutEngine {
     /** Made for the first diagram: starting ELK costs 60-130 ms that the language server's start need not wait for. */
-    private elk?: ElkLayoutEngine;
+    private elk?: CachedElkLayoutEngine;
 
     layout(model: SModelRoot): SModelRoot | Promise<SModelRoot> {
         const graph = model as ChainlabGraph;
@@ -92,7 +93,7 @@ export class ChainlabLayoutEngine implements IModelLayoutEngine {
             (graph.children ?? []).every(c => c.type === T.banner)
         )
             return model;
-        this.elk ??= new ElkLayoutEngine(elkFactory, undefined, new ChainlabLayoutConfigurator());
+        this.elk ??= new CachedElkLayoutEngine(elkFactory, undefined, new ChainlabLayoutConfigurator());
         return this.elk.layout(model as SGraph);
     }
 }

@@ -1,6 +1,7 @@
 /**
  * The diagram services of the .chain language (langium-sprotty): generator, server-side ELK layout, the
- * latest analysis results (also in the hover) and the plan source. Added to the language by createChainServices.
+ * latest analysis results (also in the hover), the latest run's measured sub-boxes and the plan source. Added to
+ * the language by createChainServices.
  */
 import type { Module } from 'langium';
 import type { LangiumServices } from 'langium/lsp';
@@ -11,10 +12,15 @@ import { AnalysisResults } from './analysis-results.js';
 import { ChainlabDiagramGenerator } from './chainlab-diagram-generator.js';
 import { ChainlabDiagramServerManager } from './chainlab-diagram-server-manager.js';
 import { ChainlabLayoutEngine } from './chainlab-layout.js';
+import { MeasuredTaskStore } from './measured-tasks.js';
 import type { PlanSource } from './plan-view.js';
 
 export type ChainlabDiagramAdded = {
-    diagram: DiagramServices & { AnalysisResults: AnalysisResults; PlanSource: PlanSource };
+    diagram: DiagramServices & {
+        AnalysisResults: AnalysisResults;
+        MeasuredTasks: MeasuredTaskStore;
+        PlanSource: PlanSource;
+    };
 };
 
 export type ChainlabDiagramServices = LangiumSprottyServices & ChainlabDiagramAdded;
@@ -30,6 +36,7 @@ export function createDiagramModule(
             DiagramGenerator: services => new ChainlabDiagramGenerator(services),
             ModelLayoutEngine: () => new ChainlabLayoutEngine(),
             AnalysisResults: () => new AnalysisResults(),
+            MeasuredTasks: () => new MeasuredTaskStore(),
             PlanSource: () => plans,
         },
         lsp: {

@@ -124,6 +124,11 @@ export function formatNs(ns: bigint | number): string {
     return `${value} ns`;
 }
 
+/** Nanoseconds for people to read (hovers, messages): formatNs with µs, which the language writes `us`. */
+export function readableNs(ns: bigint | number): string {
+    return formatNs(ns).replace(/ us$/, ' µs');
+}
+
 /** Bytes printed with a binary unit: 2097152 → "2 MiB (2097152 B)". */
 export function formatBytes(bytes: bigint | number): string {
     const value = BigInt(bytes);

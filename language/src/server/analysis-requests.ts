@@ -47,6 +47,7 @@ export const ANALYSIS_REQUESTS: Record<AnalysisRequest, RequestSpec> = {
     'chainlab/analyze': { element: 'ptts' },
     'chainlab/simulate': { element: 'ptts' },
     'chainlab/explore': { element: 'ptts' },
+    'chainlab/nearbyPeriods': { element: 'ptts' },
     'chainlab/plan': { element: 'chain' },
     'chainlab/generate': { element: 'chain' },
     'chainlab/deploy': { element: 'chain', timeoutMs: 4 * 3600_000, run: true },

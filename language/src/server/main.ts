@@ -13,6 +13,7 @@ import type { ChainlabDiagramServerManager } from '../diagram-server/chainlab-di
 import { createChainDiagramServices } from '../diagram-server/chain-diagram-services.js';
 import { backendPlanSource } from './plan-source.js';
 import { rememberAnalysis } from '../diagram-server/analysis-results.js';
+import { rememberTasks } from '../diagram-server/measured-tasks.js';
 import { registerAnalysisRequests } from './analysis-requests.js';
 import { registerDiagramEditRequests } from './diagram-edit-requests.js';
 import { registerElementRequests } from './element-requests.js';
@@ -55,7 +56,8 @@ addDiagramSelectionHandler(Chain);
 addTextSelectionHandler(Chain, { fitToScreen: 'none' });
 addChainlabPopups(Chain);
 registerAnalysisRequests(connection, shared, backend, (request, uri, params, result) => {
-    if (rememberAnalysis(Chain.diagram.AnalysisResults, request, uri, params, result)) {
+    const analysed = rememberAnalysis(Chain.diagram.AnalysisResults, request, uri, params, result);
+    if (analysed || rememberTasks(Chain.diagram.MeasuredTasks, request, uri, params, result)) {
         void (shared.diagram.DiagramServerManager as ChainlabDiagramServerManager).refresh(uri);
     }
     rememberRun(runs, request, uri, params, result);

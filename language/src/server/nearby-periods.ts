@@ -5,14 +5,15 @@
  */
 import type { LangiumDocument } from 'langium';
 import type { CostResult } from '@chainlab/contract';
-import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver';
 import { isPtts, type Model } from '../generated/ast.js';
 import { nodeAt } from '../dsl/lsp/chain-code-actions.js';
-import { componentPeriod, pttsComponents } from '../dsl/model-util.js';
+import { pttsComponents } from '../dsl/model-util.js';
 import { formatNs } from '../dsl/units.js';
 import { documentExportContext } from '../ir/document-export-context.js';
 import { exportIr } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
+import { periodEdits } from './offset-edits.js';
 import type { SharedBackend } from './shared-backend.js';
 
 /** Asks the backend's `ptts/cost`: the cost before any work and, when `analyze` would refuse, why and what instead. */
@@ -49,16 +50,8 @@ export async function nearbyPeriodActions(
         return []; // no backend, no proposals: the warning still says what is wrong
     }
     const components = pttsComponents(ptts);
-    const current = new Map(ir.ptts.find(p => p.name === ptts.name)?.components.map(c => [c.name, c.period_ns]));
     return (reply.refused?.proposals ?? []).map(proposal => {
-        const edits: TextEdit[] = [];
-        for (const component of components) {
-            const period = componentPeriod(component);
-            const proposed = proposal.periods_ns[component.name];
-            if (period?.$cstNode && proposed !== undefined && proposed !== current.get(component.name)) {
-                edits.push({ range: period.$cstNode.range, newText: formatNs(proposed) });
-            }
-        }
+        const edits = periodEdits(document as LangiumDocument<Model>, ptts.name, proposal.periods_ns);
         const periods = components.map(c => formatNs(proposal.periods_ns[c.name] ?? 0)).join(', ');
         return {
             title: `Use periods ${periods} (${proposal.roots} latency trees, periods change by at most ${+(proposal.max_relative_change * 100).toPrecision(3)} %)`,

@@ -1,7 +1,8 @@
 /**
- * `chainlab/offsetsEdit`: the one text edit that gives components of a ptts new offsets, e.g. the best point
- * of an offset sweep (Explore offsets). An existing `offset` is replaced; a component without one gets
- * ` offset X` after its period. The editor applies the edit, so undo works.
+ * `chainlab/offsetsEdit` and `chainlab/periodsEdit`: the one text edit that gives components of a ptts new offsets
+ * (the best point of an offset sweep, Explore offsets) or new periods (a nearby-periods proposal). An existing
+ * `offset` is replaced; a component without one gets ` offset X` after its period. The editor applies the edit,
+ * so undo works.
  */
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
@@ -10,9 +11,33 @@ import { ERROR_CODES, type RequestParamsOf, type RequestResultOf } from '@chainl
 import { isPtts, type Model } from '../generated/ast.js';
 import { whenValidated } from '../dsl/document-ready.js';
 import { componentOffset, componentPeriod, pttsComponents } from '../dsl/model-util.js';
-import { formatNs } from '../dsl/units.js';
+import { durationNs, formatNs } from '../dsl/units.js';
 
 export class OffsetsEditError extends Error {}
+
+function componentsOf(document: LangiumDocument<Model>, pttsName: string, named: string[]) {
+    const ptts = document.parseResult.value.elements.filter(isPtts).find(p => p.name === pttsName);
+    if (!ptts) throw new OffsetsEditError(`no ptts named ${pttsName}`);
+    const components = new Map(pttsComponents(ptts).map(c => [c.name, c]));
+    const unknown = named.filter(name => !components.has(name));
+    if (unknown.length > 0) throw new OffsetsEditError(`ptts ${pttsName} has no component ${unknown.join(', ')}`);
+    return components;
+}
+
+/** The edits that set `periods` (ns per component name) in ptts `pttsName` of the document. */
+export function periodEdits(
+    document: LangiumDocument<Model>,
+    pttsName: string,
+    periods: Readonly<Record<string, number>>,
+): TextEdit[] {
+    const components = componentsOf(document, pttsName, Object.keys(periods));
+    return Object.entries(periods).flatMap(([name, ns]) => {
+        const period = componentPeriod(components.get(name)!);
+        const now = durationNs(period);
+        if (!period?.$cstNode || (now.ok && now.value === BigInt(ns))) return []; // only the periods that change
+        return [{ range: period.$cstNode.range, newText: formatNs(ns) }];
+    });
+}
 
 /** The edits that set `offsets` (ns per component name) in ptts `pttsName` of the document. */
 export function offsetEdits(
@@ -20,11 +45,7 @@ export function offsetEdits(
     pttsName: string,
     offsets: Readonly<Record<string, number>>,
 ): TextEdit[] {
-    const ptts = document.parseResult.value.elements.filter(isPtts).find(p => p.name === pttsName);
-    if (!ptts) throw new OffsetsEditError(`no ptts named ${pttsName}`);
-    const components = new Map(pttsComponents(ptts).map(c => [c.name, c]));
-    const unknown = Object.keys(offsets).filter(name => !components.has(name));
-    if (unknown.length > 0) throw new OffsetsEditError(`ptts ${pttsName} has no component ${unknown.join(', ')}`);
+    const components = componentsOf(document, pttsName, Object.keys(offsets));
     return Object.entries(offsets).map(([name, ns]) => {
         const component = components.get(name)!;
         const text = formatNs(ns);
@@ -37,23 +58,29 @@ export function offsetEdits(
 }
 
 export function registerOffsetRequests(connection: Connection, shared: LangiumSharedServices): void {
-    connection.onRequest(
-        'chainlab/offsetsEdit',
-        async (params: RequestParamsOf<'chainlab/offsetsEdit'>): Promise<RequestResultOf<'chainlab/offsetsEdit'>> => {
-            const documents = shared.workspace.LangiumDocuments;
-            const uri = URI.parse(params.uri);
-            const document = (
-                documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)
-            ) as LangiumDocument<Model>;
-            await whenValidated(shared, document);
-            try {
-                const edits = offsetEdits(document, params.ptts, params.offsets_ns);
-                return { components: edits.length, edit: { changes: { [document.textDocument.uri]: edits } } };
-            } catch (error) {
-                if (error instanceof OffsetsEditError)
-                    throw new ResponseError(ERROR_CODES.MODEL_ERROR, `${params.uri}: ${error.message}`);
-                throw error;
-            }
-        },
+    const serve = async (
+        uri: string,
+        edits: (document: LangiumDocument<Model>) => TextEdit[],
+    ): Promise<RequestResultOf<'chainlab/offsetsEdit'>> => {
+        const documents = shared.workspace.LangiumDocuments;
+        const parsed = URI.parse(uri);
+        const document = (
+            documents.hasDocument(parsed) ? documents.getDocument(parsed) : await documents.getOrCreateDocument(parsed)
+        ) as LangiumDocument<Model>;
+        await whenValidated(shared, document);
+        try {
+            const changes = edits(document);
+            return { components: changes.length, edit: { changes: { [document.textDocument.uri]: changes } } };
+        } catch (error) {
+            if (error instanceof OffsetsEditError)
+                throw new ResponseError(ERROR_CODES.MODEL_ERROR, `${uri}: ${error.message}`);
+            throw error;
+        }
+    };
+    connection.onRequest('chainlab/offsetsEdit', (params: RequestParamsOf<'chainlab/offsetsEdit'>) =>
+        serve(params.uri, document => offsetEdits(document, params.ptts, params.offsets_ns)),
+    );
+    connection.onRequest('chainlab/periodsEdit', (params: RequestParamsOf<'chainlab/periodsEdit'>) =>
+        serve(params.uri, document => periodEdits(document, params.ptts, params.periods_ns)),
     );
 }

@@ -42,6 +42,7 @@ describe('the contract on the language side', () => {
             'chainlab/etpFromMeasurement',
             'chainlab/elements',
             'chainlab/offsetsEdit',
+            'chainlab/periodsEdit',
         ];
         expect([...LANGUAGE_SERVER_REQUESTS].sort()).toEqual([...Object.keys(FORWARDED_REQUESTS), ...own].sort());
     });
@@ -71,6 +72,8 @@ describe('the contract on the language side', () => {
         ['chainlab/etpFromMeasurement', { uri: 'file:///m.chain', chain: 'XRay' }],
         ['chainlab/elements', { uri: 'file:///m.chain' }],
         ['chainlab/offsetsEdit', { uri: 'file:///m.chain', ptts: 'System', offsets_ns: { Process: 5_000_000 } }],
+        ['chainlab/nearbyPeriods', { uri: 'file:///m.chain', ptts: 'System', progressToken: 'n' }],
+        ['chainlab/periodsEdit', { uri: 'file:///m.chain', ptts: 'System', periods_ns: { Wall: 16_650_000 } }],
     ];
 
     test.each(sent)('%s: what the editor sends validates', (request, params) => {

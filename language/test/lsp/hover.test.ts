@@ -22,8 +22,8 @@ describe('quantities', () => {
     test('durations are shown in nanoseconds', async () => {
         await check(at('66.6 ms'), '66.6 ms = 66600000 ns');
         await check(at('ms }'), '66.6 ms = 66600000 ns'); // on the unit too
-        await check(at('0.4 ms'), '0.4 ms = 400 us = 400000 ns');
-        await check(at('100 us'), '100 us = 100000 ns');
+        await check(at('0.4 ms'), '0.4 ms = 400 µs = 400000 ns');
+        await check(at('100 us'), '100 µs = 100000 ns');
         await check(at('0 ms  etp'), '0 ms = 0 ns');
         await check(at('2 s', 'box A { cost 2 s }'), '2 s = 2000000000 ns');
         await check(at('12 ns', 'box A { cost 12 ns }'), '12 ns');
@@ -74,7 +74,7 @@ describe('declarations and references', () => {
                 '- in i: Frame, 2 MiB (2097152 B)',
                 '- out o: Frame, 2 MiB (2097152 B)',
                 'split rows, depends pointwise',
-                'cost 400 us (400000 ns)',
+                'cost 400 µs (400000 ns)',
             ].join('\n\n'),
         );
         await check(
@@ -195,7 +195,7 @@ describe('declarations and references', () => {
     test('throttle and target: settings with exact values', async () => {
         await check(
             at('BestEffort {'),
-            '**throttle BestEffort**: duty-cycle\n\n- counter llc-misses\n\n- sample 100 us (100000 ns)\n\n- suspend 900 us (900000 ns)\n\n- threshold 25 %',
+            '**throttle BestEffort**: duty-cycle\n\n- counter llc-misses\n\n- sample 100 µs (100000 ns)\n\n- suspend 900 µs (900000 ns)\n\n- threshold 25 %',
         );
         await check(
             at('lab1'),

@@ -57,6 +57,8 @@ describe('IDE requests of the language server', () => {
         );
         expect(titles('chainlab.analyze')).toEqual(['Analyze latency']);
         expect(titles('chainlab.run')).toEqual(expect.arrayContaining(['Run on target', 'Run on here']));
+        expect(titles('chainlab.calibrateAndRun')).toEqual(['Calibrate and run']);
+        expect(titles('chainlab.nearbyPeriods')).toEqual(['Nearby periods']);
         const analyze = lenses.find(l => l.command?.command === 'chainlab.analyze')!;
         expect(analyze.command!.arguments).toEqual([uri, 'System']);
         expect(text.split('\n')[analyze.range.start.line]).toMatch(/^ptts System/);

@@ -47,7 +47,12 @@ struct cl_ctx {
     int stop, failed;
     int64_t *sub_total, *sub_max;
     uint64_t *sub_count;
+    int64_t *trace; /* [iteration % traced][sub-box][start, end]: each sub-box runs once per iteration */
+    uint64_t traced;
 };
+
+/* The trace's memory at most: its iterations are cut to fit. */
+#define TRACE_BYTES ((uint64_t)64 << 20)
 
 static cl_ctx *signalled; /* the context SIGINT/SIGTERM stop: the runtime's one global */
 
@@ -177,6 +182,20 @@ cl_ctx *cl_create(const cl_program *p, const cl_options *o, void *user) {
     c->sub_max = calloc((size_t)p->nsubs + 1, sizeof(int64_t));
     c->sub_count = calloc((size_t)p->nsubs + 1, sizeof(uint64_t));
     int ok = c->sems && c->w && c->sub_total && c->sub_max && c->sub_count;
+    if (o->iterations < 1 || o->iterations > CL_MAX_ITERATIONS) {
+        fprintf(stderr, "chainlab: iterations must be 1 to %llu, not %llu\n", CL_MAX_ITERATIONS,
+                (unsigned long long)o->iterations);
+        cl_destroy(c);
+        return NULL;
+    }
+    if (ok && o->trace > 0 && p->nsubs > 0) {
+        uint64_t per_iteration = (uint64_t)p->nsubs * 2 * sizeof(int64_t);
+        c->traced = o->trace < o->iterations ? o->trace : o->iterations;
+        if (c->traced > TRACE_BYTES / per_iteration) c->traced = TRACE_BYTES / per_iteration;
+        if (c->traced == 0) c->traced = 1;
+        c->trace = calloc(c->traced * (uint64_t)p->nsubs * 2, sizeof(int64_t));
+        ok = c->trace != NULL;
+    }
     for (int t = 0; ok && t < p->nthreads; t++) {
         c->w[t].ctx = c;
         c->w[t].index = t;
@@ -252,6 +271,11 @@ static void *thread_main(void *arg) {
                 if (!first) first = t;
                 p->subs[st->ref].fn(c->user, it);
                 last = cl_now_ns();
+                if (c->trace) {
+                    int64_t *slot = &c->trace[((it % c->traced) * (uint64_t)p->nsubs + (uint64_t)st->ref) * 2];
+                    slot[0] = t;
+                    slot[1] = last;
+                }
                 if (c->o.timers) {
                     int64_t d = last - t;
                     c->sub_total[st->ref] += d;
@@ -376,12 +400,40 @@ void cl_latency(const cl_ctx *c, uint64_t i, int64_t *start_ns, int64_t *end_ns)
     *end_ns = e - c->t0;
 }
 
-int cl_write_csv(const cl_ctx *c, const char *path) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
+/* Results files: written to PATH.tmp, checked (a full disk shows at fflush/fclose), then renamed over PATH. */
+static FILE *open_tmp(const char *path, char *tmp, size_t n) {
+    if ((size_t)snprintf(tmp, n, "%s.tmp", path) >= n) {
+        fprintf(stderr, "chainlab: cannot write %s: path too long\n", path);
+        return NULL;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) fprintf(stderr, "chainlab: cannot write %s: %s\n", tmp, strerror(errno));
+    return f;
+}
+
+static int close_tmp(FILE *f, const char *tmp, const char *path) {
+    int failed = fflush(f) != 0 || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        saved = errno;
+    }
+    if (failed) {
+        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(saved ? saved : EIO));
+        unlink(tmp);
         return -1;
     }
+    return 0;
+}
+
+int cl_write_csv(const cl_ctx *c, const char *path) {
+    char tmp[4096];
+    FILE *f = open_tmp(path, tmp, sizeof tmp);
+    if (!f) return -1;
     fprintf(f, "iteration,start_ns,end_ns\n");
     uint64_t n = cl_completed(c);
     for (uint64_t i = 0; i < n; i++) {
@@ -389,7 +441,25 @@ int cl_write_csv(const cl_ctx *c, const char *path) {
         cl_latency(c, i, &s, &e);
         fprintf(f, "%llu,%lld,%lld\n", (unsigned long long)i, (long long)s, (long long)e);
     }
-    return fclose(f);
+    return close_tmp(f, tmp, path);
+}
+
+int cl_write_trace(const cl_ctx *c, const char *path) {
+    char tmp[4096];
+    FILE *f = open_tmp(path, tmp, sizeof tmp);
+    if (!f) return -1;
+    fprintf(f, "iteration,sub_box,start_ns,end_ns\n");
+    uint64_t n = cl_completed(c);
+    for (uint64_t i = c->trace && n > c->traced ? n - c->traced : 0; c->trace && i < n; i++) {
+        int64_t release, end;
+        cl_latency(c, i, &release, &end);
+        release += c->t0;
+        const int64_t *slot = &c->trace[(i % c->traced) * (uint64_t)c->p->nsubs * 2];
+        for (int s = 0; s < c->p->nsubs; s++)
+            fprintf(f, "%llu,%s,%lld,%lld\n", (unsigned long long)i, c->p->subs[s].name,
+                    (long long)(slot[2 * s] - release), (long long)(slot[2 * s + 1] - release));
+    }
+    return close_tmp(f, tmp, path);
 }
 
 static void read_line(const char *path, const char *key, char *out, size_t n) {
@@ -413,11 +483,9 @@ static void read_line(const char *path, const char *key, char *out, size_t n) {
 }
 
 int cl_write_json(const cl_ctx *c, const char *path, const char *plan_json, uint64_t checksum, int status) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
+    char tmp[4096];
+    FILE *f = open_tmp(path, tmp, sizeof tmp);
+    if (!f) return -1;
     char cpu[256], gov[64];
     struct utsname u;
     if (uname(&u) != 0) memset(&u, 0, sizeof u);
@@ -443,7 +511,7 @@ int cl_write_json(const cl_ctx *c, const char *path, const char *plan_json, uint
                 c->p->subs[s].name, (unsigned long long)c->sub_count[s], (long long)c->sub_total[s],
                 (long long)c->sub_max[s]);
     fprintf(f, "]\n}\n");
-    return fclose(f);
+    return close_tmp(f, tmp, path);
 }
 
 void cl_subbox_time(const cl_ctx *c, int sub, int64_t *total_ns, int64_t *max_ns, uint64_t *count) {
@@ -453,11 +521,9 @@ void cl_subbox_time(const cl_ctx *c, int sub, int64_t *total_ns, int64_t *max_ns
 }
 
 int cl_calibrate(cl_ctx *c, int reps, const char *path) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "chainlab: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
+    char tmp[4096];
+    FILE *f = open_tmp(path, tmp, sizeof tmp);
+    if (!f) return -1;
     fprintf(f, "sub_box,rep,ns\n");
     for (int s = 0; s < c->p->nsubs; s++) {
         c->p->subs[s].fn(c->user, 0); /* warm the caches once */
@@ -467,7 +533,7 @@ int cl_calibrate(cl_ctx *c, int reps, const char *path) {
             fprintf(f, "%s,%d,%lld\n", c->p->subs[s].name, r, (long long)(cl_now_ns() - t));
         }
     }
-    return fclose(f);
+    return close_tmp(f, tmp, path);
 }
 
 void cl_destroy(cl_ctx *c) {
@@ -483,5 +549,6 @@ void cl_destroy(cl_ctx *c) {
     free(c->sub_total);
     free(c->sub_max);
     free(c->sub_count);
+    free(c->trace);
     free(c);
 }

@@ -27,11 +27,13 @@ export class ChainCodeLensProvider implements CodeLensProvider {
                 lens(element, 'Thread lanes', 'chainlab.openDiagram', 'lanes', element.name);
                 lens(element, 'Generate C project', 'chainlab.generate', element.name);
                 lens(element, 'Run on target', 'chainlab.run', element.name);
+                lens(element, 'Calibrate and run', 'chainlab.calibrateAndRun', element.name);
             } else if (isPtts(element)) {
                 lens(element, 'Diagram', 'chainlab.openDiagram', 'ptts', element.name);
                 lens(element, 'Trigger timeline', 'chainlab.openDiagram', 'timeline', element.name);
                 lens(element, 'Analyze latency', 'chainlab.analyze', element.name);
                 lens(element, 'Explore offsets', 'chainlab.explore', element.name);
+                lens(element, 'Nearby periods', 'chainlab.nearbyPeriods', element.name);
             } else if (isTarget(element)) {
                 lens(element, `Run on ${element.name}`, 'chainlab.run', undefined, element.name);
             }

@@ -79,11 +79,11 @@ import {
 } from '../model-util.js';
 import { etpSpan, MAX_TREES, pttsCost, pttsTiming } from '../ptts-cost.js';
 import { resolvedSchedule } from '../resolved-schedule.js';
-import { durationNs, formatBytes, formatNs, parseDecimal, sizeBytes } from '../units.js';
+import { durationNs, formatBytes, parseDecimal, readableNs, sizeBytes } from '../units.js';
 
 /** `66.6 ms (66600000 ns)`; just `0 ns` where both would read the same. */
 function nsText(ns: bigint): string {
-    const formatted = formatNs(ns);
+    const formatted = readableNs(ns);
     return formatted === `${ns} ns` ? formatted : `${formatted} (${ns} ns)`;
 }
 
@@ -239,9 +239,9 @@ function describePtts(ptts: Ptts): string {
     const cost = pttsCost(timing);
     return [
         `**ptts ${ptts.name}**: ${timing.names.join(' → ')}`,
-        `hyper-period ${formatNs(cost.hyperperiod)} (${cost.hyperperiod} ns) = lcm of the periods ${timing.periods.map(p => formatNs(p)).join(', ')}`,
+        `hyper-period ${readableNs(cost.hyperperiod)} (${cost.hyperperiod} ns) = lcm of the periods ${timing.periods.map(p => readableNs(p)).join(', ')}`,
         `${cost.trees} latency trees (roots) = hyper-period / period of ${timing.names[0]}`,
-        `${cost.complete ? 'about' : 'at least'} ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${formatNs(cost.grid)}` +
+        `${cost.complete ? 'about' : 'at least'} ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${readableNs(cost.grid)}` +
             (cost.overTreeLimit ? ` — more than the ${MAX_TREES} latency trees the analysis accepts` : ''),
     ].join('\n\n');
 }
@@ -260,7 +260,7 @@ function describeComponent(component: Component): string {
         `**component ${component.name}**${position >= 0 ? ` (${position + 1} of ${components.length} in ptts ${ptts.name})` : ''}`,
         `period ${period.ok ? nsText(period.value) : '?'}, offset ${offset.ok ? nsText(offset.value) : '?'}`,
         etp
-            ? `etp ${etp.kind}${span ? `: ${formatNs(span.min)} .. ${formatNs(span.max)}` : etp.kind === 'chain' ? ` ${etp.chain?.$refText ?? '?'} (the chain's latency distribution)` : ''}`
+            ? `etp ${etp.kind}${span ? `: ${readableNs(span.min)} .. ${readableNs(span.max)}` : etp.kind === 'chain' ? ` ${etp.chain?.$refText ?? '?'} (the chain's latency distribution)` : ''}`
             : 'no etp',
     ].join('\n\n');
 }
@@ -278,9 +278,9 @@ function describePlatform(platform: Platform): string {
     return lines.join('\n\n');
 }
 
-/** The text of a node with its durations normalised: `sample 100 us` → `sample 100 us (100000 ns)`. */
+/** The text of a node with its durations normalised: `sample 100 us` → `sample 100 µs (100000 ns)`. */
 function settingText(node: AstNode): string {
-    const text = node.$cstNode?.text.replace(/\s+/g, ' ').trim() ?? '';
+    const text = (node.$cstNode?.text.replace(/\s+/g, ' ').trim() ?? '').replace(/(\d) us\b/g, '$1 µs');
     const durations = AstUtils.streamAst(node).filter(isDuration).toArray();
     const exact = durations
         .map(d => durationNs(d))
@@ -378,8 +378,8 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
         if (quantity && isDuration(quantity)) {
             const ns = durationNs(quantity);
             if (!ns.ok) return ns.reason;
-            const written = `${quantity.value} ${quantity.unit}`;
-            const readable = formatNs(ns.value);
+            const written = `${quantity.value} ${quantity.unit}`.replace(/ us$/, ' µs');
+            const readable = readableNs(ns.value);
             return [...new Set([written, readable, `${ns.value} ns`])].join(' = ');
         }
         if (quantity && isSize(quantity)) {

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
+import { PMF_SUM_TOLERANCE } from '@chainlab/contract';
 import type { ChainAstType, Component, HistogramEtp, PmfEtp, Ptts, UniformEtp } from '../../generated/ast.js';
 import {
     boxSource,
@@ -19,13 +20,13 @@ import {
     unquote,
 } from '../model-util.js';
 import { etpSpan, MAX_TREES, pttsCost, pttsTiming, uniformDefaultStep } from '../ptts-cost.js';
-import { durationNs, formatNs, formatRatio, parseDecimal, sumDecimals } from '../units.js';
+import { durationNs, formatRatio, parseDecimal, readableNs, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
 
-/** Probabilities of a pmf must sum to 1 within this tolerance. */
-export const PMF_TOLERANCE = 1e-9;
-/** The same tolerance as an exact fraction: |sum - 1| <= 1 / PMF_TOLERANCE_DENOMINATOR. */
-const PMF_TOLERANCE_DENOMINATOR = 1_000_000_000n;
+/** Probabilities of a pmf must sum to 1 within this tolerance: the contract's rule, which the backend applies too. */
+export const PMF_TOLERANCE = PMF_SUM_TOLERANCE;
+/** The same tolerance as an exact decimal. */
+const PMF_TOLERANCE_EXACT = parseDecimal(String(PMF_SUM_TOLERANCE))!;
 
 /**
  * A component whose ETP is a box chain is triggered at the chain's rate: when the chain's source says
@@ -43,7 +44,7 @@ function checkChainPeriod(component: Component, accept: ValidationAcceptor): voi
         if (box && sourcePeriod?.ok && sourcePeriod.value !== period.value) {
             accept(
                 'warning',
-                `Component '${component.name}' runs chain '${chain.name}' every ${formatNs(period.value)}, but its source '${instance.name}' (box ${box.name}) has period ${formatNs(sourcePeriod.value)}.`,
+                `Component '${component.name}' runs chain '${chain.name}' every ${readableNs(period.value)}, but its source '${instance.name}' (box ${box.name}) has period ${readableNs(sourcePeriod.value)}.`,
                 {
                     node: etp!,
                     data: { code: Codes.chainPeriodMismatch },
@@ -88,7 +89,7 @@ function checkComponent(component: Component, accept: ValidationAcceptor): void 
     if (offsetNode && offset.ok && period.ok && period.value > 0n && offset.value >= period.value) {
         accept(
             'warning',
-            `Offset ${formatNs(offset.value)} is not below the period ${formatNs(period.value)}; it acts as offset ${formatNs(offset.value % period.value)}.`,
+            `Offset ${readableNs(offset.value)} is not below the period ${readableNs(period.value)}; it acts as offset ${readableNs(offset.value % period.value)}.`,
             {
                 node: offsetNode,
                 data: { code: Codes.offsetNotBelowPeriod },
@@ -100,7 +101,7 @@ function checkComponent(component: Component, accept: ValidationAcceptor): void 
     if (etp && span && period.ok && period.value > 0n && span.min > period.value) {
         accept(
             'warning',
-            `Every execution of '${component.name}' takes at least ${formatNs(span.min)}, longer than its period ${formatNs(period.value)}: a job is still running when the next one is triggered.`,
+            `Every execution of '${component.name}' takes at least ${readableNs(span.min)}, longer than its period ${readableNs(period.value)}: a job is still running when the next one is triggered.`,
             {
                 node: etp,
                 data: { code: Codes.etpExceedsPeriod },
@@ -133,7 +134,7 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
             if (seen.has(time.value)) {
                 accept(
                     'error',
-                    `Time ${formatNs(time.value)} appears twice in this pmf (entries ${seen.get(time.value)! + 1} and ${index + 1}).`,
+                    `Time ${readableNs(time.value)} appears twice in this pmf (entries ${seen.get(time.value)! + 1} and ${index + 1}).`,
                     {
                         node: entry,
                         property: 'time',
@@ -144,13 +145,16 @@ function checkPmf(pmf: PmfEtp, accept: ValidationAcceptor): void {
             seen.set(time.value, index);
         }
     });
-    // Exactly: |sum - 1| <= 1e-9 (binary floats misjudge sums: 0.1 + 0.2 is 0.30000000000000004).
-    const sum = sumDecimals(pmf.entries.map(e => String(e.probability)));
+    // The contract's rule (ir.schema.json#/$defs/PmfSumTolerance): each probability as the IR carries it (the
+    // shortest decimal of its number), summed exactly (binary floats misjudge sums: 0.1 + 0.2 is
+    // 0.30000000000000004), |sum - 1| <= tolerance. The backend checks the same numbers the same way.
+    const sum = sumDecimals(pmf.entries.map(e => String(Number(e.probability))));
     if (sum) {
         const one = 10n ** BigInt(sum.scale);
         const difference = sum.numerator - one;
         const off = difference < 0n ? -difference : difference;
-        if (off * PMF_TOLERANCE_DENOMINATOR > one) {
+        const toleranceOne = 10n ** BigInt(PMF_TOLERANCE_EXACT.scale);
+        if (off * toleranceOne > PMF_TOLERANCE_EXACT.numerator * one) {
             const shown = formatRatio(sum.numerator, one, sum.scale);
             const by = Number(formatRatio(difference, one, sum.scale));
             accept(
@@ -177,7 +181,7 @@ function checkUniform(uniform: UniformEtp, accept: ValidationAcceptor): void {
     const between = (end: typeof minRange) =>
         minRange && end ? { range: { start: minRange.start, end: end.end } } : { property: 'kind' as const };
     if (min.value > max.value) {
-        accept('error', `Empty range: ${formatNs(min.value)} is above ${formatNs(max.value)}.`, {
+        accept('error', `Empty range: ${readableNs(min.value)} is above ${readableNs(max.value)}.`, {
             node: uniform,
             ...between(maxRange),
             data: { code: Codes.uniformRange },
@@ -191,7 +195,7 @@ function checkUniform(uniform: UniformEtp, accept: ValidationAcceptor): void {
         const implicit = uniform.step ? '' : ` (without 'step' the step is 1 ${uniform.min.unit})`;
         accept(
             'error',
-            `The range ${formatNs(min.value)} .. ${formatNs(max.value)} is not a whole number of steps of ${formatNs(step.value)}${implicit}.`,
+            `The range ${readableNs(min.value)} .. ${readableNs(max.value)} is not a whole number of steps of ${readableNs(step.value)}${implicit}.`,
             {
                 node: uniform,
                 ...between(stepRange ?? maxRange),
@@ -325,7 +329,7 @@ function checkCost(ptts: Ptts, accept: ValidationAcceptor): void {
     if (!cost.overTreeLimit) return;
     accept(
         'warning',
-        `Exact analysis would build ${cost.trees} latency trees (hyper-period ${formatNs(cost.hyperperiod)}, ${cost.complete ? 'about' : 'at least'} ${cost.operations} operations by thesis eq. 5.15), more than the ${MAX_TREES} the analysis accepts: use nearby periods or the simulator.`,
+        `Exact analysis would build ${cost.trees} latency trees (hyper-period ${readableNs(cost.hyperperiod)}, ${cost.complete ? 'about' : 'at least'} ${cost.operations} operations by thesis eq. 5.15), more than the ${MAX_TREES} the analysis accepts: use nearby periods or the simulator.`,
         {
             node: ptts,
             property: 'name',

@@ -41,6 +41,11 @@ typedef struct {
     size_t arena_bytes, alignment;
 } cl_program;
 
+/* Limits of the options (the generated main.c refuses more): timestamps take 16 B per iteration and thread. */
+#define CL_MAX_ITERATIONS 1000000000ULL
+#define CL_MAX_PERIOD_NS 3600000000000ULL
+#define CL_MAX_CALIBRATE 1000000ULL
+
 typedef struct {
     uint64_t iterations;
     int64_t period_ns; /* 0: sources run free; else iteration i is released at t0 + i * period (absolute) */
@@ -51,6 +56,7 @@ typedef struct {
     double watchdog_s; /* a wait longer than this aborts the run with a message; 0: never */
     int timers;        /* per-sub-box timers */
     int progress;      /* progress bar on stderr */
+    uint64_t trace;    /* per-sub-box start and end of the last this many iterations (cl_write_trace); 0: none */
 } cl_options;
 
 void cl_default_options(cl_options *o);
@@ -65,9 +71,13 @@ void cl_stop(cl_ctx *c);
 /* Iterations every thread completed: those with valid timestamps. */
 uint64_t cl_completed(const cl_ctx *c);
 void cl_latency(const cl_ctx *c, uint64_t i, int64_t *start_ns, int64_t *end_ns);
+/* The writers write PATH.tmp and rename it: 0, or -1 with a message on stderr (nothing left at PATH then). */
 int cl_write_csv(const cl_ctx *c, const char *path);
 /* JSON header: plan_json (a JSON object text or NULL), machine, iterations, checksum. */
 int cl_write_json(const cl_ctx *c, const char *path, const char *plan_json, uint64_t checksum, int status);
+/* The trace (options.trace > 0): CSV iteration,sub_box,start_ns,end_ns for the last traced completed iterations,
+ * times from the iteration's release (its start in cl_latency). */
+int cl_write_trace(const cl_ctx *c, const char *path);
 /* Per-sub-box timers (when enabled): total and max ns. */
 void cl_subbox_time(const cl_ctx *c, int sub, int64_t *total_ns, int64_t *max_ns, uint64_t *count);
 /* Calibration: runs every sub-box alone `reps` times; CSV sub_box,rep,ns. */

@@ -1,0 +1,114 @@
+"""JSON-RPC 2.0 requests to handlers: a worker pool runs them, each request is answered exactly once.
+
+The reader hands over one checked message at a time (chainlab.rpc.framing); a request is answered with its
+result or an error, never twice and never for another request's id. `$/cancelRequest` cancels a request that
+has not started; `exit` ends the loop. Errors the handlers do not expect reach the client as one line
+(INTERNAL_ERROR) and the log, never as a traceback on the wire.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any
+
+log = logging.getLogger("chainlab.rpc")
+
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800
+
+
+class RpcError(Exception):
+    """A request refused with a JSON-RPC error code (and optional data)."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+#: method, params -> the work to run in the pool (raises RpcError to refuse the request at once).
+Dispatch = Callable[[str, Any], Callable[[], Any]]
+
+
+class Endpoint:
+    def __init__(self, dispatch: Dispatch, send: Callable[[dict[str, Any]], None], max_workers: int = 2) -> None:
+        self._dispatch = dispatch
+        self._send = send
+        self._pool = futures.ThreadPoolExecutor(max_workers=max_workers)
+        self._pending: dict[Any, futures.Future[Any]] = {}
+        self._lock = threading.Lock()
+
+    def notify(self, method: str, params: Any) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def consume(self, message: dict[str, Any]) -> None:
+        """One checked message (chainlab.rpc.framing.message_problem): a request, a notification or a response."""
+        method = message.get("method")
+        if method is None:
+            return  # a response: the backend sends no requests
+        if "id" not in message:
+            if method == "$/cancelRequest":
+                self._cancel(message.get("params"))
+            return  # `exit` is the server's; other notifications have no handler
+        self._request(message["id"], method, message.get("params"))
+
+    def _request(self, msg_id: Any, method: str, params: Any) -> None:
+        try:
+            work = self._dispatch(method, params)
+        except RpcError as error:
+            self._reply(msg_id, error=error)
+            return
+        future = self._pool.submit(work)
+        with self._lock:
+            self._pending[msg_id] = future
+        future.add_done_callback(lambda done: self._finished(msg_id, done))
+
+    def _finished(self, msg_id: Any, future: futures.Future[Any]) -> None:
+        with self._lock:
+            if self._pending.get(msg_id) is future:
+                del self._pending[msg_id]
+        if future.cancelled():
+            self._reply(msg_id, error=RpcError(REQUEST_CANCELLED, "the request was cancelled"))
+            return
+        error = future.exception()
+        if error is None:
+            self._reply(msg_id, result=future.result())
+        elif isinstance(error, RpcError):
+            self._reply(msg_id, error=error)
+        else:
+            log.error("%s", error, exc_info=error)  # the log keeps the traceback, the client gets one line
+            self._reply(msg_id, error=RpcError(INTERNAL_ERROR, f"internal error: {type(error).__name__}: {error}"))
+
+    def _cancel(self, params: Any) -> None:
+        msg_id = params.get("id") if isinstance(params, dict) else None
+        with self._lock:
+            future = self._pending.get(msg_id)
+        if future is not None:
+            future.cancel()  # only a request that has not started; a running one finishes
+
+    def _reply(self, msg_id: Any, *, result: Any = None, error: RpcError | None = None) -> None:
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id}
+        if error is not None:
+            reply["error"] = error.to_json()
+        else:
+            reply["result"] = result
+        try:
+            self._send(reply)
+        except (TypeError, ValueError) as bad:  # a result JSON cannot carry: still one answer
+            self._send({"jsonrpc": "2.0", "id": msg_id, "error": RpcError(INTERNAL_ERROR, str(bad)).to_json()})
+
+    def shutdown(self) -> None:
+        """Waits for the requests already accepted: each still gets its answer."""
+        self._pool.shutdown(wait=True)
