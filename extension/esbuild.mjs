@@ -16,6 +16,25 @@ function need(path, how) {
     return path;
 }
 
+/** The plot webview (Observable Plot bundled in: no network in a webview): dist/plot.js and plot.css. */
+export const plotOptions = {
+    absWorkingDir: root,
+    entryPoints: { plot: join(root, 'webview/plot.ts') },
+    outdir: dist,
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: true,
+    logLevel: 'warning',
+};
+
+/** Builds the plot webview alone (its Chromium tests bundle the current source this way). */
+export async function buildPlotWebview() {
+    await esbuild.build(plotOptions);
+    copyFileSync(join(root, 'webview/plot.css'), join(dist, 'plot.css'));
+}
+
 export async function buildExtension() {
     mkdirSync(join(dist, 'diagram'), { recursive: true });
     await esbuild.build({
@@ -31,18 +50,7 @@ export async function buildExtension() {
         sourcemap: true,
         logLevel: 'warning',
     });
-    await esbuild.build({
-        absWorkingDir: root,
-        entryPoints: { plot: join(root, 'webview/plot.ts') },
-        outdir: dist,
-        bundle: true,
-        platform: 'browser',
-        format: 'iife',
-        target: 'es2022',
-        sourcemap: true,
-        logLevel: 'warning',
-    });
-    copyFileSync(join(root, 'webview/plot.css'), join(dist, 'plot.css'));
+    await buildPlotWebview();
     copyFileSync(
         need(join(repo, 'language/dist/server.cjs'), 'build the language first (node language/esbuild.mjs)'),
         join(dist, 'server.cjs'),

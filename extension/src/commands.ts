@@ -19,15 +19,15 @@ import {
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
 import { periodsTable, periodsText, proposalItems } from './periods-data';
-import { bestOffsets, bestText, exploreTable } from './explore-data';
-import { analysisPlot, measuredSomething, runPlot } from './plot-data';
-import type { PlotPanel } from './plot-panel';
+import { bestOffsets, bestText, exploreChart, exploreTable } from './explore-data';
+import { analysisPlot, measuredSomething, reportOf, runPlot } from './plot-data';
+import { openReport, type PlotPanels } from './plot-panel';
 import type { BackendStatus } from './status-bar';
 
 export interface CommandContext {
     client: LanguageClient;
     diagrams: ChainlabPanelManager;
-    plots: PlotPanel;
+    plots: PlotPanels;
     status: BackendStatus;
     output: vscode.OutputChannel;
 }
@@ -202,16 +202,23 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         });
         if (!result) return;
         for (const line of exploreTable(result)) ctx.output.appendLine(line);
-        ctx.output.show(true);
+        // the language server writes the offsets into the text: one edit, undoable
+        const applyBest = async () => {
+            const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/offsetsEdit'>>(
+                'chainlab/offsetsEdit',
+                {
+                    uri: uri.toString(),
+                    ptts,
+                    offsets_ns: bestOffsets(result),
+                } satisfies RequestParamsOf<'chainlab/offsetsEdit'>,
+            );
+            await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+        };
+        // the objective over the offsets beside the editor (a line for one component, a heat map for two)
+        ctx.plots.show(exploreChart(result), applyBest);
         const apply = 'Apply best offsets';
         if ((await vscode.window.showInformationMessage(`chainlab: ${bestText(result)}`, apply)) !== apply) return;
-        // the language server writes the offsets into the text: one edit, undoable
-        const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/offsetsEdit'>>('chainlab/offsetsEdit', {
-            uri: uri.toString(),
-            ptts,
-            offsets_ns: bestOffsets(result),
-        } satisfies RequestParamsOf<'chainlab/offsetsEdit'>);
-        await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+        await applyBest();
     });
 
     // thesis 5.7: periods a little off that shrink the hyper-period, each analysed; the chosen one is one edit
@@ -301,27 +308,34 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         if (!reply) return;
         ctx.output.appendLine(reply.summary);
         ctx.output.show(true);
-        ctx.plots.show(runPlot(chain, target, reply));
+        ctx.plots.show(runPlot(chain, target, reply, new Date().toISOString()));
         if (measuredSomething(reply)) lastMeasured = { uri: uri.toString(), chain };
         await vscode.commands.executeCommand('setContext', 'chainlab.hasMeasurement', !!lastMeasured);
         const verdict = reply.status === 'ok' ? 'done' : reply.status;
         const overloaded = reply.results.scenarios.filter(s => s.overloaded).map(s => s.scenario);
+        const report = reportOf(reply);
+        const openIt = 'Open report';
+        const reportAction = report ? [openIt] : [];
         if (overloaded.length > 0) {
             // a backlog is no measurement of the chain: say so where the user looks, and offer no ETP update
-            void vscode.window.showWarningMessage(
-                `chainlab: run ${verdict}, but ${overloaded.join(', ')} OVERLOADED: latency grew through the run ` +
-                    '(a backlog), so it measured queueing, not the chain. Give the chain a longer period or more ' +
-                    `rt-cores and run again. Report in ${reply.local_dir}`,
-            );
+            void vscode.window
+                .showWarningMessage(
+                    `chainlab: run ${verdict}, but ${overloaded.join(', ')} OVERLOADED: latency grew through the run ` +
+                        '(a backlog), so it measured queueing, not the chain. Give the chain a longer period or more ' +
+                        `rt-cores and run again. Report in ${reply.local_dir}`,
+                    ...reportAction,
+                )
+                .then(choice => {
+                    if (choice === openIt && report) openReport(report);
+                });
             return;
         }
+        const update = 'Update ETP from measurement';
         void vscode.window
-            .showInformationMessage(
-                `chainlab: run ${verdict}; report in ${reply.local_dir}`,
-                'Update ETP from measurement',
-            )
+            .showInformationMessage(`chainlab: run ${verdict}; report in ${reply.local_dir}`, ...reportAction, update)
             .then(choice => {
-                if (choice) void vscode.commands.executeCommand('chainlab.updateEtpFromMeasurement');
+                if (choice === openIt && report) openReport(report);
+                if (choice === update) void vscode.commands.executeCommand('chainlab.updateEtpFromMeasurement');
             });
     });
 

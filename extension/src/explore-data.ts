@@ -3,11 +3,7 @@
  * the objective and the best points as a table (pure functions, no VS Code). The numbers are the reply's.
  */
 import type { ExplorePoint, ExploreResult } from '@chainlab/contract';
-
-/** 3 significant digits: 104 ms, 12.3 ms, 0.0451 ms. */
-const ms = (value: number) => `${Number(value.toPrecision(3))} ms`;
-const probability = (value: number) =>
-    value !== 0 && value < 1e-3 ? value.toExponential(2) : String(Number(value.toPrecision(3)));
+import { formatMs as ms, formatProbability as probability } from './number-format';
 
 /** The value a point is ranked by (lower is better; for `deadline` the probability of missing it). */
 export function objectiveValue(result: Pick<ExploreResult, 'objective'>, point: ExplorePoint): number {
@@ -68,4 +64,51 @@ export function exploreTable(result: ExploreResult, rows = 10): string[] {
         row(header),
         ...lines.map(row),
     ];
+}
+
+/** What the explore chart draws: the objective over one offset (a line) or two (a heat map). */
+export interface ExplorePlotData {
+    view: 'explore';
+    key: string;
+    title: string;
+    /** The swept components: one or two are drawn (more: the table only). */
+    vary: string[];
+    /** The axis title of the objective, with its unit. */
+    objective: string;
+    /** A latency (ms) or a probability (log colour scale / axis where it spans decades). */
+    unit: 'ms' | 'probability';
+    points: Array<{ x: number; y?: number; value: number }>;
+    best: { x: number; y?: number; value: number };
+    /** The best offsets and what they give, in words. */
+    summary: string;
+}
+
+const OBJECTIVE_TITLE: Record<ExploreResult['objective'], [string, ExplorePlotData['unit']]> = {
+    p99: ['p99 latency (ms)', 'ms'],
+    mean: ['mean latency (ms)', 'ms'],
+    loss: ['loss probability', 'probability'],
+    deadline: ['P(latency > deadline)', 'probability'],
+};
+
+/** The sweep as a chart: every point's offsets (ms) and its objective value. */
+export function exploreChart(result: ExploreResult): ExplorePlotData {
+    const [xName, yName] = result.vary;
+    const at = (p: ExplorePoint) => ({
+        x: p.offsets_ms[xName],
+        ...(yName !== undefined ? { y: p.offsets_ms[yName] } : {}),
+        value: objectiveValue(result, p),
+    });
+    const [objective, unit] = OBJECTIVE_TITLE[result.objective] ?? [String(result.objective), 'ms'];
+    const deadline = result.objective === 'deadline' && result.deadline_ms !== null ? ` ${result.deadline_ms} ms` : '';
+    return {
+        view: 'explore',
+        key: `explore ${result.name} ${result.vary.join(' ')}`,
+        title: `ptts ${result.name}: ${objective.replace(' deadline', deadline)} over the offset of ${result.vary.join(' and ')}`,
+        vary: [...result.vary],
+        objective: objective.replace(' deadline', deadline),
+        unit,
+        points: result.points.map(at),
+        best: at(result.best),
+        summary: bestText(result),
+    };
 }

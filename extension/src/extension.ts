@@ -7,7 +7,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
 import { registerCodeLens } from './code-lens';
 import { CHAIN_DOCUMENTS, createLanguageClient } from './language-client';
-import { PlotPanel } from './plot-panel';
+import { PlotPanels } from './plot-panel';
 import { BackendStatus } from './status-bar';
 
 let client: LanguageClient | undefined;
@@ -28,7 +28,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ]);
     const diagrams = new ChainlabPanelManager(context, client);
     registerDefaultCommands(diagrams, context, { extensionPrefix: 'chainlab' });
-    registerCommands(context, { client, diagrams, plots: new PlotPanel(context.extensionUri), status, output });
+    registerCommands(context, { client, diagrams, plots: new PlotPanels(context.extensionUri), status, output });
     context.subscriptions.push(
         vscode.workspace.onDidChangeConfiguration(e => {
             if (e.affectsConfiguration('chainlab.python')) void client?.restart();

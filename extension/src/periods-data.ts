@@ -4,11 +4,7 @@
  * analysis gives (pure functions, no VS Code). The numbers are the reply's.
  */
 import type { PeriodProposal, PeriodsResult } from '@chainlab/contract';
-
-/** 3 significant digits: 16.7 ms, 0.0451 ms. */
-const ms = (value: number) => `${Number(value.toPrecision(3))} ms`;
-const probability = (value: number) =>
-    value !== 0 && value < 1e-3 ? value.toExponential(2) : String(Number(value.toPrecision(3)));
+import { formatMs as ms, formatProbability as probability } from './number-format';
 
 export function periodsText(periods: Record<string, number>): string {
     return Object.entries(periods)

@@ -1,46 +1,162 @@
 /**
  * The data of the latency plot view, built from analysis and run replies (pure functions, no VS Code). Every
- * number comes from the backend's reply: the distributions, the histogram of a measurement and the statistics;
- * this module only picks them and converts ns to ms.
+ * number comes from the backend's reply: the distributions, the histogram of a measurement, the percentiles, KS
+ * and the requirements' verdicts; this module picks them, converts ns to ms and words the verdicts.
  */
-import type { AnalyzeResult, DeployResult, DistributionStats, LatencyStats } from '@chainlab/contract';
+import type {
+    AnalyzeResult,
+    DeployResult,
+    DistributionStats,
+    LatencyStats,
+    RequirementResult,
+} from '@chainlab/contract';
+import { quantile, type Point } from './distribution';
+import { formatLevel, formatMs, formatNumber, formatPercent, formatProbability } from './number-format';
 
 export interface PlotSeries {
     name: string;
-    kind: 'predicted' | 'measured';
-    points: Array<[number, number]>;
-}
-export interface PlotData {
-    title: string;
-    series: PlotSeries[];
-    requirements: Array<{ label: string; ms: number }>;
-    stats: Array<{ name: string; mean: number; p50: number; p99: number; max: number; loss?: number }>;
-    /** What makes these numbers misleading (an overloaded run), shown above the plot. */
-    warnings?: string[];
+    /** `compared`: a curve of another run, overlaid by *Compare with…*. */
+    kind: 'predicted' | 'measured' | 'compared';
+    /** The PMF: [ms, probability]. */
+    points: Point[];
+    /** Kolmogorov–Smirnov distance of a measurement to the prediction, from the reply. */
+    ks?: number | null;
 }
 
-/** An `Analyze latency` result: the exact end-to-end distribution, its statistics and requirement lines. */
-export function analysisPlot(
-    result: Pick<
-        AnalyzeResult,
-        'name' | 'distribution' | 'mean_ms' | 'max_ms' | 'percentiles' | 'loss_probability' | 'requirements'
-    >,
-): PlotData {
+export const MARKERS = ['50', '99', '99.9'] as const;
+export type MarkerLevel = (typeof MARKERS)[number];
+
+/** A percentile of one series, drawn on its curve. */
+export interface PlotMarker {
+    series: string;
+    level: MarkerLevel;
+    ms: number;
+}
+
+/** A requirement of the model with the analysis' verdict, ready to draw and to read. */
+export interface RequirementVerdict {
+    kind: RequirementResult['kind'];
+    /** As written in the model: `p99 < 160 ms`. */
+    text: string;
+    /** What was found: `p99 = 128 ms`. */
+    value: string;
+    passed: boolean;
+    /** How far from the bound, and on which side. */
+    margin: string;
+    /** Where it is drawn: the latency bound (absent for loss). */
+    ms?: number;
+    /** The largest allowed P(latency > ms): its point on the CCDF. */
+    exceedance?: number;
+}
+
+export interface StatsRow {
+    name: string;
+    mean: number;
+    p50: number;
+    p99: number;
+    p999?: number;
+    max: number;
+    loss?: number;
+}
+
+export interface LatencyPlotData {
+    view: 'latency';
+    /** One panel per key: the element or run shown. */
+    key: string;
+    title: string;
+    series: PlotSeries[];
+    markers: PlotMarker[];
+    requirements: RequirementVerdict[];
+    stats: StatsRow[];
+    /** What makes these numbers misleading (an overloaded run), shown above the plot. */
+    warnings?: string[];
+    /** What the numbers point to (the run's diagnosis), under the plot. */
+    notes?: string[];
+    /** The run's report.html. */
+    report?: string;
+}
+type AnalysisReply = Pick<
+    AnalyzeResult,
+    'name' | 'distribution' | 'mean_ms' | 'max_ms' | 'percentiles' | 'loss_probability' | 'requirements'
+> &
+    Partial<Pick<AnalyzeResult, 'source'>>;
+
+const percentileName = (p: number) => `p${formatLevel(p)}`;
+
+/** The verdict of one requirement of an analysis, with its margin, in the one number format. */
+export function requirementVerdict(r: RequirementResult, distribution: readonly Point[]): RequirementVerdict {
+    const op = r.op === '<=' ? '≤' : '<';
+    if (r.kind === 'percentile') {
+        const bound = r.bound_ms!,
+            value = r.value_ms ?? r.value;
+        const name = percentileName(r.percentile ?? NaN);
+        return {
+            kind: r.kind,
+            text: `latency ${name} ${op} ${formatMs(bound)}`,
+            value: `${name} = ${formatMs(value)}`,
+            passed: r.passed,
+            margin: r.passed
+                ? `${formatMs(bound - value)} (${formatPercent((bound - value) / bound)}) below the bound`
+                : `${formatMs(value - bound)} (${formatPercent((value - bound) / bound)}) over the bound`,
+            ms: bound,
+            exceedance: 1 - (r.percentile ?? 0) / 100,
+        };
+    }
+    if (r.kind === 'deadline') {
+        const bound = r.bound_ms!,
+            required = r.required_probability ?? 1;
+        const allowed = 1 - required;
+        const miss = Math.max(0, 1 - (r.probability ?? r.value));
+        // the latency margin: where the distribution's tail crosses the allowed miss probability
+        const level = quantile(distribution, required);
+        const levelName = percentileName(required * 100);
+        return {
+            kind: r.kind,
+            text: `latency ${op} ${formatMs(bound)} with probability ≥ ${formatLevel(required * 100)} %`,
+            value: `P(> ${formatMs(bound)}) ${/^</.test(formatProbability(miss)) ? '' : '= '}${formatProbability(miss)}, allowed ${formatProbability(allowed)}`,
+            passed: r.passed,
+            margin: Number.isFinite(level)
+                ? level <= bound
+                    ? `${levelName} = ${formatMs(level)}: ${formatMs(bound - level)} below the deadline`
+                    : `${levelName} = ${formatMs(level)}: ${formatMs(level - bound)} over the deadline`
+                : '–',
+            ms: bound,
+            exceedance: allowed,
+        };
+    }
+    const limit = r.limit ?? NaN,
+        loss = r.value;
     return {
+        kind: r.kind,
+        text: `loss ${op} ${formatProbability(limit)}`,
+        value: `loss = ${formatProbability(loss)}`,
+        passed: r.passed,
+        margin:
+            loss === 0
+                ? 'no frame lost'
+                : r.passed
+                  ? `${formatNumber(limit / loss)}× below the limit`
+                  : `${formatNumber(loss / limit)}× over the limit`,
+    };
+}
+
+/** An `Analyze latency` result: the exact end-to-end distribution, its percentiles and the requirements' verdicts. */
+export function analysisPlot(result: AnalysisReply): LatencyPlotData {
+    return {
+        view: 'latency',
+        // one panel per ptts of a file: a ptts of the same name in another file gets its own
+        key: `ptts ${result.name}${result.source ? ` (${result.source.split(/[\\/]/).at(-1)})` : ''}`,
         title: `ptts ${result.name}: end-to-end latency (exact analysis)`,
         series: [{ name: 'predicted', kind: 'predicted', points: result.distribution }],
-        requirements: result.requirements
-            .filter(r => r.bound_ms !== undefined)
-            .map(r => ({
-                label: `${r.kind === 'percentile' ? `p${r.percentile}` : 'deadline'} ${r.op ?? '<'} ${r.bound_ms} ms`,
-                ms: r.bound_ms!,
-            })),
+        markers: MARKERS.map(level => ({ series: 'predicted', level, ms: result.percentiles[level] })),
+        requirements: result.requirements.map(r => requirementVerdict(r, result.distribution)),
         stats: [
             {
                 name: 'predicted',
                 mean: result.mean_ms,
                 p50: result.percentiles['50'],
                 p99: result.percentiles['99'],
+                p999: result.percentiles['99.9'],
                 max: result.max_ms,
                 loss: result.loss_probability,
             },
@@ -52,33 +168,56 @@ export function analysisPlot(
 type NsStats = LatencyStats | DistributionStats;
 
 /** What the plot reads of a `Run on target` reply (the backend's deploy/run). */
-export type RunReply = Pick<DeployResult, 'results'>;
+export type RunReply = Pick<DeployResult, 'results'> & Partial<Pick<DeployResult, 'files' | 'local_dir' | 'summary'>>;
 
 const ms = (ns: number | undefined) => (ns ?? NaN) / 1e6;
-const statsRow = (name: string, s: NsStats) => ({
+const statsRow = (name: string, s: NsStats, p999?: number | null) => ({
     name,
     mean: ms(s.mean_ns),
     p50: ms(s.p50_ns),
     p99: ms(s.p99_ns),
+    ...(p999 !== undefined && p999 !== null ? { p999 } : {}),
     max: ms(s.max_ns),
 });
 
+/** The report.html of a run, as its reply names it: among its files, else on the summary's `report:` line. */
+export function reportOf(reply: RunReply): string | undefined {
+    return (
+        reply.files?.find(f => /(^|[\\/])report\.html$/.test(f)) ??
+        /^report: (.+\.html)$/m.exec(reply.summary ?? '')?.[1]
+    );
+}
+
 /** A `Run on target` reply: the plan's prediction and every scenario that measured something. */
-export function runPlot(chain: string, target: string, reply: RunReply): PlotData {
-    const plot: PlotData = {
-        title: `chain ${chain} on ${target}: measured vs predicted`,
+export function runPlot(chain: string, target: string, reply: RunReply, when = ''): LatencyPlotData {
+    const run = reply.local_dir?.split(/[\\/]/).at(-1);
+    const plot: LatencyPlotData = {
+        view: 'latency',
+        key: `run ${run ?? `${chain} ${target} ${when}`}`,
+        title: `chain ${chain} on ${target}${run ? ` (run ${run.split('-').slice(0, 2).join('-')})` : ''}: measured vs predicted`,
         series: [],
+        markers: [],
         requirements: [],
         stats: [],
     };
+    const report = reportOf(reply);
+    if (report) plot.report = report;
+    if (reply.results.diagnosis?.length) plot.notes = [...reply.results.diagnosis];
     const predicted = reply.results.predicted;
+    // the percentiles of the prediction the backend compared with (the same in every scenario)
+    const predictedAt = reply.results.scenarios.find(s => s.quantiles_ms)?.quantiles_ms;
     if (predicted.points.length) {
         plot.series.push({
             name: 'predicted',
             kind: 'predicted',
             points: predicted.points.map(([ns, p]) => [ns / 1e6, p]),
         });
-        plot.stats.push(statsRow('predicted', predicted.stats));
+        plot.stats.push(statsRow('predicted', predicted.stats, predictedAt?.['99.9'].predicted));
+        for (const level of MARKERS) {
+            const at = predictedAt?.[level].predicted ?? (level === '50' ? ms(predicted.stats.p50_ns) : undefined);
+            if (at !== undefined && at !== null && Number.isFinite(at))
+                plot.markers.push({ series: 'predicted', level, ms: at });
+        }
     }
     const overloaded = reply.results.scenarios.filter(s => s.overloaded).map(s => s.scenario);
     if (overloaded.length > 0) {
@@ -89,8 +228,13 @@ export function runPlot(chain: string, target: string, reply: RunReply): PlotDat
     }
     for (const s of reply.results.scenarios) {
         if (!s.measured.samples || !s.histogram_ms?.length) continue;
-        plot.series.push({ name: `measured ${s.scenario}`, kind: 'measured', points: s.histogram_ms });
-        plot.stats.push(statsRow(`measured ${s.scenario}`, s.measured));
+        const name = `measured ${s.scenario}`;
+        plot.series.push({ name, kind: 'measured', points: s.histogram_ms, ks: s.ks ?? null });
+        plot.stats.push(statsRow(name, s.measured, s.quantiles_ms?.['99.9'].measured));
+        for (const level of MARKERS) {
+            const at = s.quantiles_ms?.[level].measured;
+            if (at !== undefined) plot.markers.push({ series: name, level, ms: at });
+        }
     }
     return plot;
 }
@@ -98,4 +242,19 @@ export function runPlot(chain: string, target: string, reply: RunReply): PlotDat
 /** Whether a run measured anything the ETP could be updated from. */
 export function measuredSomething(reply: RunReply): boolean {
     return reply.results.scenarios.some(s => (s.measured.samples ?? 0) > 0);
+}
+
+/** Another panel's curves overlaid on this one (*Compare with…*): its series, named after it. */
+export function withComparison(plot: LatencyPlotData, other: LatencyPlotData): LatencyPlotData {
+    const own = plot.series.filter(s => s.kind !== 'compared');
+    const label = other.key.replace(/^(run|ptts) /, '');
+    return {
+        ...plot,
+        series: [
+            ...own,
+            ...other.series
+                .filter(s => s.kind !== 'compared')
+                .map(s => ({ name: `${label}: ${s.name}`, kind: 'compared' as const, points: s.points })),
+        ],
+    };
 }

@@ -1,44 +1,152 @@
-/** The latency plot beside the editor: one panel, updated by every analysis and run. */
+/**
+ * The plot panels beside the editor: one per element or run (a new analysis of the same ptts redraws its panel;
+ * another run opens its own), titled with it, so results stay side by side. The panel saves what its webview
+ * exports (save dialog), overlays another open run (*Compare with…*), opens a run's report.html.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { PlotData } from './plot-data';
+import type { LatencyPlotData } from './plot-data';
+import { withComparison } from './plot-data';
+import type { PlotRequest, PlotViewData } from './plot-messages';
 
-export class PlotPanel {
-    private panel?: vscode.WebviewPanel;
-    private ready = false;
-    private latest?: PlotData;
+interface Shown {
+    panel: vscode.WebviewPanel;
+    data: PlotViewData;
+    ready: boolean;
+    /** What *Apply best offsets* in the webview does (explore panels). */
+    apply?: () => unknown;
+}
+
+const FILTERS: Record<string, Record<string, string[]>> = {
+    svg: { 'SVG image': ['svg'] },
+    png: { 'PNG image': ['png'] },
+    csv: { 'CSV table': ['csv'] },
+};
+
+export class PlotPanels {
+    private readonly shown = new Map<string, Shown>();
 
     constructor(private readonly extensionUri: vscode.Uri) {}
 
-    show(data: PlotData): void {
-        this.latest = data;
-        if (!this.panel) this.panel = this.create();
-        else this.panel.reveal(vscode.ViewColumn.Beside, true);
-        if (this.ready) void this.panel.webview.postMessage(data);
+    /** Draws `data` in the panel of its key (opened beside the editor when there is none). */
+    show(data: PlotViewData, apply?: () => unknown): void {
+        const existing = this.shown.get(data.key);
+        if (existing) {
+            existing.data = data;
+            existing.apply = apply;
+            existing.panel.reveal(vscode.ViewColumn.Beside, true);
+            if (existing.ready) void existing.panel.webview.postMessage(data);
+            return;
+        }
+        const shown: Shown = { panel: this.create(data), data, ready: false, apply };
+        this.shown.set(data.key, shown);
+        shown.panel.webview.onDidReceiveMessage((message: PlotRequest) => void this.answer(shown, message));
+        shown.panel.onDidDispose(() => this.shown.delete(data.key));
     }
 
-    private create(): vscode.WebviewPanel {
+    /** The keys of the open latency panels (for tests and *Compare with…*). */
+    latencyKeys(): string[] {
+        return [...this.shown.values()].filter(s => s.data.view === 'latency').map(s => s.data.key);
+    }
+
+    private create(data: PlotViewData): vscode.WebviewPanel {
         const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+        const title =
+            data.view === 'latency'
+                ? `Latency: ${data.key.replace(/^ptts /, '')}`
+                : `Explore: ${data.key.replace(/^explore /, '')}`;
         const panel = vscode.window.createWebviewPanel(
             'chainlab.plot',
-            'Latency plot',
+            title,
             { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
             { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
         );
         const src = panel.webview.cspSource;
+        // Observable Plot writes inline styles and a <style> element: style-src needs 'unsafe-inline' (no script does)
         panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${src}; style-src ${src}; img-src ${src} data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${src}; style-src ${src} 'unsafe-inline'; img-src ${src} data: blob:">
 <link rel="stylesheet" href="${panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'plot.css')).toString()}"></head>
 <body><div id="plot"></div><script src="${panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'plot.js')).toString()}"></script></body></html>`;
-        panel.webview.onDidReceiveMessage(message => {
-            if ((message as { ready?: boolean }).ready) {
-                this.ready = true;
-                if (this.latest) void panel.webview.postMessage(this.latest);
-            }
-        });
-        panel.onDidDispose(() => {
-            this.panel = undefined;
-            this.ready = false;
-        });
         return panel;
+    }
+
+    private async answer(shown: Shown, message: PlotRequest): Promise<void> {
+        switch (message.type) {
+            case 'ready':
+                shown.ready = true;
+                await shown.panel.webview.postMessage(shown.data);
+                return;
+            case 'export':
+                return this.save(message.name, message.format, message.content);
+            case 'compare':
+                return this.compare(shown);
+            case 'openReport':
+                if (shown.data.view === 'latency' && shown.data.report) openReport(shown.data.report);
+                return;
+            case 'applyBest':
+                await shown.apply?.();
+                return;
+        }
+    }
+
+    private async save(name: string, format: 'svg' | 'png' | 'csv', content: string): Promise<void> {
+        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+        const target = await vscode.window.showSaveDialog({
+            title: `Export the plot as ${format.toUpperCase()}`,
+            defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+            filters: FILTERS[format],
+        });
+        if (!target) return;
+        const bytes = format === 'png' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf-8');
+        await vscode.workspace.fs.writeFile(target, bytes);
+        void vscode.window.showInformationMessage(`chainlab: plot saved as ${target.fsPath}`);
+    }
+
+    /** Overlays the curves of another open latency panel on this one. */
+    private async compare(shown: Shown): Promise<void> {
+        if (shown.data.view !== 'latency') return;
+        const base = stripComparison(shown.data);
+        const others = [...this.shown.values()].filter(s => s !== shown && s.data.view === 'latency');
+        if (!others.length)
+            return void vscode.window.showInformationMessage(
+                'chainlab: open a second result (another run or analysis) to compare with',
+            );
+        const picked = await vscode.window.showQuickPick(
+            [
+                ...others.map(s => ({ label: s.data.key, detail: s.data.title, other: s.data as LatencyPlotData })),
+                ...(base.series.length !== shown.data.series.length
+                    ? [{ label: 'none', detail: 'remove the overlay' }]
+                    : []),
+            ],
+            {
+                title: `Compare ${shown.data.key} with…`,
+                placeHolder: 'the curves of the picked result are overlaid (dashed)',
+            },
+        );
+        if (!picked) return;
+        shown.data = 'other' in picked && picked.other ? withComparison(base, stripComparison(picked.other)) : base;
+        await shown.panel.webview.postMessage(shown.data);
+    }
+}
+
+const stripComparison = (d: LatencyPlotData): LatencyPlotData => ({
+    ...d,
+    series: d.series.filter(s => s.kind !== 'compared'),
+});
+
+/** A run's report.html in a panel of its own (its images are inline; it runs no script). */
+export function openReport(path: string): void {
+    const panel = vscode.window.createWebviewPanel(
+        'chainlab.report',
+        `Report: ${dirname(path).split(/[\\/]/).at(-1)}`,
+        vscode.ViewColumn.Active,
+        { enableScripts: false, localResourceRoots: [vscode.Uri.file(dirname(path))] },
+    );
+    try {
+        panel.webview.html = readFileSync(path, 'utf-8');
+    } catch (error) {
+        panel.dispose();
+        void vscode.window.showErrorMessage(`chainlab: no report at ${path}: ${(error as Error).message}`);
     }
 }

@@ -169,14 +169,18 @@ describe('run → plot → ETP from measurement', () => {
             mean: m.mean_ns! / 1e6,
             p50: m.p50_ns! / 1e6,
             p99: m.p99_ns! / 1e6,
+            p999: baseline.quantiles_ms!['99.9'].measured,
             max: m.max_ns! / 1e6,
         });
+        expect(plot.series[1].ks).toBe(baseline.ks);
+        expect(plot.report).toBe(reply.files.find(f => f.endsWith('report.html')));
         const p = reply.results.predicted.stats;
         expect(plot.stats[0]).toEqual({
             name: 'predicted',
             mean: p.mean_ns! / 1e6,
             p50: p.p50_ns! / 1e6,
             p99: p.p99_ns! / 1e6,
+            p999: baseline.quantiles_ms!['99.9'].predicted,
             max: p.max_ns! / 1e6,
         });
     });
@@ -223,6 +227,7 @@ describe('run → plot → ETP from measurement', () => {
                 mean: analysis.mean_ms,
                 p50: analysis.percentiles['50'],
                 p99: analysis.percentiles['99'],
+                p999: analysis.percentiles['99.9'],
                 max: analysis.max_ms,
                 loss: analysis.loss_probability,
             },

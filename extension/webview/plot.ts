@@ -1,183 +1,710 @@
 /**
- * The latency plot view (a plain webview, no network, no inline script): CDF and PMF of predicted and
- * measured distributions as SVG, requirement lines, a stats table; hover shows the values under the
- * cursor, the mouse wheel zooms the time axis, a double click resets it.
+ * The plot view (a plain webview, no network, no inline script), drawn with Observable Plot: the latency
+ * distributions of an analysis or a run as CDF, log-scale CCDF (the tail down to 10⁻⁶) or PMF, with percentile
+ * markers, requirement lines and their verdicts, KS in the legend; or an offset sweep as a line or a heat map.
+ * Colours come from the theme's --vscode-* variables; every number is written in the one format.
  */
-import type { PlotData } from '../src/plot-data.js';
+import * as Plot from '@observablehq/plot';
+import { ccdf, cdf, histogram, niceStep, type Point } from '../src/distribution';
+import type { ExplorePlotData } from '../src/explore-data';
+import { formatMs, formatNumber, formatProbability, powerOfTen } from '../src/number-format';
+import { plotCsv } from '../src/plot-csv';
+import type { LatencyPlotData, PlotMarker, PlotSeries } from '../src/plot-data';
+import type { ExportFormat, PlotRequest, PlotViewData } from '../src/plot-messages';
+import { exportName, pngOf, svgOf } from './plot-export';
 
-const NS = 'http://www.w3.org/2000/svg';
-const COLORS = ['#0a66d8', '#d84a0a', '#2e7d32', '#8e24aa', '#6d4c41'];
-const W = 720,
-    H = 260,
-    M = { left: 52, right: 16, top: 14, bottom: 32 };
-let data: PlotData | undefined;
-let domain: [number, number] = [0, 1];
+type Mode = 'cdf' | 'ccdf' | 'pmf';
 
-function el<K extends keyof SVGElementTagNameMap>(
-    name: K,
-    attrs: Record<string, string | number>,
-    text?: string,
-): SVGElementTagNameMap[K] {
-    const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    if (text !== undefined) e.textContent = text;
+const vscode = (
+    globalThis as unknown as { acquireVsCodeApi?: () => { postMessage(m: PlotRequest): void } }
+).acquireVsCodeApi?.();
+const post = (message: PlotRequest) => vscode?.postMessage(message);
+
+/** Series colours: the theme's chart colours (VS Code defines them for every theme), fallbacks for a bare page. */
+/** A percentile marker where it is drawn; a point of a curve under the pointer; a point of a sweep. */
+type MarkerAt = PlotMarker & { p: number };
+type CurvePoint = { ms: number; p: number; name: string };
+type SweepPoint = ExplorePlotData['points'][number];
+
+const COLOURS = [
+    'var(--vscode-charts-blue, #1a85ff)',
+    'var(--vscode-charts-orange, #d18616)',
+    'var(--vscode-charts-green, #388a34)',
+    'var(--vscode-charts-purple, #652d90)',
+    'var(--vscode-charts-yellow, #bf8803)',
+];
+const FAIL = 'var(--vscode-charts-red, #e51400)';
+const FOREGROUND = 'var(--vscode-editor-foreground, #333)';
+const BACKGROUND = 'var(--vscode-editor-background, #fff)';
+/** The CCDF's lowest decade: tails are read down to one in a million (cyclictest/OSADL practice). */
+const TAIL_FLOOR = 1e-6;
+
+let data: PlotViewData | undefined;
+let mode: Mode = 'cdf';
+/** A log latency axis: for curves decades apart (a backlog next to its prediction); undefined = decide by the data. */
+let logX: boolean | undefined;
+/** The latency range zoomed into with the mouse wheel (a double click goes back to all of it). */
+let zoomed: [number, number] | undefined;
+
+/** A series' colour: the result's own curves first, then the compared ones (dashed) continue the palette. */
+const colourOf = (d: LatencyPlotData, name: string) => {
+    const ordered = [...d.series.filter(s => s.kind !== 'compared'), ...d.series.filter(s => s.kind === 'compared')];
+    const i = ordered.findIndex(s => s.name === name);
+    return COLOURS[Math.max(0, i) % COLOURS.length];
+};
+
+function element<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    attrs: Record<string, string> = {},
+    ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    e.append(...children);
     return e;
 }
 
-const sx = (v: number) => M.left + ((v - domain[0]) / (domain[1] - domain[0] || 1)) * (W - M.left - M.right);
-const sy = (p: number, top: number) => H - M.bottom - (p / (top || 1)) * (H - M.top - M.bottom);
+/** The width the chart gets: the panel's, so no half of it stays empty. */
+const chartWidth = () => Math.max(360, Math.min(1400, (document.getElementById('plot')?.clientWidth ?? 720) - 4));
 
-function cdf(points: Array<[number, number]>): Array<[number, number]> {
-    const total = points.reduce((s, [, p]) => s + p, 0) || 1;
-    let cum = 0;
-    return [...points].sort((a, b) => a[0] - b[0]).map(([v, p]) => [v, (cum += p / total)]);
+function latencies(d: LatencyPlotData): number[] {
+    const values = d.series.flatMap(s => s.points.map(([ms]) => ms));
+    values.push(...d.requirements.filter(r => r.ms !== undefined).map(r => r.ms!));
+    return values;
 }
 
-function chart(kind: 'cdf' | 'pmf'): SVGSVGElement {
-    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: `plot plot-${kind}` });
-    const series = data!.series.map(s => ({ ...s, drawn: kind === 'cdf' ? cdf(s.points) : s.points }));
-    const top = kind === 'cdf' ? 1 : Math.max(...series.flatMap(s => s.drawn.map(([, p]) => p)), 1e-9);
-    svg.append(
-        el('line', { x1: M.left, y1: H - M.bottom, x2: W - M.right, y2: H - M.bottom, class: 'axis' }),
-        el('line', { x1: M.left, y1: M.top, x2: M.left, y2: H - M.bottom, class: 'axis' }),
-    );
-    for (let i = 0; i <= 5; i++) {
-        const v = domain[0] + (i / 5) * (domain[1] - domain[0]);
-        svg.append(el('text', { x: sx(v), y: H - 10, class: 'tick', 'text-anchor': 'middle' }, `${+v.toFixed(3)}`));
-        const p = (i / 5) * top;
-        svg.append(
-            el(
-                'text',
-                { x: M.left - 6, y: sy(p, top) + 4, class: 'tick', 'text-anchor': 'end' },
-                kind === 'cdf' ? p.toFixed(1) : p.toPrecision(2),
+/** Whether the data spans decades: then a linear axis squashes the short curves into a line at 0. */
+function spansDecades(d: LatencyPlotData): boolean {
+    const positive = latencies(d).filter(v => v > 0);
+    return positive.length > 0 && Math.max(...positive) / Math.min(...positive) > 100;
+}
+
+function xDomain(d: LatencyPlotData, log: boolean): [number, number] {
+    const values = latencies(d);
+    if (log) {
+        const positive = values.filter(v => v > 0);
+        return [Math.min(...positive) / 1.25, Math.max(...positive) * 1.25];
+    }
+    const lo = Math.min(...values),
+        hi = Math.max(...values);
+    const pad = (hi - lo) * 0.04 || Math.abs(hi) * 0.1 || 1;
+    return [Math.max(0, lo - pad), hi + pad];
+}
+
+/** Ticks of a log axis on the 1-2-5 ladder, thinned to 1s (then every other decade) until `room` ticks fit. */
+function logTicks([lo, hi]: [number, number], room: number): number[] {
+    const ladder = (factors: number[], every = 1) => {
+        const ticks: number[] = [];
+        for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++)
+            if (e % every === 0)
+                for (const f of factors) {
+                    const v = Number((f * Math.pow(10, e)).toPrecision(3));
+                    if (v >= lo && v <= hi) ticks.push(v);
+                }
+        return ticks;
+    };
+    for (const [factors, every] of [
+        [[1, 2, 5], 1],
+        [[1], 1],
+        [[1], 2],
+        [[1], 3],
+    ] as Array<[number[], number]>) {
+        const ticks = ladder(factors, every);
+        if (ticks.length <= room) return ticks;
+    }
+    return ladder([1], 4);
+}
+
+/** The PMF's bin width: about 100 bins over the axis, on the 1-2-5 ladder. */
+const pmfStep = (domain: [number, number]) => niceStep(domain[1] - domain[0], 100);
+
+/** The curve of one series in the mode: steps of the CDF or tail, starting from the left of the frame. */
+function curve(s: PlotSeries, m: 'cdf' | 'ccdf', left: number): Point[] {
+    const points = m === 'cdf' ? cdf(s.points) : ccdf(s.points);
+    if (!points.length) return [];
+    const start: Point = [Math.min(left, points[0][0]), m === 'cdf' ? 0 : 1];
+    // a tail that reaches 0 is drawn through the floor (a log axis has no 0)
+    return [start, ...points].map(([ms, p]) => [ms, m === 'ccdf' ? Math.max(p, TAIL_FLOOR / 100) : p]);
+}
+
+function latencyMarks(d: LatencyPlotData, m: Mode, domain: [number, number]): Plot.Markish[] {
+    const marks: Plot.Markish[] = [];
+    const requirementsDrawn = d.requirements.filter(r => r.ms !== undefined);
+    // requirement shading first, under the curves: where the curve must not go (CCDF: beyond the bound, above the
+    // allowed exceedance)
+    if (m === 'ccdf') {
+        for (const r of requirementsDrawn.filter(r => r.exceedance !== undefined && r.exceedance > 0)) {
+            marks.push(
+                Plot.rect([r], {
+                    x1: r.ms!,
+                    x2: domain[1],
+                    y1: Math.max(r.exceedance!, TAIL_FLOOR),
+                    y2: 1,
+                    fill: r.passed ? COLOURS[2] : FAIL,
+                    fillOpacity: 0.08,
+                    clip: true,
+                    className: 'requirement-region',
+                }),
+            );
+        }
+    }
+    if (m === 'pmf') {
+        const step = pmfStep(domain);
+        d.series.forEach(s => {
+            const bins = histogram(s.points, step);
+            const colour = colourOf(d, s.name);
+            marks.push(
+                Plot.rectY(bins, {
+                    x1: (b: Point) => b[0],
+                    x2: (b: Point) => b[0] + step,
+                    y: (b: Point) => b[1],
+                    fill: colour,
+                    fillOpacity: 0.25,
+                    stroke: colour,
+                    strokeDasharray: s.kind === 'compared' ? '4 3' : undefined,
+                    clip: true,
+                    className: `series-${s.kind}`,
+                }),
+            );
+        });
+    } else {
+        d.series.forEach(s => {
+            marks.push(
+                Plot.line(curve(s, m, domain[0]), {
+                    x: (p: Point) => p[0],
+                    y: (p: Point) => p[1],
+                    curve: 'step-after',
+                    stroke: colourOf(d, s.name),
+                    strokeWidth: s.kind === 'predicted' ? 2.2 : 1.6,
+                    strokeDasharray: s.kind === 'compared' ? '5 3' : undefined,
+                    clip: true,
+                    className: `series-${s.kind}`,
+                }),
+            );
+        });
+        // percentile markers on their curves, labelled where few curves leave room
+        const markers = d.markers.map(k => ({
+            ...k,
+            p: m === 'cdf' ? Number(k.level) / 100 : 1 - Number(k.level) / 100,
+        }));
+        const labelled = d.series.filter(s => s.kind !== 'compared').length <= 2;
+        marks.push(
+            Plot.dot(markers, {
+                x: 'ms',
+                y: 'p',
+                r: 3.5,
+                fill: (k: MarkerAt) => colourOf(d, k.series),
+                stroke: BACKGROUND,
+                className: 'markers',
+                title: (k: MarkerAt) => `${k.series}: p${k.level} = ${formatMs(k.ms)}`,
+            }),
+        );
+        // p99 and p99.9 nearly meet on a linear CDF: one label left of its dot (above the curve), one below-right
+        const placement: Record<string, { textAnchor: 'start' | 'end'; dx: number; dy: number }> =
+            m === 'cdf'
+                ? {
+                      '50': { textAnchor: 'start', dx: 7, dy: 0 },
+                      '99': { textAnchor: 'end', dx: -7, dy: 0 },
+                      '99.9': { textAnchor: 'start', dx: 7, dy: 9 },
+                  }
+                : {
+                      '50': { textAnchor: 'start', dx: 7, dy: -8 },
+                      '99': { textAnchor: 'start', dx: 7, dy: -8 },
+                      '99.9': { textAnchor: 'start', dx: 7, dy: -8 },
+                  };
+        for (const level of ['50', '99', '99.9']) {
+            marks.push(
+                Plot.text(
+                    markers.filter(k => k.level === level),
+                    {
+                        x: 'ms',
+                        y: 'p',
+                        text: (k: MarkerAt) => (labelled ? `p${k.level} ${formatMs(k.ms)}` : `p${k.level}`),
+                        ...placement[level],
+                        fill: FOREGROUND,
+                        stroke: BACKGROUND,
+                        strokeWidth: 3,
+                        className: 'marker-labels',
+                    },
+                ),
+            );
+        }
+    }
+    // requirement lines: the bound, its verdict (above the frame, one row each) and the allowed probability
+    requirementsDrawn.forEach((r, i) => {
+        const colour = r.passed ? FOREGROUND : FAIL;
+        marks.push(
+            Plot.ruleX([r.ms!], {
+                stroke: colour,
+                strokeDasharray: '6 4',
+                strokeWidth: 1.5,
+                clip: true,
+                className: 'requirement',
+            }),
+        );
+        const right = (r.ms! - domain[0]) / (domain[1] - domain[0]) > 0.6;
+        marks.push(
+            Plot.text([r], {
+                x: r.ms!,
+                frameAnchor: 'top',
+                dy: -6 - (requirementsDrawn.length - 1 - i) * 16,
+                textAnchor: right ? 'end' : 'start',
+                lineAnchor: 'bottom',
+                text: () => `${r.text}: ${r.passed ? 'PASS' : 'FAIL'}`,
+                fill: FOREGROUND,
+                fontWeight: 'bold',
+                className: 'requirement-label',
+            }),
+        );
+        if (r.exceedance !== undefined && m !== 'pmf') {
+            const p = m === 'cdf' ? 1 - r.exceedance : Math.max(r.exceedance, TAIL_FLOOR);
+            marks.push(Plot.dot([r], { x: r.ms!, y: p, symbol: 'times', r: 6, stroke: colour, strokeWidth: 2 }));
+        }
+    });
+    if (m !== 'pmf') {
+        // the values under the pointer: every curve at that latency
+        const all = d.series.flatMap(s => curve(s, m, domain[0]).map(([ms, p]) => ({ ms, p, name: s.name })));
+        marks.push(
+            Plot.tip(
+                all,
+                Plot.pointerX({
+                    x: 'ms',
+                    y: 'p',
+                    title: (q: CurvePoint) =>
+                        `${q.name}\n${formatMs(q.ms)}: ${m === 'cdf' ? 'P(≤)' : 'P(>)'} ${formatProbability(q.p)}`,
+                }),
             ),
         );
     }
-    svg.append(el('text', { x: W - M.right, y: H - 10, class: 'tick', 'text-anchor': 'end' }, 'ms'));
-    const clip = el('clipPath', { id: `clip-${kind}` });
-    clip.append(el('rect', { x: M.left, y: 0, width: W - M.left - M.right, height: H }));
-    svg.append(clip);
-    const plot = el('g', { 'clip-path': `url(#clip-${kind})` });
-    series.forEach((s, i) => {
-        let d = '';
-        if (kind === 'cdf') {
-            let last = 0;
-            for (const [v, c] of s.drawn) {
-                d += `${d ? 'L' : 'M'}${sx(v)},${sy(last, 1)} L${sx(v)},${sy(c, 1)} `;
-                last = c;
-            }
-            d += `L${W},${sy(1, 1)}`;
-        } else {
-            for (const [v, p] of s.drawn) d += `M${sx(v)},${sy(0, top)} L${sx(v)},${sy(p, top)} `;
+    return marks;
+}
+
+/** Marks the chart's own svg (not a legend's) with our classes: Plot takes one class name only. */
+function tagged(chart: SVGSVGElement | HTMLElement, ...classes: string[]): SVGSVGElement | HTMLElement {
+    const svg = chart instanceof SVGSVGElement ? chart : chart.querySelector(':scope > svg:not([class$="-ramp"])');
+    svg?.classList.add('plot-chart', ...classes);
+    return chart;
+}
+
+/** The wheel zooms the latency axis around the pointer (in log space on a log axis); a double click resets it. */
+function zoomable(chart: SVGSVGElement | HTMLElement, log: boolean): void {
+    const x = (
+        chart as unknown as {
+            scale(name: 'x'): { domain: number[]; apply(v: number): number; invert(px: number): number };
         }
-        plot.append(el('path', { d, class: `series series-${s.kind}`, stroke: COLORS[i % COLORS.length] }));
-    });
-    for (const r of data!.requirements) {
-        plot.append(el('line', { x1: sx(r.ms), y1: M.top, x2: sx(r.ms), y2: H - M.bottom, class: 'requirement' }));
-        plot.append(el('text', { x: sx(r.ms) + 4, y: M.top + 10, class: 'requirement-label' }, r.label));
-    }
-    svg.append(plot);
-    const cursor = el('line', { x1: 0, y1: M.top, x2: 0, y2: H - M.bottom, class: 'cursor', visibility: 'hidden' });
-    const readout = el('text', { x: M.left + 8, y: M.top + 12, class: 'readout' });
-    svg.append(cursor, readout);
-    svg.addEventListener('mousemove', e => {
-        const x = (e.offsetX / svg.clientWidth) * W;
-        const v = domain[0] + ((x - M.left) / (W - M.left - M.right)) * (domain[1] - domain[0]);
-        cursor.setAttribute('x1', String(x));
-        cursor.setAttribute('x2', String(x));
-        cursor.setAttribute('visibility', 'visible');
-        readout.textContent =
-            `${v.toFixed(3)} ms: ` +
-            series
-                .map(s => {
-                    const at =
-                        kind === 'cdf'
-                            ? ([...s.drawn].reverse().find(([pv]) => pv <= v)?.[1] ?? 0)
-                            : s.drawn.reduce(
-                                  (best, pt) => (Math.abs(pt[0] - v) < Math.abs(best[0] - v) ? pt : best),
-                                  [Infinity, 0],
-                              )[1];
-                    return `${s.name} ${kind === 'cdf' ? 'F' : 'p'}=${at.toPrecision(4)}`;
-                })
-                .join(', ');
-    });
-    svg.addEventListener('mouseleave', () => {
-        cursor.setAttribute('visibility', 'hidden');
-        readout.textContent = '';
-    });
-    svg.addEventListener(
+    ).scale('x');
+    const to = (v: number) => (log ? Math.log10(v) : v);
+    const from = (v: number) => (log ? Math.pow(10, v) : v);
+    chart.addEventListener(
         'wheel',
-        e => {
-            e.preventDefault();
-            const x = (e.offsetX / svg.clientWidth) * W;
-            const at = domain[0] + ((x - M.left) / (W - M.left - M.right)) * (domain[1] - domain[0]);
-            const factor = e.deltaY < 0 ? 0.8 : 1.25;
-            domain = [at - (at - domain[0]) * factor, at + (domain[1] - at) * factor];
+        (wheel: Event) => {
+            const event = wheel as WheelEvent;
+            event.preventDefault();
+            const box = chart.getBoundingClientRect();
+            const width = Number(chart.getAttribute('width')) || box.width;
+            const at = to(x.invert(((event.clientX - box.left) * width) / box.width));
+            const factor = event.deltaY < 0 ? 0.8 : 1.25;
+            const [lo, hi] = x.domain.map(to);
+            if (!Number.isFinite(at)) return;
+            zoomed = [from(at - (at - lo) * factor), from(at + (hi - at) * factor)];
+            if (!log) zoomed[0] = Math.max(0, zoomed[0]);
             render();
         },
         { passive: false },
     );
-    svg.addEventListener('dblclick', () => {
-        resetDomain();
+    chart.addEventListener('dblclick', () => {
+        zoomed = undefined;
         render();
     });
-    return svg;
 }
 
-function resetDomain(): void {
-    const values = data!.series.flatMap(s => s.points.map(([v]) => v)).concat(data!.requirements.map(r => r.ms));
-    const lo = Math.min(...values),
-        hi = Math.max(...values);
-    const pad = (hi - lo) * 0.05 || 1;
-    domain = [Math.max(0, lo - pad), hi + pad];
+/** The chart's height: what the panel leaves under the title, toolbar and tables, within reason. */
+const chartHeight = (width: number, tables: number) =>
+    Math.round(Math.max(300, Math.min(width * 0.62, 640, window.innerHeight - 150 - tables)));
+
+function latencyChart(d: LatencyPlotData, m: Mode, log: boolean): SVGSVGElement | HTMLElement {
+    const domain = zoomed ?? xDomain(d, log);
+    const width = chartWidth();
+    const xLabel = log ? 'latency (ms, log scale)' : 'latency (ms)';
+    const yLabel =
+        m === 'cdf'
+            ? 'P(latency ≤ x)'
+            : m === 'ccdf'
+              ? 'P(latency > x)'
+              : `probability per ${formatMs(pmfStep(domain))} bin`;
+    const titles = { labelAnchor: 'center', labelArrow: 'none' } as const;
+    // log axes get their ticks as marks with their own text: Plot would pass a log scale's labels through d3's
+    // thinning, which drops 5 of the 1-2-5 ladder
+    const logAxes: Plot.Markish[] = [];
+    if (log)
+        logAxes.push(
+            Plot.axisX(logTicks(domain, Math.floor(width / 60)), { ...titles, label: xLabel, text: formatNumber }),
+        );
+    if (m === 'ccdf') {
+        const decades = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1];
+        logAxes.push(
+            Plot.gridY(decades),
+            Plot.axisY(decades, {
+                ...titles,
+                label: yLabel,
+                text: (v: number) => (v === 1 ? '1' : powerOfTen(Math.round(Math.log10(v)))),
+            }),
+        );
+    }
+    const chart = Plot.plot({
+        width,
+        height: chartHeight(width, 24 * (d.requirements.length + d.stats.length) + 60),
+        marginLeft: 72,
+        marginRight: 24,
+        marginTop: 14 + 16 * d.requirements.filter(r => r.ms !== undefined).length,
+        marginBottom: 46,
+        style: { color: FOREGROUND, background: 'transparent', fontSize: '12px' },
+        x: log
+            ? { type: 'log', domain, axis: null }
+            : {
+                  ...titles,
+                  domain,
+                  label: xLabel,
+                  ticks: Math.max(3, Math.floor(width / 110)),
+                  tickFormat: formatNumber,
+              },
+        y:
+            m === 'ccdf'
+                ? { type: 'log', domain: [TAIL_FLOOR, 1], axis: null }
+                : m === 'cdf'
+                  ? { ...titles, domain: [0, 1], label: yLabel, ticks: 5, tickFormat: formatNumber, grid: true }
+                  : { ...titles, label: yLabel, ticks: 5, tickFormat: formatNumber, grid: true, nice: true },
+        marks: [...logAxes, ...latencyMarks(d, m, domain), Plot.frame({ stroke: FOREGROUND, strokeOpacity: 0.35 })],
+    });
+    zoomable(chart, log);
+    return tagged(chart, `plot-${m}`);
+}
+
+function exploreChartElement(d: ExplorePlotData): SVGSVGElement | HTMLElement {
+    const width = chartWidth();
+    const valueFormat = (v: number) => (d.unit === 'ms' ? formatMs(v) : formatProbability(v));
+    const tip = (p: { x: number; y?: number; value: number }) =>
+        `${d.vary[0]} ${formatMs(p.x)}${d.vary[1] ? `, ${d.vary[1]} ${formatMs(p.y)}` : ''}\n${d.objective}: ${valueFormat(p.value)}`;
+    const common = {
+        width,
+        marginLeft: 72,
+        marginRight: 24,
+        marginBottom: 46,
+        style: { color: FOREGROUND, background: 'transparent', fontSize: '12px' },
+    };
+    const xAxis = {
+        label: `offset of ${d.vary[0]} (ms)`,
+        labelAnchor: 'center' as const,
+        labelArrow: 'none' as const,
+        tickFormat: formatNumber,
+    };
+    if (d.vary.length === 1) {
+        const points = [...d.points].sort((a, b) => a.x - b.x);
+        const values = points.map(p => p.value);
+        const flat = Math.min(...values) === Math.max(...values) ? values[0] || 1 : undefined;
+        const line = Plot.plot({
+            ...common,
+            height: Math.round(Math.min(460, Math.max(280, width * 0.45))),
+            x: { ...xAxis, ticks: Math.max(3, Math.floor(width / 110)) },
+            y: {
+                label: d.objective,
+                labelAnchor: 'center',
+                labelArrow: 'none',
+                grid: true,
+                tickFormat: formatNumber,
+                ticks: 6,
+                nice: true,
+                // a flat objective (the offset does not matter) still gets an axis around its value
+                ...(flat ? { domain: [flat * 0.9, flat * 1.1] } : {}),
+            },
+            marks: [
+                Plot.line(points, { x: 'x', y: 'value', stroke: COLOURS[0], strokeWidth: 2, className: 'series' }),
+                Plot.dot(points, { x: 'x', y: 'value', r: 2.5, fill: COLOURS[0] }),
+                Plot.dot([d.best], { x: 'x', y: 'value', r: 7, stroke: FOREGROUND, strokeWidth: 2, className: 'best' }),
+                Plot.text([d.best], {
+                    x: 'x',
+                    y: 'value',
+                    text: (p: SweepPoint) => `best: ${formatMs(p.x)} → ${valueFormat(p.value)}`,
+                    dy: -16,
+                    fill: FOREGROUND,
+                    stroke: BACKGROUND,
+                    strokeWidth: 3,
+                    className: 'best-label',
+                }),
+                Plot.tip(points, Plot.pointerX({ x: 'x', y: 'value', title: tip })),
+                Plot.frame({ stroke: FOREGROUND, strokeOpacity: 0.35 }),
+            ],
+        });
+        return tagged(line, 'plot-explore-line');
+    }
+    const xs = [...new Set(d.points.map(p => p.x))].sort((a, b) => a - b);
+    const ys = [...new Set(d.points.map(p => p.y!))].sort((a, b) => a - b);
+    // a band axis labels every offset: thin them to what fits
+    const every = (values: number[], room: number) =>
+        values.filter((_, i) => i % Math.ceil(values.length / room) === 0);
+    const height = Math.round(Math.min(560, Math.max(300, width * 0.55)));
+    const values = d.points.map(p => p.value).filter(v => v > 0);
+    const logColour = d.unit === 'probability' && values.length > 0 && Math.max(...values) / Math.min(...values) > 100;
+    const chart = Plot.plot({
+        ...common,
+        height,
+        marginTop: 16,
+        x: { ...xAxis, type: 'band', ticks: every(xs, Math.max(3, Math.floor(width / 70))) },
+        y: {
+            type: 'band',
+            domain: ys,
+            reverse: true,
+            label: `offset of ${d.vary[1]} (ms)`,
+            labelAnchor: 'center',
+            labelArrow: 'none',
+            ticks: every(ys, Math.max(3, Math.floor(height / 32))),
+            tickFormat: formatNumber,
+        },
+        color: {
+            type: logColour ? 'log' : 'linear',
+            scheme: 'viridis',
+            reverse: true, // lower is better: the best is the brightest
+        },
+        marks: [
+            Plot.cell(d.points, {
+                x: 'x',
+                y: 'y',
+                fill: (p: SweepPoint) => (logColour && p.value <= 0 ? null : p.value),
+                inset: 0.5,
+                className: 'cells',
+            }),
+            Plot.cell([d.best], {
+                x: 'x',
+                y: 'y',
+                stroke: FOREGROUND,
+                strokeWidth: 3,
+                fill: 'none',
+                className: 'best',
+            }),
+            Plot.tip(d.points, Plot.pointer({ x: 'x', y: 'y', title: tip })),
+        ],
+    });
+    const legend = Plot.legend({
+        color: { ...chart.scale('color'), label: d.objective, tickFormat: formatNumber },
+        width: Math.min(440, width - 100),
+        marginLeft: 12,
+        style: { color: FOREGROUND, background: 'transparent' },
+    });
+    legend.classList.add('colour-legend');
+    return element('div', { class: 'heatmap' }, legend, tagged(chart, 'plot-explore-heatmap'));
+}
+
+function legend(d: LatencyPlotData): HTMLElement {
+    const list = element('div', { class: 'legend', role: 'list' });
+    for (const s of d.series) {
+        const ks = s.ks !== undefined && s.ks !== null ? ` — KS ${formatNumber(s.ks)} vs predicted` : '';
+        const swatch = element('span', { class: `swatch swatch-${s.kind}` });
+        swatch.style.borderColor = colourOf(d, s.name);
+        list.append(
+            element(
+                'span',
+                { class: 'legend-item', role: 'listitem', 'data-series': s.name },
+                swatch,
+                `${s.name}${ks}`,
+            ),
+        );
+    }
+    return list;
+}
+
+function verdicts(d: LatencyPlotData): HTMLElement | undefined {
+    if (!d.requirements.length) return undefined;
+    const table = element('table', { class: 'verdicts' });
+    table.append(
+        element(
+            'tr',
+            {},
+            ...['requirement', 'found', 'verdict', 'margin'].map(h => element('th', { scope: 'col' }, h)),
+        ),
+    );
+    for (const r of d.requirements) {
+        const row = element(
+            'tr',
+            { class: r.passed ? 'pass' : 'fail', 'data-kind': r.kind },
+            element('td', {}, r.text),
+            element('td', {}, r.value),
+            element('td', { class: 'verdict' }, r.passed ? '✓ PASS' : '✗ FAIL'),
+            element('td', {}, r.margin),
+        );
+        table.append(row);
+    }
+    return table;
+}
+
+function stats(d: LatencyPlotData): HTMLElement {
+    const table = element('table', { class: 'stats' });
+    table.append(
+        element(
+            'tr',
+            {},
+            ...['', 'mean ms', 'p50 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'loss'].map(h => element('th', {}, h)),
+        ),
+    );
+    for (const s of d.stats) {
+        const row = element('tr', { 'data-series': s.name });
+        for (const cell of [s.name, s.mean, s.p50, s.p99, s.p999, s.max])
+            row.append(element('td', {}, typeof cell === 'string' ? cell : formatNumber(cell)));
+        row.append(element('td', {}, s.loss === undefined ? '–' : formatProbability(s.loss)));
+        table.append(row);
+    }
+    return table;
+}
+
+function button(label: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+    // the label in a span of its own: what is painted behind it is the button's background
+    const b = element('button', { type: 'button', ...attrs }, element('span', {}, label));
+    b.addEventListener('click', onClick);
+    return b;
+}
+
+async function exportAs(format: ExportFormat): Promise<void> {
+    if (!data) return;
+    const svg = document.querySelector<SVGSVGElement>('#plot svg.plot-chart');
+    const name = exportName(data.key, format);
+    if (format === 'csv') return post({ type: 'export', format, name, content: plotCsv(data) });
+    if (!svg) return;
+    const text = svgOf(svg, getComputedStyle(document.body).backgroundColor);
+    if (format === 'svg') return post({ type: 'export', format, name, content: text });
+    post({
+        type: 'export',
+        format,
+        name,
+        content: await pngOf(text, svg.width.baseVal.value, svg.height.baseVal.value),
+    });
+}
+
+function toolbar(d: PlotViewData): HTMLElement {
+    const bar = element('div', { class: 'toolbar', role: 'toolbar' });
+    if (d.view === 'latency') {
+        const views = element('div', { class: 'views', role: 'group', 'aria-label': 'view' });
+        for (const [m, label] of [
+            ['cdf', 'CDF'],
+            ['ccdf', 'CCDF (log tail)'],
+            ['pmf', 'PMF'],
+        ] as const) {
+            views.append(
+                button(
+                    label,
+                    () => {
+                        mode = m;
+                        render();
+                    },
+                    { 'data-mode': m, 'aria-pressed': String(mode === m) },
+                ),
+            );
+        }
+        const log = mode !== 'pmf' && (logX ?? spansDecades(d));
+        const logToggle = button(
+            'log latency axis',
+            () => {
+                logX = !log;
+                zoomed = undefined;
+                render();
+            },
+            { 'data-action': 'log-x', 'aria-pressed': String(log) },
+        );
+        logToggle.disabled = mode === 'pmf'; // a histogram's bins are linear
+        bar.append(
+            views,
+            logToggle,
+            button('Compare with…', () => post({ type: 'compare' }), { 'data-action': 'compare' }),
+        );
+        if (d.report)
+            bar.append(button('Open report', () => post({ type: 'openReport' }), { 'data-action': 'report' }));
+    } else {
+        bar.append(button('Apply best offsets', () => post({ type: 'applyBest' }), { 'data-action': 'apply' }));
+    }
+    const exports = element('div', { class: 'exports', role: 'group', 'aria-label': 'export' });
+    for (const f of ['svg', 'png', 'csv'] as const)
+        exports.append(button(`Export ${f.toUpperCase()}`, () => void exportAs(f), { 'data-export': f }));
+    bar.append(exports);
+    return bar;
 }
 
 function render(): void {
     const root = document.getElementById('plot')!;
     root.replaceChildren();
     if (!data) return;
-    const legend = document.createElement('div');
-    legend.className = 'legend';
-    data.series.forEach((s, i) => {
-        const item = document.createElement('span');
-        item.textContent = `■ ${s.name}`;
-        item.style.color = COLORS[i % COLORS.length];
-        legend.append(item);
-    });
-    const table = document.createElement('table');
-    table.className = 'stats';
-    table.innerHTML = '<tr><th></th><th>mean ms</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th><th>loss</th></tr>';
-    for (const s of data.stats) {
-        const row = table.insertRow();
-        for (const cell of [
-            s.name,
-            s.mean.toFixed(3),
-            String(+s.p50.toFixed(3)),
-            String(+s.p99.toFixed(3)),
-            String(+s.max.toFixed(3)),
-            s.loss === undefined ? '-' : s.loss.toPrecision(3),
-        ]) {
-            row.insertCell().textContent = cell;
-        }
-        row.dataset.series = s.name;
+    const d = data;
+    const parts: Array<HTMLElement | SVGElement | undefined> = [element('h2', {}, d.title)];
+    if (d.view === 'latency') {
+        parts.push(
+            ...(d.warnings ?? []).map(text => element('div', { class: 'warning', role: 'alert' }, `⚠ ${text}`)),
+            toolbar(d),
+            legend(d),
+            element('figure', { class: 'chart' }, latencyChart(d, mode, mode !== 'pmf' && (logX ?? spansDecades(d)))),
+            verdicts(d),
+            stats(d),
+        );
+        if (d.notes?.length) parts.push(element('ul', { class: 'notes' }, ...d.notes.map(n => element('li', {}, n))));
+    } else {
+        parts.push(
+            element('p', { class: 'summary' }, d.summary),
+            toolbar(d),
+            d.vary.length <= 2
+                ? element('figure', { class: 'chart' }, exploreChartElement(d))
+                : element('p', {}, `${d.vary.length} components: see the table in the output`),
+        );
     }
-    const heading = document.createElement('h2');
-    heading.textContent = data.title;
-    const warnings = (data.warnings ?? []).map(text => {
-        const banner = document.createElement('div');
-        banner.className = 'warning';
-        banner.setAttribute('role', 'alert');
-        banner.textContent = `⚠ ${text}`;
-        return banner;
-    });
-    root.append(heading, ...warnings, legend, chart('cdf'), chart('pmf'), table);
+    root.append(...parts.filter((p): p is HTMLElement | SVGElement => p !== undefined));
+    declutter(root);
+}
+
+/**
+ * Percentile labels of several curves meet (p99 of two runs at the same height), or leave the frame: such a label
+ * goes to the other side of its dot, and where it meets a text there too it is left out (its dot stays, hover
+ * names it); first curves first.
+ */
+function declutter(root: HTMLElement): void {
+    const svg = root.querySelector('svg.plot-chart');
+    if (!svg) return;
+    const labels = Array.from(svg.querySelectorAll<SVGTextElement>('g.marker-labels text, g.best-label text'));
+    // every other text, and every marker dot: a label on another curve's dot hides it
+    const kept = [
+        ...Array.from(svg.querySelectorAll('text')).filter(t => !labels.includes(t)),
+        ...Array.from(svg.querySelectorAll('g.markers circle')),
+    ].map(t => t.getBoundingClientRect());
+    const GAP = 2; // labels that touch read as one ("p50p50")
+    const meets = (a: DOMRect, b: DOMRect) =>
+        Math.min(a.right, b.right) - Math.max(a.left, b.left) > -GAP &&
+        Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+    const frame = svg.querySelector('[aria-label="frame"]')?.getBoundingClientRect();
+    const free = (box: DOMRect) =>
+        !(frame !== undefined && (box.right > frame.right + 20 || box.left < frame.left - 4)) &&
+        !kept.some(k => meets(k, box));
+    for (const label of labels) {
+        let box = label.getBoundingClientRect();
+        if (!free(box)) {
+            // the other side of the dot: mirror the anchor and move by the label's offset twice
+            const start = getComputedStyle(label).textAnchor !== 'end';
+            label.setAttribute('text-anchor', start ? 'end' : 'start');
+            label.setAttribute('dx', String(start ? -14 : 14));
+            box = label.getBoundingClientRect();
+        }
+        if (free(box)) kept.push(box);
+        else label.remove();
+    }
 }
 
 window.addEventListener('message', event => {
-    data = event.data as PlotData;
-    resetDomain();
+    const message = event.data as PlotViewData;
+    if (message?.view !== 'latency' && message?.view !== 'explore') return;
+    if (data?.key !== message.key) {
+        logX = undefined;
+        zoomed = undefined;
+    }
+    data = message;
     render();
 });
-(globalThis as unknown as { acquireVsCodeApi?: () => { postMessage(m: unknown): void } })
-    .acquireVsCodeApi?.()
-    .postMessage({ ready: true });
+// the panel's width changes the chart's: draw again when it settles
+let resizing: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(render, 150);
+});
+post({ type: 'ready' });

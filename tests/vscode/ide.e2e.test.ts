@@ -3,16 +3,18 @@
  * sample, open the chain diagram from its CodeLens and count the boxes, click a box and see the editor
  * selection move to its instance, delete a box from the diagram and undo it in the editor, export the
  * diagram as SVG through the save dialog, run Analyze
- * latency on the PTTS system and find the plot with its p99.
+ * latency on the PTTS system and find the plot with its p99; run a small chain twice on this machine: each run
+ * gets a plot panel of its own, and the notification's Open report shows its report.html.
  * Screenshots are kept in test-results/vscode/.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../../diagram/test/browser.js';
+import { formatNumber } from '../../extension/src/number-format.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
@@ -24,6 +26,21 @@ const cli = (...args: string[]) =>
         }),
     );
 
+/** A chain small enough to run on this machine in a few seconds. */
+const SMALL = [
+    'platform Here { cores 2 }',
+    'image Img 64 x 64 of u8',
+    'box Source { out o: Img  source period 10 ms  cost 100 us }',
+    'box Gain { in i: Img  out o: Img  kernel gain(2)  split rows  depends pointwise  cost 200 us }',
+    'box Sink { in i: Img  kernel sink  cost 10 us }',
+    'chain Small on Here {',
+    '    s: Source  g: Gain  k: Sink',
+    '    s.o -> g.i  g.o -> k.i',
+    '    schedule reduced threads 1',
+    '}',
+    'target here { local  rt-cores 0  be-cores 1 }',
+].join('\n');
+
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
@@ -34,7 +51,11 @@ beforeAll(async () => {
     workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
     mkdirSync(join(workspace, 'samples'));
     copyFileSync(join(repo, 'samples', 'xray.chain'), join(workspace, 'samples', 'xray.chain'));
-    server = await startCodeServer(workspace, { 'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python') });
+    writeFileSync(join(workspace, 'samples', 'small.chain'), SMALL);
+    server = await startCodeServer(workspace, {
+        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
+        'chainlab.iterations': 50,
+    });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
@@ -89,8 +110,8 @@ function extensionLog(): string {
 const sampleLines = readFileSync(join(repo, 'samples', 'xray.chain'), 'utf-8').split('\n');
 
 /** The CodeLens `title` above the line that starts with `declaration` (scrolled into view first). */
-async function codeLens(declaration: string, title: string) {
-    const line = sampleLines.findIndex(l => l.startsWith(declaration)) + 1;
+async function codeLens(declaration: string, title: string, lines = sampleLines) {
+    const line = lines.findIndex(l => l.startsWith(declaration)) + 1;
     await page.locator('.monaco-editor textarea').first().focus();
     await page.keyboard.press('Control+G');
     await page.keyboard.type(String(line));
@@ -209,8 +230,43 @@ describe('chainlab in VS Code (code-server)', () => {
         const row = frame.locator('table.stats tr[data-series="predicted"] td');
         await expect
             .poll(() => row.nth(3).textContent(), { timeout: 30_000 })
-            .toBe(String(+Number(expected.percentiles['99']).toFixed(3)));
-        expect(await frame.locator('svg.plot-cdf path.series').count()).toBe(1);
+            .toBe(formatNumber(Number(expected.percentiles['99'])));
+        expect(await frame.locator('svg.plot-cdf g.series-predicted path').count()).toBe(1);
+        // the panel is the ptts's own, titled with it
+        expect(await page.locator('.tab', { hasText: 'Latency: System (xray.chain)' }).count()).toBe(1);
+        // the verdict of every requirement of the sample
+        expect(await frame.locator('table.verdicts td.verdict').allTextContents()).toEqual([
+            '✓ PASS',
+            '✓ PASS',
+            '✓ PASS',
+        ]);
         await page.screenshot({ path: join(artifacts, 'plot.png') });
+    });
+
+    test('each run gets a plot panel of its own; the notification opens the report', async () => {
+        await page.keyboard.press('Control+P');
+        await page.keyboard.type('small.chain');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'small.chain' }).first().click();
+        await page.locator('.tab', { hasText: 'small.chain' }).waitFor();
+        const small = SMALL.split('\n');
+        const runTabs = page.locator('.tab', { hasText: /^Latency: run / });
+        const report = page.locator('.notifications-toasts .monaco-button', { hasText: 'Open report' });
+        for (const runs of [1, 2]) {
+            await (await codeLens('chain Small', 'Run on target', small)).click();
+            await report.waitFor({ timeout: 120_000 });
+            await expect.poll(() => runTabs.count(), { timeout: 30_000 }).toBe(runs);
+            if (runs === 1) await page.keyboard.press('Escape'); // the first notification out of the way
+        }
+        // the run's panel draws measured against predicted, with KS in the legend
+        const plot = await webviewFrame('.legend-item[data-series="measured baseline"]', 30_000);
+        expect(await plot.locator('.legend-item[data-series="measured baseline"]').textContent()).toMatch(
+            /^measured baseline — KS \d/,
+        );
+        await page.screenshot({ path: join(artifacts, 'run-panels.png') });
+        await report.first().click();
+        await page.locator('.tab', { hasText: /^Report: / }).waitFor({ timeout: 30_000 });
+        const shown = await webviewFrame('h1', 30_000); // report.html's own heading, in its panel
+        expect(await shown.locator('h1').textContent()).toBe('Small on here');
+        await page.screenshot({ path: join(artifacts, 'run-report.png') });
     });
 });
