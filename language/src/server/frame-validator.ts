@@ -30,29 +30,39 @@ function nextHeader(buffer: Buffer, from: number): number {
     return -1;
 }
 
-type Parsed = { length: number; headerBytes: number } | { problem: string } | undefined;
+/** A frame's body length, or a problem and how many bytes to skip before looking for the next header. */
+type Parsed = { length: number; headerBytes: number } | { problem: string; skip: number } | undefined;
 
-/** The frame header at the start of `buffer`: its body length, a problem, or undefined while incomplete. */
+/**
+ * The frame header at the start of `buffer`: its body length, a problem, or undefined while incomplete. After a bad
+ * line the search for the next header starts just after that line's start (a frame whose blank line was lost may be
+ * followed by a good one in the same block).
+ */
 function parseHeader(buffer: Buffer, maxFrameBytes: number): Parsed {
     const end = buffer.indexOf(HEADER_END);
     if (end < 0 || end > MAX_HEADER_BYTES) {
         if (buffer.length <= MAX_HEADER_BYTES) return undefined;
-        return { problem: `no end of the header within ${MAX_HEADER_BYTES} bytes` };
+        return { problem: `no end of the header within ${MAX_HEADER_BYTES} bytes`, skip: 1 };
     }
     let length: number | undefined;
+    let lineStart = 0;
     for (const line of buffer.subarray(0, end).toString('latin1').split('\r\n')) {
+        const skip = lineStart + 1;
+        lineStart += line.length + 2;
         const colon = line.indexOf(':');
-        if (colon <= 0) return { problem: `a header line without a name: '${printable(line)}'` };
-        const name = line.slice(0, colon).trim();
-        if (!CONTENT_LENGTH.test(name)) continue; // Content-Type: the reader assumes utf-8 JSON anyway
+        // eslint-disable-next-line no-control-regex
+        if (colon <= 0 || /[\x00-\x1f\x7f-\xff]/.test(line))
+            return { problem: `a malformed header line: '${printable(line)}'`, skip };
+        if (!CONTENT_LENGTH.test(line.slice(0, colon).trim())) continue; // Content-Type: the reader assumes utf-8
         const value = line.slice(colon + 1).trim();
-        if (length !== undefined) return { problem: 'two Content-Length headers' };
-        if (!/^\d{1,16}$/.test(value)) return { problem: `Content-Length '${printable(value)}' is not a byte count` };
+        if (length !== undefined) return { problem: 'two Content-Length headers', skip: 1 };
+        if (!/^\d{1,16}$/.test(value))
+            return { problem: `Content-Length '${printable(value)}' is not a byte count`, skip };
         length = Number(value);
         if (length > maxFrameBytes)
-            return { problem: `Content-Length ${value} is above the limit of ${maxFrameBytes} bytes` };
+            return { problem: `Content-Length ${value} is above the limit of ${maxFrameBytes} bytes`, skip };
     }
-    if (length === undefined) return { problem: 'no Content-Length header' };
+    if (length === undefined) return { problem: 'no Content-Length header', skip: 1 };
     return { length, headerBytes: end + HEADER_END.length };
 }
 
@@ -120,7 +130,8 @@ export class FrameValidator extends Transform {
             if (header === undefined) return;
             if ('problem' in header) {
                 this.note(header.problem);
-                this.resyncFrom = 1;
+                this.head = this.head.subarray(header.skip);
+                this.resyncFrom = 0;
                 continue;
             }
             const rest = this.head.subarray(header.headerBytes);
