@@ -14,7 +14,8 @@ function escape(char: string): string {
     if (char === '\n') return '\\n';
     if (char === '\r') return '\\r';
     if (char === '\t') return '\\t';
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    // \u for all but C0, which JSON.stringify has escaped already: JSON output stays JSON with the same value
+    return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** `text` with control characters written as `\x1b`, `\u202e`, ...; newlines and tabs kept unless `oneLine`. */
