@@ -1,5 +1,4 @@
 /** The language-side commands of the chainlab CLI: check and export. */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
@@ -7,7 +6,7 @@ import type { IrModel } from '../ir/ir-types.js';
 import { assertValidIr } from '../ir/ir-schema.js';
 import { escapeControls } from './escape-controls.js';
 import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
-import { writeOutputFile } from './model-files.js';
+import { readMeasurementFile, writeOutputFile } from './model-files.js';
 
 export interface Output {
     out(text: string): void;
@@ -64,7 +63,7 @@ export async function loadIr(path: string, output: Output = processOutput): Prom
     try {
         const ir = exportIr(file.document.parseResult.value, {
             file: path,
-            readFile: p => readFileSync(p, 'utf-8'),
+            readFile: readMeasurementFile,
             resolvePath: p => resolve(dirname(modelFile), p),
         });
         assertValidIr(ir);

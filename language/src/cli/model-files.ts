@@ -33,34 +33,62 @@ function kindOf(stat: ReturnType<typeof fstatSync>): string {
     return 'a special file';
 }
 
-/** A model file's text: only a regular, readable file within the size limit (a FIFO or /dev/zero would never end). */
-export function readModelFile(path: string): string {
+/** Why a file was not read: the reason only, the caller names the path. */
+class Refusal extends Error {}
+
+/**
+ * The text of a regular, readable file of at most `maxBytes` (a FIFO or /dev/zero would never end, a huge file
+ * would exhaust memory); anything else is a Refusal with the reason.
+ */
+function readRegularFile(path: string, maxBytes: number, tooLarge: (bytes: number) => string | undefined): string {
     let fd: number;
     try {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below
         fd = openSync(resolve(path), constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${path}: no such file`);
-        throw new UsageError(`cannot read ${path}: ${fsReason(error)}`);
+        throw new Refusal((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : fsReason(error));
     }
     try {
         const stat = fstatSync(fd);
-        if (!stat.isFile()) throw new UsageError(`cannot read ${path}: it is ${kindOf(stat)}, not a model file`);
-        const tooLarge = modelTooLarge(stat.size);
-        if (tooLarge) throw new UsageError(`not reading ${path}: ${tooLarge}`);
+        if (!stat.isFile()) throw new Refusal(`it is ${kindOf(stat)}, not a regular file`);
+        if (stat.size > maxBytes) throw new Refusal(tooLarge(stat.size) ?? 'too large');
         // read at most one byte past the limit: a file that grew since fstat is still refused
-        const buffer = Buffer.alloc(Math.min(stat.size, MAX_MODEL_BYTES) + 1);
+        const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
         let length = 0;
         for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;)
             length += n;
-        if (length > MAX_MODEL_BYTES) throw new UsageError(`not reading ${path}: ${modelTooLarge(length)!}`);
+        if (length > maxBytes) throw new Refusal(tooLarge(length) ?? 'too large');
         return buffer.toString('utf-8', 0, length);
     } catch (error) {
-        if (error instanceof UsageError) throw error;
-        throw new UsageError(`cannot read ${path}: ${fsReason(error)}`);
+        if (error instanceof Refusal) throw error;
+        throw new Refusal(fsReason(error));
     } finally {
         closeSync(fd);
     }
+}
+
+/** A model file's text, or a UsageError naming the path and the reason. */
+export function readModelFile(path: string): string {
+    try {
+        return readRegularFile(path, MAX_MODEL_BYTES, modelTooLarge);
+    } catch (error) {
+        const reason = (error as Refusal).message;
+        if (reason === 'no such file') throw new UsageError(`${path}: no such file`);
+        if (reason.startsWith('the model is')) throw new UsageError(`not reading ${path}: ${reason}`);
+        throw new UsageError(`cannot read ${path}: ${reason}`);
+    }
+}
+
+/** Measurement files (etp histogram) above this are not read: one latency per line, 256 MiB is tens of millions. */
+const MAX_MEASUREMENT_BYTES = 256 * 1024 * 1024;
+
+/** A measurement file's text; throws an Error with the reason only (the export names the file). */
+export function readMeasurementFile(path: string): string {
+    return readRegularFile(path, MAX_MEASUREMENT_BYTES, bytes =>
+        bytes > MAX_MEASUREMENT_BYTES
+            ? `${(bytes / 1024 / 1024).toFixed(0)} MiB, above the limit of ${MAX_MEASUREMENT_BYTES / 1024 / 1024} MiB for a measurement file`
+            : undefined,
+    );
 }
 
 /** The same file (device and inode), or false where either does not exist. */
