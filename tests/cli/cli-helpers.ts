@@ -19,7 +19,7 @@ export interface CliResult {
 
 export function chainlab(
     args: string[],
-    options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+    options: { cwd?: string; input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CliResult> {
     return run(process.execPath, [cli, ...args], options);
 }

@@ -100,11 +100,29 @@ export function backendPython(): string {
 
 let nextToken = 0;
 
+/**
+ * How long the backend may take to answer the contract handshake: a CHAINLAB_PYTHON that starts but never speaks
+ * JSON-RPC must not hang the CLI. Generous, as a cold start on a loaded machine imports numpy for seconds.
+ */
+function handshakeTimeoutMs(): number {
+    const seconds = Number(process.env.CHAINLAB_BACKEND_HANDSHAKE_S);
+    return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 60_000;
+}
+
+/** Why a process could not be started (ENOENT → "not found"), as one phrase. */
+function startFailure(error: NodeJS.ErrnoException): string {
+    if (error.code === 'ENOENT') return 'not found';
+    if (error.code === 'EACCES') return 'permission denied (not executable?)';
+    return error.code ?? error.message;
+}
+
 export class BackendClient {
     private readonly connection: MessageConnection;
     private readonly child: ChildProcess;
     private readonly stderr: string[] = [];
     private exited = false;
+    /** Set when the interpreter could not be started at all (spawn's 'error'). */
+    private startError: NodeJS.ErrnoException | undefined;
     private readonly progressHandlers = new Map<number, (p: Progress) => void>();
     /** Requests in flight, rejected when the backend process dies (the stream alone would leave them pending):
      * each is told how it ended (" (killed by SIGKILL)") and its last stderr lines. */
@@ -112,7 +130,7 @@ export class BackendClient {
     /** The contract handshake, sent at start; every request waits for it. */
     private readonly handshake: Promise<void>;
 
-    private constructor(python: string) {
+    private constructor(private readonly python: string) {
         // the backend ends when this process ends, even killed (PR_SET_PDEATHSIG there, checked against this pid)
         this.child = spawn(python, ['-m', 'chainlab.rpc'], {
             stdio: ['pipe', 'pipe', 'pipe'],
@@ -124,7 +142,10 @@ export class BackendClient {
         });
         this.child.on('exit', () => this.died());
         this.child.stdin!.on('error', () => this.died()); // EPIPE: the backend is gone; requests report that
-        this.child.on('error', () => this.died());
+        this.child.on('error', (error: NodeJS.ErrnoException) => {
+            if (error.syscall?.startsWith('spawn')) this.startError = error;
+            this.died();
+        });
         // Requests go through a PassThrough: a write to a backend that just died must not fail inside
         // vscode-jsonrpc (it rethrows write errors as unhandled rejections); died() rejects what is in flight.
         const toBackend = new PassThrough();
@@ -150,8 +171,21 @@ export class BackendClient {
             contract_version: CONTRACT_VERSION,
         } satisfies ParamsOf<'backend/version'>);
         asked.catch(() => undefined); // a backend that dies first is reported by the request waiting on this
+        const limit = handshakeTimeoutMs();
+        let timer: NodeJS.Timeout | undefined;
+        const silent = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+                this.exited = true;
+                this.child.kill('SIGKILL');
+                reject(
+                    new BackendUnavailableError(
+                        `the backend (${this.python} -m chainlab.rpc) did not answer within ${limit / 1000} s: is it chainlab's backend? (check CHAINLAB_PYTHON)`,
+                    ),
+                );
+            }, limit);
+        });
         try {
-            const version = await asked;
+            const version = await Promise.race([asked, silent]);
             if (version.contract_version !== CONTRACT_VERSION)
                 throw new ContractMismatchError(version.contract_version);
         } catch (error) {
@@ -159,6 +193,8 @@ export class BackendClient {
                 throw new ContractMismatchError((error.data as ContractMismatchData | undefined)?.backend);
             }
             throw error;
+        } finally {
+            clearTimeout(timer);
         }
     }
 
@@ -199,7 +235,8 @@ export class BackendClient {
         params: ParamsOf<M>,
         options: { onProgress?: (p: Progress) => void; timeoutMs?: number; cancellation?: CancellationToken } = {},
     ): Promise<ResultOf<M>> {
-        if (this.exited) throw new BackendUnavailableError(`the backend is not running${this.lastStderr()}`);
+        if (this.exited)
+            throw new BackendUnavailableError(this.cannotStart() ?? `the backend is not running${this.lastStderr()}`);
         const token = ++nextToken;
         const cancel = new CancellationTokenSource();
         let stop: ((error: Error) => void) | undefined;
@@ -230,7 +267,8 @@ export class BackendClient {
         const onDeath = (how: string, stderr: string) =>
             stop!(
                 new BackendUnavailableError(
-                    `the backend exited during ${method}${how}; the next request starts a new one${stderr}`,
+                    this.cannotStart() ??
+                        `the backend exited during ${method}${how}; the next request starts a new one${stderr}`,
                 ),
             );
         this.inFlight.add(onDeath);
@@ -250,7 +288,9 @@ export class BackendClient {
             }
             if (this.exited || this.child.exitCode !== null || this.child.signalCode !== null) {
                 await new Promise(r => setTimeout(r, 50)); // its last stderr lines
-                throw new BackendUnavailableError(`the backend exited during ${method}${this.lastStderr()}`);
+                throw new BackendUnavailableError(
+                    this.cannotStart() ?? `the backend exited during ${method}${this.lastStderr()}`,
+                );
             }
             if (error instanceof ResponseError)
                 throw new BackendError(`the backend failed in ${method}: ${firstLine(error.message)}`);
@@ -286,6 +326,12 @@ export class BackendClient {
             });
         }
         this.connection.dispose();
+    }
+
+    /** The interpreter could not be started: that, not "exited (exit code -2)". */
+    private cannotStart(): string | undefined {
+        if (!this.startError) return undefined;
+        return `cannot start the backend: ${this.python}: ${startFailure(this.startError)} (set CHAINLAB_PYTHON to a Python with chainlab installed, or run 'npm run setup')`;
     }
 
     private lastStderr(): string {

@@ -1,34 +1,46 @@
 /** The language-side commands of the chainlab CLI: check and export. */
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { assertValidIr } from '../ir/ir-schema.js';
+import { escapeControls } from './escape-controls.js';
 import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
+import { readMeasurementFile, writeOutputFile } from './model-files.js';
 
 export interface Output {
     out(text: string): void;
     err(text: string): void;
 }
 
+/** Every line the CLI prints quotes model text somewhere: control characters are escaped (F26). */
 export const processOutput: Output = {
-    out: text => process.stdout.write(text + '\n'),
-    err: text => process.stderr.write(text + '\n'),
+    out: text => process.stdout.write(escapeControls(text) + '\n'),
+    err: text => process.stderr.write(escapeControls(text) + '\n'),
 };
 
-/** Prints every diagnostic; returns the number of errors. */
+/** At most this many diagnostics are printed (20 MB of random bytes made 1.1 M lines); the counts cover all. */
+export const MAX_PRINTED_DIAGNOSTICS = 200;
+
+/** Prints the diagnostics (the first MAX_PRINTED_DIAGNOSTICS); returns the number of errors. */
 export function reportDiagnostics(files: readonly LoadedFile[], output: Output): number {
     let errors = 0;
+    let printed = 0;
+    let total = 0;
     for (const file of files) {
         const sorted = [...file.diagnostics].sort(
             (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
         );
         for (const diagnostic of sorted) {
-            output.err(formatDiagnostic(file.path, diagnostic));
+            total++;
+            if (printed < MAX_PRINTED_DIAGNOSTICS) {
+                output.err(formatDiagnostic(file.path, diagnostic));
+                printed++;
+            }
             if (isError(diagnostic)) errors++;
         }
     }
+    if (total > printed) output.err(`... ${total - printed} more diagnostic(s) not shown`);
     return errors;
 }
 
@@ -51,7 +63,7 @@ export async function loadIr(path: string, output: Output = processOutput): Prom
     try {
         const ir = exportIr(file.document.parseResult.value, {
             file: path,
-            readFile: p => readFileSync(p, 'utf-8'),
+            readFile: readMeasurementFile,
             resolvePath: p => resolve(dirname(modelFile), p),
         });
         assertValidIr(ir);
@@ -75,7 +87,7 @@ export async function exportCommand(
     if (!ir) return 1;
     const text = JSON.stringify(ir, null, 2);
     if (options.output) {
-        writeFileSync(options.output, text + '\n');
+        writeOutputFile(options.output, text + '\n', [path]);
         output.err(`IR written to ${options.output}`);
     } else {
         output.out(text);

@@ -1,5 +1,4 @@
 /** Loads .chain files into one workspace of the language services and validates them. */
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
@@ -7,8 +6,9 @@ import type { Diagnostic } from 'vscode-languageserver';
 import type { ChainServices } from '../dsl/chain-module.js';
 import { createBatchChainServices } from '../dsl/chain-batch-module.js';
 import type { Model } from '../generated/ast.js';
-
-export class UsageError extends Error {}
+import { escapeControls } from './escape-controls.js';
+import { readModelFile } from './model-files.js';
+import { UsageError } from './usage-error.js';
 
 let cached: ChainServices | undefined;
 
@@ -27,9 +27,8 @@ export async function loadFiles(paths: readonly string[], services = chainServic
     for (const path of paths) {
         if (!path.endsWith('.chain')) throw new UsageError(`${path}: not a .chain file`);
         const absolute = resolve(path);
-        if (!existsSync(absolute)) throw new UsageError(`${path}: no such file`);
+        const text = readModelFile(path);
         const uri = URI.file(absolute);
-        const text = readFileSync(absolute, 'utf-8');
         const document = services.shared.workspace.LangiumDocumentFactory.fromString<Model>(text, uri);
         services.shared.workspace.LangiumDocuments.addDocument(document);
         documents.push({ path, document });
@@ -47,7 +46,10 @@ const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 export function formatDiagnostic(path: string, diagnostic: Diagnostic): string {
     const { line, character } = diagnostic.range.start;
     const code = (diagnostic.data as { code?: string } | undefined)?.code ?? diagnostic.code;
-    return `${path}:${line + 1}:${character + 1}: ${SEVERITY[diagnostic.severity ?? 1]}: ${diagnostic.message}${code ? ` [${code}]` : ''}`;
+    return escapeControls(
+        `${path}:${line + 1}:${character + 1}: ${SEVERITY[diagnostic.severity ?? 1]}: ${diagnostic.message}${code ? ` [${code}]` : ''}`,
+        true,
+    );
 }
 
 export const isError = (d: Diagnostic) => (d.severity ?? 1) === 1;

@@ -3,7 +3,8 @@ import { Command, CommanderError } from 'commander';
 import { registerAnalyze } from './analyze-command.js';
 import { registerCheck, registerExport } from './commands.js';
 import { registerDeploy } from './deploy-command.js';
-import { UsageError } from './load-documents.js';
+import { UsageError } from './usage-error.js';
+import { escapeControls } from './escape-controls.js';
 import { registerOverview } from './overview-command.js';
 import { registerPlan, registerSynth } from './plan-command.js';
 import { registerExplore, registerSimulate } from './ptts-commands.js';
@@ -50,7 +51,7 @@ export async function main(argv: string[]): Promise<void> {
         if (error instanceof CommanderError) {
             process.exitCode = error.exitCode === 0 ? 0 : 2;
         } else if (error instanceof UsageError) {
-            process.stderr.write(`chainlab: error: ${error.message}\n`);
+            process.stderr.write(`chainlab: error: ${escapeControls(error.message)}\n`);
             process.exitCode = 1;
         } else {
             process.stderr.write(

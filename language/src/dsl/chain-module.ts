@@ -14,7 +14,7 @@ import {
 import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/module.js';
 import { ChainDocumentValidator, ChainLinker } from './chain-linker.js';
 import { ChainScopeComputation, ChainScopeProvider } from './chain-scope.js';
-import { createChainParser } from './chain-parser.js';
+import { createChainCompletionParser, createChainParser } from './chain-parser.js';
 import { ChainLexerErrorMessageProvider, ChainParserErrorMessageProvider } from './syntax-error-messages.js';
 import { ChainValidator, registerValidationChecks } from './validation/chain-validator.js';
 import { ChainHoverProvider } from './lsp/chain-hover.js';
@@ -37,6 +37,7 @@ export type ChainServices = LangiumServices & ChainAddedServices;
 export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAddedServices> = {
     parser: {
         LangiumParser: services => createChainParser(services),
+        CompletionParser: services => createChainCompletionParser(services),
         ParserErrorMessageProvider: services => new ChainParserErrorMessageProvider(services),
         LexerErrorMessageProvider: () => new ChainLexerErrorMessageProvider(),
     },

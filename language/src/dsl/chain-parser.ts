@@ -11,11 +11,14 @@
  */
 import {
     CstNodeBuilder,
+    createCompletionParser,
     createLangiumParser,
     type AstNode,
+    type LangiumCompletionParser,
     type LangiumCoreServices,
     type LangiumParser,
 } from 'langium';
+import { modelTooLarge, utf8Bytes } from './model-size.js';
 import { ChainParserErrorMessageProvider } from './syntax-error-messages.js';
 
 type HiddenTokens = Parameters<CstNodeBuilder['addHiddenNodes']>[0];
@@ -34,5 +37,22 @@ export function createChainParser(services: LangiumCoreServices): LangiumParser 
     const messages = services.parser.ParserErrorMessageProvider;
     if (messages instanceof ChainParserErrorMessageProvider)
         messages.currentNode = () => (parser as unknown as { current?: AstNode }).current;
+    // A model above the size limit is not parsed at all: an empty model and one error at its start.
+    const parse = parser.parse.bind(parser);
+    parser.parse = ((input: string, options?: Parameters<LangiumParser['parse']>[1]) => {
+        const tooLarge = modelTooLarge(utf8Bytes(input));
+        if (!tooLarge) return parse(input, options);
+        const empty = parse('', options);
+        empty.lexerErrors.push({ offset: 0, line: 1, column: 1, length: 0, message: `Not parsed: ${tooLarge}.` });
+        return empty;
+    }) as LangiumParser['parse'];
+    return parser;
+}
+
+/** Completion parses the text before the cursor: not for a model above the size limit (it would exhaust memory). */
+export function createChainCompletionParser(services: LangiumCoreServices): LangiumCompletionParser {
+    const parser = createCompletionParser(services);
+    const parse = parser.parse.bind(parser);
+    parser.parse = (input: string) => parse(modelTooLarge(utf8Bytes(input)) ? '' : input);
     return parser;
 }

@@ -77,6 +77,7 @@ import type {
     IrThrottle,
 } from './ir-types.js';
 import { IR_VERSION } from './ir-types.js';
+import { quoteCell, quoteColumns } from '../dsl/quote-data.js';
 
 export const DEFAULTS = {
     dutyCycle: { sampleNs: 100_000, suspendNs: 900_000 },
@@ -288,7 +289,7 @@ function exportHistogram(etp: Extract<Etp, { kind: 'histogram' }>, ctx: ExportCo
         columnIndex = header.indexOf(column);
         if (columnIndex < 0)
             throw new IrExportError(
-                `measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`,
+                `measurement file ${file} has no column '${column}' (columns: ${quoteColumns(header)})`,
                 etp,
             );
     }
@@ -297,7 +298,7 @@ function exportHistogram(etp: Extract<Etp, { kind: 'histogram' }>, ctx: ExportCo
         const cell = line.split(',')[columnIndex]?.trim() ?? '';
         const value = parseDecimal(cell);
         if (!value || value.numerator < 0n)
-            throw new IrExportError(`${file}:${index + 1}: '${cell}' is not a latency`, etp);
+            throw new IrExportError(`${file}:${index + 1}: ${quoteCell(cell)} is not a latency`, etp);
         // Round to the nearest ns, then to the nearest bin: measurements carry no exactness to keep.
         const scaled =
             (value.numerator * NS_PER_UNIT[unit] * 2n + 10n ** BigInt(value.scale)) / (2n * 10n ** BigInt(value.scale));

@@ -5,7 +5,6 @@
  */
 import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { addDiagramHandler, addDiagramSelectionHandler, addTextSelectionHandler } from 'langium-sprotty';
 import { addChainlabPopups } from '../diagram-server/diagram-popups.js';
 import { SharedBackend } from './shared-backend.js';
@@ -23,8 +22,9 @@ import { backendCostSource } from './nearby-periods.js';
 import { RunResults, rememberRun } from './run-results.js';
 import { createServerModule } from './server-module.js';
 import { ServerStartModule } from './start-up.js';
+import { createServerConnection } from './server-connection.js';
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = createServerConnection();
 
 // A language server must outlive any bad input: log what escaped a handler instead of exiting.
 let reporting = false;

@@ -410,7 +410,7 @@ describe('histogram-file and histogram-option', () => {
         const doc = await at('    component A period 100 ms etp histogram "ok.csv" column "lat"');
         expect(issues(doc)).toEqual(['error histogram-file 2:61..2:66 "\\"lat\\""']);
         expect(messages(doc, 'histogram-file')).toEqual([
-            `Measurement file ${join(dir, 'ok.csv')} has no column 'lat' (columns: run, latency).`,
+            `Measurement file ${join(dir, 'ok.csv')} has no column 'lat' (columns: 'run', 'latency').`,
         ]);
     });
 

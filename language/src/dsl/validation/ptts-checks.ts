@@ -22,6 +22,7 @@ import {
 import { etpSpan, MAX_TREES, pttsCost, pttsTiming, uniformDefaultStep } from '../ptts-cost.js';
 import { durationNs, formatRatio, parseDecimal, readableNs, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
+import { quoteCell, quoteColumns } from '../quote-data.js';
 
 /** Probabilities of a pmf must sum to 1 within this tolerance: the contract's rule, which the backend applies too. */
 export const PMF_TOLERANCE = PMF_SUM_TOLERANCE;
@@ -253,7 +254,7 @@ function parseHistogramText(file: string, text: string, column: string | undefin
         columnIndex = header.indexOf(column);
         if (columnIndex < 0)
             return {
-                problem: `Measurement file ${file} has no column '${column}' (columns: ${header.join(', ')})`,
+                problem: `Measurement file ${file} has no column '${column}' (columns: ${quoteColumns(header)})`,
                 columns: header,
             };
     }
@@ -261,7 +262,8 @@ function parseHistogramText(file: string, text: string, column: string | undefin
     for (const { line, number } of lines) {
         const cell = line.split(',')[columnIndex]?.trim() ?? '';
         const value = parseDecimal(cell);
-        if (!value || value.numerator < 0n) return { problem: `${file}:${number}: '${cell}' is not a latency` };
+        if (!value || value.numerator < 0n)
+            return { problem: `${file}:${number}: ${quoteCell(cell)} is not a latency` };
     }
     return {};
 }
