@@ -98,6 +98,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
         # the work in flight (already told to stop on SIGTERM/SIGHUP/EOF) ends and replies with what it measured
         endpoint.shutdown()
         writer.close()
+        interrupt.reset()  # served: a later server in this process (tests serve in-process) starts unstopped
 
 
 def _end_with_parent() -> None:
