@@ -483,7 +483,9 @@ async def deploy(
             phase("calibrate")
         dep.plan = plan_to_json(pinned)
         measured = measured_costs(calibration, plan) if calibration is not None else None
-        prediction = predict_latency(plan, iterations=min(iterations, 2000), seed=1, measured=measured)
+        prediction = predict_latency(
+            plan, iterations=min(iterations, 2000), seed=1, measured=measured, period_ns=int(period)
+        )
         dep.predicted = [(int(v), float(q)) for v, q in prediction.points]
         dep.threads = {s.name: pinned.mapping.thread_of[s.id] for s in pinned.inst.subs}
         (local / "plan.json").write_text(json.dumps(dep.plan, indent=1))

@@ -126,6 +126,7 @@ def predict_latency(
     jitter: float | None = None,
     nominal: Timing | None = None,
     measured: np.ndarray | None = None,
+    period_ns: int | None = None,
 ) -> LatencyPrediction:
     """Monte Carlo latency distribution of the plan (see the module docstring for the model).
 
@@ -134,6 +135,8 @@ def predict_latency(
     `nominal`: the plan's nominal timing of WARMUP + PER_RUN iterations if already computed (make_plan).
     `measured`: sub-box execution times of a calibration run, (iterations, sub-boxes) in the plan's order; its
     iterations are drawn whole instead of the model's costs.
+    `period_ns`: the release period the chain runs at when it is not its source's (a run's --period-ns; 0: free
+    running); None: the source's.
     """
     del ir
     n_samples = int(iterations or plan.chain.iterations or 1000)
@@ -146,7 +149,8 @@ def predict_latency(
         else MeasuredCostSampler(measured)
     )
     rng = np.random.default_rng(seed)
-    period = float(plan.chain.period_ns) if plan.chain.period_ns else None
+    release = plan.chain.period_ns if period_ns is None else period_ns
+    period = float(release) if release else None
     per_run = PER_RUN
     total_iters = WARMUP + per_run
     runs = math.ceil(n_samples / per_run)
@@ -201,7 +205,7 @@ def predict_latency(
         p999_ns=q(0.999),
         max_ns=math.ceil(lat.max()),
         nominal_ns=nominal_ns,
-        period_ns=plan.chain.period_ns,
+        period_ns=release or None,
         iteration_interval_ns=round(interval),
         overloaded=bool(period is not None and interval > period * 1.0001),
         seed=seed,

@@ -210,7 +210,9 @@ def execute_run(
     )
     measured = latency_stats(lat)
     measured_times = measured_costs(prep.calibration, prep.plan) if prep.calibration else None
-    pred = predict_latency(prep.plan, iterations=min(iterations, 2000), seed=1, measured=measured_times)
+    pred = predict_latency(
+        prep.plan, iterations=min(iterations, 2000), seed=1, measured=measured_times, period_ns=period
+    )
     trace = read_trace(out / "tasks.csv")
     threads = {s.name: pinned.mapping.thread_of[s.id] for s in pinned.inst.subs}
     predicted = {
