@@ -481,12 +481,13 @@ async def deploy(
             dep.calibrated = True
             dep.calibration = str(cal_file)
             phase("calibrate")
-        dep.plan = plan_to_json(pinned)
         measured = measured_costs(calibration, plan) if calibration is not None else None
         prediction = predict_latency(
             plan, iterations=min(iterations, 2000), seed=1, measured=measured, period_ns=int(period)
         )
         dep.predicted = [(int(v), float(q)) for v, q in prediction.points]
+        pinned.latency = prediction.summary()  # the plan that runs, with the prediction at its period
+        dep.plan = plan_to_json(pinned)
         dep.threads = {s.name: pinned.mapping.thread_of[s.id] for s in pinned.inst.subs}
         (local / "plan.json").write_text(json.dumps(dep.plan, indent=1))
         calib = None

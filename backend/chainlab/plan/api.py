@@ -228,20 +228,7 @@ def make_plan(ir: dict[str, Any], chain: str, options: PlanOptions = PlanOptions
             else min(options.predict_iterations, max(16, 5_000 // max(1, len(inst.subs))))
         )
         p = predict_latency(plan, iterations=n, seed=options.seed, nominal=timing)
-        plan.latency = LatencySummary(
-            p.model,
-            p.samples,
-            p.nominal_ns,
-            p.mean_ns,
-            p.std_ns,
-            p.min_ns,
-            p.p50_ns,
-            p.p90_ns,
-            p.p99_ns,
-            p.max_ns,
-            p.period_ns,
-            p.overloaded,
-        )
+        plan.latency = p.summary()
         lap("predict")
     timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 6)
     return plan

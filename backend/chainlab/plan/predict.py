@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from chainlab.plan.costs import CostSampler, MeasuredCostSampler
-from chainlab.plan.model import Plan
+from chainlab.plan.model import LatencySummary, Plan
 from chainlab.plan.simulate import CostFn, PinnedProgram, Timing, simulate_os
 
 DEFAULT_BIN_NS = 10_000
@@ -51,6 +51,23 @@ class LatencyPrediction:
     overloaded: bool
     seed: int
     model: str
+
+    def summary(self) -> LatencySummary:
+        """What a plan keeps of it (Plan.latency)."""
+        return LatencySummary(
+            self.model,
+            self.samples,
+            self.nominal_ns,
+            self.mean_ns,
+            self.std_ns,
+            self.min_ns,
+            self.p50_ns,
+            self.p90_ns,
+            self.p99_ns,
+            self.max_ns,
+            self.period_ns,
+            self.overloaded,
+        )
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
