@@ -3,24 +3,19 @@
  * for samples/xray.chain's System (fewer latency trees, each analysed), what the quick pick shows, and the one
  * edit that writes the chosen periods; after it the model has that many trees.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-    createProtocolConnection,
     DidChangeTextDocumentNotification,
     DidOpenTextDocumentNotification,
-    InitializedNotification,
-    InitializeRequest,
-    StreamMessageReader,
-    StreamMessageWriter,
     type ProtocolConnection,
     type TextEdit,
 } from 'vscode-languageserver-protocol/node.js';
 import type { RequestResultOf } from '@chainlab/contract';
-import { ensureServerBundle } from '../../language/test/lsp/server-bundle';
+import { startServer } from '../../language/test/lsp/server-bundle';
 import { periodsTable, proposalItems } from '../src/periods-data';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,19 +26,7 @@ let server: ChildProcessWithoutNullStreams;
 let connection: ProtocolConnection;
 
 beforeAll(async () => {
-    server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd: repo, stdio: 'pipe' });
-    connection = createProtocolConnection(
-        new StreamMessageReader(server.stdout),
-        new StreamMessageWriter(server.stdin),
-    );
-    connection.listen();
-    await connection.sendRequest(InitializeRequest.type, {
-        processId: process.pid,
-        rootUri: null,
-        workspaceFolders: null,
-        capabilities: {},
-    });
-    await connection.sendNotification(InitializedNotification.type, {});
+    ({ server, connection } = await startServer(repo));
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: 'chain', version: 1, text },
     });

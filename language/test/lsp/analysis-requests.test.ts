@@ -4,22 +4,17 @@
  * returns at once and the next request gets a fresh backend.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
     CancellationTokenSource,
-    createProtocolConnection,
     DidOpenTextDocumentNotification,
-    InitializedNotification,
-    InitializeRequest,
     type ResponseError,
-    StreamMessageReader,
-    StreamMessageWriter,
     type ProtocolConnection,
 } from 'vscode-languageserver/node.js';
-import { ensureServerBundle, languageDir } from './server-bundle.js';
+import { languageDir, startServer } from './server-bundle.js';
 
 const sample = join(languageDir, '..', 'samples', 'ptts', 'thesis-fig5-2.chain');
 const sampleUri = pathToFileURL(sample).toString();
@@ -28,19 +23,7 @@ let server: ChildProcessWithoutNullStreams;
 let connection: ProtocolConnection;
 
 beforeAll(async () => {
-    server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd: languageDir, stdio: 'pipe' });
-    connection = createProtocolConnection(
-        new StreamMessageReader(server.stdout),
-        new StreamMessageWriter(server.stdin),
-    );
-    connection.listen();
-    await connection.sendRequest(InitializeRequest.type, {
-        processId: process.pid,
-        rootUri: null,
-        workspaceFolders: null,
-        capabilities: {},
-    });
-    await connection.sendNotification(InitializedNotification.type, {});
+    ({ server, connection } = await startServer());
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri: sampleUri, languageId: 'chain', version: 1, text: readFileSync(sample, 'utf-8') },
     });

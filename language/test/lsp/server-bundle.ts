@@ -1,7 +1,16 @@
-/** The bundled language server used by the stdio tests, rebuilt only when its sources are newer. */
+/** The bundled language server used by the stdio tests, rebuilt only when its sources are newer, and its start. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+    createProtocolConnection,
+    InitializedNotification,
+    InitializeRequest,
+    StreamMessageReader,
+    StreamMessageWriter,
+    type ProtocolConnection,
+} from 'vscode-languageserver/node.js';
 import { buildServer } from '../../esbuild.mjs';
 
 export const languageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,4 +35,24 @@ export async function ensureServerBundle(): Promise<string> {
     );
     if (!existsSync(serverBundle) || statSync(serverBundle).mtimeMs < sources) await buildServer();
     return serverBundle;
+}
+
+/** The bundled server started over stdio in `cwd` and initialized (no workspace), as an editor starts it. */
+export async function startServer(
+    cwd = languageDir,
+): Promise<{ server: ChildProcessWithoutNullStreams; connection: ProtocolConnection }> {
+    const server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd, stdio: 'pipe' });
+    const connection = createProtocolConnection(
+        new StreamMessageReader(server.stdout),
+        new StreamMessageWriter(server.stdin),
+    );
+    connection.listen();
+    await connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        workspaceFolders: null,
+        capabilities: {},
+    });
+    await connection.sendNotification(InitializedNotification.type, {});
+    return { server, connection };
 }
