@@ -7,9 +7,12 @@ below ~70 % busy, in the baseline and the throttled scenario:
 2. the measured scenarios, predicted from that calibration (whole traced iterations drawn at random).
 
 Prints KS(predicted, measured) and the p50/p99 differences with their ratios to the targets (KS <= 0.10,
-p50/p99 within 10 %), and the load average, since the numbers depend on what else runs here.
+p50/p99 within 10 %), and the load average, since the numbers depend on what else runs here. Two columns say
+what no model can beat: `floor`, KS between the calibration run's own latencies and the measured ones (two runs
+of the same chain on this machine), and `noise`, the KS two samples of these sizes exceed 5 % of the time when
+they come from one distribution.
 
-    backend/.venv/bin/python bench/fidelity/bench_fidelity.py [--iterations 400] [--calibrate 300] [--case fig3-5]
+    backend/.venv/bin/python bench/fidelity/bench_fidelity.py [--iterations 1000] [--calibrate 1000] [--case fig3-5]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ sys.path[:0] = [str(REPO / "backend")]
 from chainlab.deploy.experiment import deploy_sync  # noqa: E402
 from chainlab.deploy.report import results, source_period_ns  # noqa: E402
 from chainlab.run.calibration import load_calibration  # noqa: E402
+from chainlab.run.stats import ks_distance, read_latencies  # noqa: E402
 
 KS_TARGET = 0.10
 QUANTILE_TARGET = 0.10
@@ -102,14 +106,23 @@ def run_case(name: str, iterations: int, calibrate: int, scratch: Path) -> list[
         runs_root=folder / "runs",
     )
     res = results(dep, ir, dep.predicted)
+    cal = load_calibration(cal_file, chain, "here")
+    assert cal is not None
+    # the calibration run's latencies: each traced iteration's last end from its release
+    calibrated = (np.asarray(cal.starts_ns, dtype=float) + np.asarray(cal.durations_ns, dtype=float)).max(axis=1)
+    floor_points = [(int(v), 1 / calibrated.size) for v in np.sort(calibrated)]
+    local = {r.scenario: Path(r.local_dir) for r in dep.scenarios}
     rows = []
     for s in res["scenarios"]:
         q = s.get("quantiles_ms") or {}
         p50, p99 = q.get("50"), q.get("99")
         if not p50 or not p99:
             continue
+        measured = read_latencies(local[s["scenario"]] / "latencies.csv")
         rows.append(
             {
+                "floor": ks_distance(measured, floor_points),
+                "noise": 1.36 * math.sqrt((measured.size + calibrated.size) / (measured.size * calibrated.size)),
                 "case": name,
                 "chain": chain,
                 "period_ms": period / 1e6,
@@ -125,8 +138,8 @@ def run_case(name: str, iterations: int, calibrate: int, scratch: Path) -> list[
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--iterations", type=int, default=400)
-    ap.add_argument("--calibrate", type=int, default=300)
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--calibrate", type=int, default=1000)
     ap.add_argument("--case", action="append", choices=sorted(CASES))
     args = ap.parse_args()
     load = os.getloadavg()
@@ -134,7 +147,7 @@ def main() -> None:
     print(f"targets: KS <= {KS_TARGET}, p50 and p99 within {QUANTILE_TARGET:.0%}; calibration {args.calibrate} it.")
     print(
         f"{'case':8} {'scenario':10} {'period':>9} {'KS':>6} {'ratio':>6}  {'p50 meas/pred ms':>18} {'Δ':>6}  "
-        f"{'p99 meas/pred ms':>18} {'Δ':>6}"
+        f"{'p99 meas/pred ms':>18} {'Δ':>6}  {'floor':>5} {'noise':>5}"
     )
     with tempfile.TemporaryDirectory(prefix="chainlab-fidelity-") as tmp:
         for name in args.case or sorted(CASES):
@@ -146,7 +159,7 @@ def main() -> None:
                 print(
                     f"{r['case']:8} {r['scenario']:10} {r['period_ms']:7.1f}ms {ks}"
                     f"  {r['p50'][0]:8.2f} /{r['p50'][1]:8.2f} {d50:+6.0%}  {r['p99'][0]:8.2f} /{r['p99'][1]:8.2f}"
-                    f" {d99:+6.0%}{flag}"
+                    f" {d99:+6.0%}  {r['floor']:5.3f} {r['noise']:5.3f}{flag}"
                 )
     load = os.getloadavg()
     print(f"load after: {load[0]:.2f} {load[1]:.2f}")

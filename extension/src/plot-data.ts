@@ -47,6 +47,9 @@ export interface RequirementVerdict {
     ms?: number;
     /** The largest allowed P(latency > ms): its point on the CCDF. */
     exceedance?: number;
+    /** A loss requirement: the limit and the loss found, drawn as levels of the CCDF (a lost frame never arrives:
+     *  it is the part of the tail beyond every latency). */
+    loss?: { limit: number; value: number };
 }
 
 export interface StatsRow {
@@ -137,6 +140,7 @@ export function requirementVerdict(r: RequirementResult, distribution: readonly 
                 : r.passed
                   ? `${formatNumber(limit / loss)}× below the limit`
                   : `${formatNumber(loss / limit)}× over the limit`,
+        loss: { limit, value: loss },
     };
 }
 

@@ -280,6 +280,18 @@ describe('latency plot of an exact analysis', () => {
         expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
         expect(await page.locator('g.requirement-region rect').count()).toBe(2); // p99 and the deadline
         expect(await texts(page, 'g.marker-labels text')).toHaveLength(3);
+        // the loss requirement: its limit is a level of the tail (a lost frame never arrives); the loss found,
+        // 1.62·10⁻⁷, is under the axis and named at its floor
+        expect(await page.locator('g.loss-limit line').count()).toBe(1);
+        expect(await texts(page, 'g.loss-limit-label text')).toEqual(['loss < 10⁻⁴: PASS']);
+        expect(await texts(page, 'g.loss-level-label text')).toEqual(['lost frames 1.62·10⁻⁷ (below the axis)']);
+        const limitY = await page.evaluate(() => {
+            const line = document.querySelector('g.loss-limit line')!.getBoundingClientRect().y;
+            const ticks = [...document.querySelectorAll('g[aria-label="y-axis tick label"] text')];
+            const tick = ticks.find(t => t.textContent === '10⁻⁴')!.getBoundingClientRect();
+            return { line, tick: tick.y + tick.height / 2 };
+        });
+        expect(Math.abs(limitY.line - limitY.tick)).toBeLessThan(3); // drawn at 10⁻⁴
         await page.close();
         const dark = await show(analysisPlot(passing), 'dark', 'ccdf', 'analysis-ccdf-dark');
         await dark.close();
@@ -343,7 +355,11 @@ describe('latency plot of an exact analysis', () => {
             'latency p99 < 120 ms: FAIL',
             'latency ≤ 125 ms with probability ≥ 99.99 %: FAIL',
         ]);
-
+        // both loss levels under the axis: named side by side at its floor, no line drawn
+        expect(await page.locator('g.loss-limit line, g.loss-level line').count()).toBe(0);
+        expect(await texts(page, 'g.loss-limit-label text')).toEqual(['loss < 10⁻⁸: FAIL (below the axis)']);
+        expect(await texts(page, 'g.loss-level-label text')).toEqual(['lost frames 1.62·10⁻⁷ (below the axis)']);
+        expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
         await page.close();
     });
 

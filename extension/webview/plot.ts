@@ -261,6 +261,7 @@ function latencyMarks(d: LatencyPlotData, m: Mode, domain: [number, number]): Pl
             marks.push(Plot.dot([r], { x: r.ms!, y: p, symbol: 'times', r: 6, stroke: colour, strokeWidth: 2 }));
         }
     });
+    if (m === 'ccdf') marks.push(...lossMarks(d));
     if (m !== 'pmf') {
         // the values under the pointer: every curve at that latency
         const all = d.series.flatMap(s => curve(s, m, domain[0]).map(([ms, p]) => ({ ms, p, name: s.name })));
@@ -275,6 +276,67 @@ function latencyMarks(d: LatencyPlotData, m: Mode, domain: [number, number]): Pl
                 }),
             ),
         );
+    }
+    return marks;
+}
+
+/**
+ * Loss requirements on the CCDF: a lost frame never arrives, so the tail can never fall below the loss
+ * probability. The limit and the loss found are levels (horizontal lines) labelled at the left, where the tail
+ * leaves room (the curve is near 1 there): the upper label above its line, the lower one below its line. A level
+ * under the axis' 10⁻⁶ is named at the floor and not drawn.
+ */
+function lossMarks(d: LatencyPlotData): Plot.Markish[] {
+    const marks: Plot.Markish[] = [];
+    for (const r of d.requirements.filter(r => r.loss !== undefined)) {
+        const { limit, value } = r.loss!;
+        const lines = [
+            {
+                level: limit,
+                text: `${r.text}: ${r.passed ? 'PASS' : 'FAIL'}`,
+                stroke: r.passed ? FOREGROUND : FAIL,
+                dash: '6 4',
+                className: 'loss-limit',
+            },
+            {
+                level: value,
+                text: value > 0 ? `lost frames ${formatProbability(value)}` : 'no frame lost',
+                stroke: FOREGROUND,
+                dash: '1 3',
+                className: 'loss-level',
+            },
+        ]
+            .map(line => ({ ...line, y: Math.max(line.level, TAIL_FLOOR), under: line.level < TAIL_FLOOR }))
+            .sort((a, b) => b.y - a.y);
+        lines.forEach((line, i) => {
+            const atFloor = line.y < TAIL_FLOOR * 1.5;
+            const below = i > 0 && !atFloor;
+            if (!line.under)
+                marks.push(
+                    Plot.ruleY([line.y], {
+                        stroke: line.stroke,
+                        strokeDasharray: line.dash,
+                        strokeWidth: 1.5,
+                        className: line.className,
+                    }),
+                );
+            marks.push(
+                Plot.text([line], {
+                    y: line.y,
+                    frameAnchor: 'left',
+                    // a second label on the floor goes beside the first
+                    dx: i > 0 && atFloor ? Math.round(chartWidth() / 2) : 6,
+                    dy: below ? 10 : -8,
+                    textAnchor: 'start',
+                    text: () => (line.under ? `${line.text} (below the axis)` : line.text),
+                    fill: FOREGROUND,
+                    stroke: BACKGROUND,
+                    strokeWidth: 3,
+                    fontWeight: line.className === 'loss-limit' ? 'bold' : 'normal',
+                    className: `${line.className}-label`,
+                }),
+            );
+        });
     }
     return marks;
 }

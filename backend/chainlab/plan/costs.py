@@ -15,6 +15,7 @@ nominal timeline, and a distribution, for the Monte Carlo latency prediction. Un
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -129,15 +130,26 @@ class CostSampler:
         return self.mean.copy()
 
 
+@dataclass
+class MeasuredTimes:
+    """Sub-box times of a calibration run, (iterations, n_subs) in a plan's sub-box order.
+
+    `includes_waits`: each time runs from when the sub-box could start by the plan (predecessors done, or the
+    release) to its end, so it holds the wake-up and signalling delays as measured and the schedule adds no sync
+    time of its own; False: execution times only."""
+
+    costs: np.ndarray
+    includes_waits: bool
+
+
 class MeasuredCostSampler:
-    """Draws sub-box execution times from a calibration run: whole traced iterations at random, so that what
-    slows several sub-boxes at once (a busy memory bus, an interrupt) stays together. `measured` is
-    (iterations, n_subs) in the plan's sub-box order."""
+    """Draws sub-box times from a calibration run: whole traced iterations at random, so that what slows several
+    sub-boxes at once (a busy memory bus, an interrupt) stays together."""
 
     jitter = 0.0
 
-    def __init__(self, measured: np.ndarray):
-        self.measured = np.asarray(measured, dtype=float)
+    def __init__(self, measured: MeasuredTimes):
+        self.measured = np.asarray(measured.costs, dtype=float)
         self.n = self.measured.shape[1]
         self.mean = self.measured.mean(axis=0)
 

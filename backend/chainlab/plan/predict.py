@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from chainlab.plan.costs import CostSampler, MeasuredCostSampler
+from chainlab.plan.costs import CostSampler, MeasuredCostSampler, MeasuredTimes
 from chainlab.plan.model import LatencySummary, Plan
 from chainlab.plan.simulate import CostFn, PinnedProgram, Timing, simulate_os
 
@@ -142,7 +142,7 @@ def predict_latency(
     bin_ns: int = DEFAULT_BIN_NS,
     jitter: float | None = None,
     nominal: Timing | None = None,
-    measured: np.ndarray | None = None,
+    measured: MeasuredTimes | None = None,
     period_ns: int | None = None,
 ) -> LatencyPrediction:
     """Monte Carlo latency distribution of the plan (see the module docstring for the model).
@@ -150,8 +150,8 @@ def predict_latency(
     `ir` is accepted for symmetry with the other entry points; the plan already carries the chain.
     `iterations`: number of latency samples (default: the chain's `iterations`, else 1000).
     `nominal`: the plan's nominal timing of WARMUP + PER_RUN iterations if already computed (make_plan).
-    `measured`: sub-box execution times of a calibration run, (iterations, sub-boxes) in the plan's order; its
-    iterations are drawn whole instead of the model's costs.
+    `measured`: sub-box times of a calibration run in the plan's order; its iterations are drawn whole instead of
+    the model's costs (with the waits measured inside them when `includes_waits`: no sync time is added).
     `period_ns`: the release period the chain runs at when it is not its source's (a run's --period-ns; 0: free
     running); None: the source's.
     """
@@ -165,6 +165,8 @@ def predict_latency(
         if measured is None
         else MeasuredCostSampler(measured)
     )
+    # measured times that include the waits already hold the signalling delays
+    run_sync = 0.0 if measured is not None and measured.includes_waits else sync_ns
     rng = np.random.default_rng(seed)
     release = plan.chain.period_ns if period_ns is None else period_ns
     period = float(release) if release else None
@@ -177,7 +179,7 @@ def predict_latency(
             None,
             total_iters,
             period=period,
-            sync_ns=sync_ns,
+            sync_ns=run_sync,
             record=False,
             rng=rng,
             cost_fn=lambda i: sampler.sample(rng, runs),
@@ -188,7 +190,7 @@ def predict_latency(
         chunks = []
         for _ in range(runs):
             costs = sampler.sample(rng, total_iters)
-            t = _timing(plan, costs, total_iters, period=period, sync_ns=sync_ns, record=False, rng=rng)
+            t = _timing(plan, costs, total_iters, period=period, sync_ns=run_sync, record=False, rng=rng)
             chunks.append(t.end[WARMUP:, 0] - t.release[WARMUP:, 0])
         lat = np.concatenate(chunks)
         engine = "OS scheduling on the core set, random pick among runnable threads (discrete event)"
@@ -203,12 +205,15 @@ def predict_latency(
     probs = counts / counts.sum()
     q = lambda p: math.ceil(float(np.quantile(lat, p, method="higher")))  # noqa: E731
     cost_model = (
-        "sub-box times of the calibration run (whole iterations drawn at random)"
+        "sub-box times of the calibration run with the waits before them (whole iterations drawn at random)"
+        if measured is not None and measured.includes_waits
+        else "sub-box times of the calibration run (whole iterations drawn at random)"
         if measured is not None
         else f"sub-box times from box etp, else cost x slice fraction x lognormal jitter (sigma {sampler.jitter:g}), "
         "else a kernel estimate"
     )
-    model = f"{engine}; {cost_model}; signals {sync_ns:g} ns; no cache model"
+    signals = "signal delays as measured" if run_sync != sync_ns else f"signals {sync_ns:g} ns"
+    model = f"{engine}; {cost_model}; {signals}; no cache model"
     return LatencyPrediction(
         points=[(int(v), float(p)) for v, p in zip(values, probs)],
         bin_ns=int(bin_ns),

@@ -145,6 +145,28 @@ class PinnedProgram:
             first_iter = False
         return Timing(starts, finishes, release, end)
 
+    def ready_times(self, end: np.ndarray, previous_end: np.ndarray, period: float | None) -> np.ndarray:
+        """When each sub-box could have started by this program, given measured end times: the latest of its
+        predecessors' ends (plus this program's sync delay) and, for a source, the release.
+
+        `end`: (iterations, n) ends from each iteration's release; `previous_end`: (iterations, n) the previous
+        iteration's ends from ITS release, NaN where that iteration was not measured. With a period the previous
+        iteration was released `period` earlier; without one (free running) its times are not comparable, so
+        predecessors of the previous iteration are left out. A sub-box without a known predecessor gets -inf."""
+        n, m = self.n, end.shape[0]
+        fin = np.full((2 * n + 2, m), -np.inf)
+        if period:
+            prev = np.where(np.isnan(previous_end), -np.inf, previous_end - period).T
+            fin[:n] = prev
+            fin[2 * n + 1] = prev.max(axis=0) + self.sync
+        fin[n : 2 * n] = end.T
+        ready = np.empty((n, m))
+        for members, idx, dly, src in self.levels:
+            r = (fin[idx] + dly[:, :, None]).max(axis=1)
+            r[src] = np.maximum(r[src], 0.0)
+            ready[members] = r
+        return ready.T
+
 
 def _topo(n: int, preds: list[list[int]]) -> list[int]:
     indeg = [len(set(p)) for p in preds]

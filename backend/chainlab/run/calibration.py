@@ -7,7 +7,10 @@ file and used by every later run and deploy on that target until it is deleted o
 
 - each box gets an execution-time profile (pmf of at most 16 points: per iteration, the sum over the
   instance's slices, pooled over the box's instances), so that any plan of the chain gets calibrated costs;
-- the prediction of the same sub-boxes draws whole traced iterations (predict_latency's `measured`).
+- the prediction of the same sub-boxes draws whole traced iterations (predict_latency's `measured`). Each
+  sub-box's time counts from when the plan lets it start (its predecessors done, or the release) to its end, so
+  the wake-up after a signal and the timer's delay before the first sub-box are calibrated with it: they are part
+  of the latency as measured, and of nothing else in the model.
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ import numpy as np
 
 from chainlab.errors import ModelError
 from chainlab.ir import find_chain
+from chainlab.plan.costs import MeasuredTimes
 from chainlab.plan.model import Plan
+from chainlab.plan.predict import source_flags
+from chainlab.plan.simulate import PinnedProgram
 from chainlab.run.trace import Trace
 
 # traced iterations kept in the file: enough for the tail the prediction draws from, small enough to read
@@ -43,6 +49,9 @@ class Calibration:
     boxes: dict[str, dict[str, Any]]  # box name -> {"etp": pmf, "cost_ns": mean}
     sub_boxes: list[str] = field(default_factory=list)
     durations_ns: list[list[int]] = field(default_factory=list)  # kept iterations x sub_boxes
+    # the same iterations' start times from their release and iteration numbers (files before them: durations only)
+    starts_ns: list[list[int]] = field(default_factory=list)
+    traced: list[int] = field(default_factory=list)
     method: str = "scheduled run"
     version: int = VERSION
 
@@ -79,7 +88,7 @@ def calibration_from_trace(trace: Trace, ir: dict[str, Any], chain: str, target:
         inst = instance_of(name)
         per_instance[inst] = per_instance.get(inst, 0) + durations[:, k]
     boxes = {box: box_etp(s) for box, s in per_box_samples(ir, chain, per_instance).items()}
-    kept = durations[-KEPT_ITERATIONS:]
+    kept = slice(-KEPT_ITERATIONS, None)
     return Calibration(
         chain,
         target,
@@ -88,7 +97,9 @@ def calibration_from_trace(trace: Trace, ir: dict[str, Any], chain: str, target:
         int(period_ns),
         boxes,
         list(trace.names),
-        kept.astype(np.int64).tolist(),
+        durations[kept].astype(np.int64).tolist(),
+        trace.start[kept].astype(np.int64).tolist(),
+        trace.iterations[kept].astype(np.int64).tolist(),
     )
 
 
@@ -132,11 +143,31 @@ def apply_calibration(ir: dict[str, Any], cal: Calibration) -> dict[str, Any]:
     return out
 
 
-def measured_costs(cal: Calibration, plan: Plan) -> np.ndarray | None:
+def measured_costs(cal: Calibration, plan: Plan) -> MeasuredTimes | None:
     """The calibration run's sub-box times in `plan`'s sub-box order, or None when the plan has sub-boxes the
-    calibration run did not have (another split): the boxes' profiles then stand for them."""
+    calibration run did not have (another split): the boxes' profiles then stand for them.
+
+    For a pinned plan each time includes the wait before the sub-box: from when `plan` lets it start (its
+    predecessors' measured ends, or the release) to its end. Replayed through the same schedule this gives back
+    each traced iteration's latency. Where `plan` orders sub-boxes differently from the run (a sub-box started
+    before its new predecessors ended) only its execution time is kept."""
     column = {name: k for k, name in enumerate(cal.sub_boxes)}
     order = [column.get(s.name) for s in plan.inst.subs]
     if not cal.durations_ns or any(k is None for k in order):
         return None
-    return np.asarray(cal.durations_ns, dtype=float)[:, [k for k in order if k is not None]]
+    cols = [k for k in order if k is not None]
+    durations = np.asarray(cal.durations_ns, dtype=float)[:, cols]
+    if not cal.starts_ns or not plan.mapping.pinned:
+        return MeasuredTimes(durations, includes_waits=False)
+    start = np.asarray(cal.starts_ns, dtype=float)[:, cols]
+    end = start + durations
+    traced = np.asarray(cal.traced, dtype=np.int64)
+    previous = np.full_like(end, np.nan)
+    follows = np.flatnonzero(traced[1:] == traced[:-1] + 1) + 1  # rows whose previous iteration was traced too
+    previous[follows] = end[follows - 1]
+    program = PinnedProgram(
+        plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=0.0, sources=source_flags(plan)
+    )
+    ready = program.ready_times(end, previous, float(cal.period_ns) or None)
+    begin = np.where(np.isfinite(ready), np.minimum(ready, start), start)
+    return MeasuredTimes(end - begin, includes_waits=True)

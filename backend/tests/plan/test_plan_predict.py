@@ -124,3 +124,43 @@ def test_plan_summary_present():
     lat = plan.latency
     assert lat is not None and lat.samples == 200 and lat.min_ns <= lat.p50_ns <= lat.p99_ns <= lat.max_ns
     assert abs(lat.nominal_ns - lat.mean_ns) < 0.05 * lat.mean_ns
+
+
+@pytest.mark.parametrize("heuristic", ["fixed", "reduced"])
+def test_calibrated_waits_replay_every_traced_iteration(heuristic):
+    """Times measured with the waits before them (wake-ups, release delay), replayed through the same schedule
+    with no sync time of the model's own, give back each traced iteration's latency exactly."""
+    from chainlab.run.calibration import Calibration, measured_costs
+
+    plan = make_plan(synth_chain_ir(30, 8), "Synth", PlanOptions(heuristic=heuristic, memory="reuse", predict=False))
+    rng = np.random.default_rng(5)
+    n, iters = len(plan.inst.subs), 40
+    costs = rng.uniform(1e4, 3e5, size=(iters, n))
+    period = 2.0 * costs.sum(axis=1).max()  # a period the chain keeps up with
+    # the "measured" run: wake-ups of 60 us after each signal, unknown to the model being calibrated
+    lab = PinnedProgram(
+        plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=60_000, sources=source_flags(plan)
+    )
+    run = lab.run(None, iters, period, record=True, cost_fn=lambda i: costs[i][:, None])
+    rel = run.release[:, 0][:, None]
+    start, finish = run.start[:, :, 0] - rel, run.finish[:, :, 0] - rel
+    keep = [i for i in range(iters) if i != 7]  # one iteration lost from the trace
+    cal = Calibration(
+        "Synth", "here", "now", iters, int(period), {}, [s.name for s in plan.inst.subs],
+        np.rint(finish - start)[keep].astype(np.int64).tolist(),
+        np.rint(start)[keep].astype(np.int64).tolist(),
+        keep,
+    )  # fmt: skip
+    measured = measured_costs(cal, plan)
+    assert measured is not None and measured.includes_waits
+    assert (measured.costs >= np.rint(finish - start)[keep] - 1).all()  # never less than the execution itself
+    replay = PinnedProgram(
+        plan.inst, plan.mapping, plan.signals, barrier=plan.barrier, sync_ns=0, sources=source_flags(plan)
+    ).run(None, len(keep), period, cost_fn=lambda i: measured.costs[i][:, None])
+    latency = finish.max(axis=1)[keep]
+    assert np.allclose(replay.end[:, 0] - replay.release[:, 0], latency, atol=2)
+    # drawn at random, whole iterations: the prediction is made of the traced latencies
+    pred = predict_latency(plan, iterations=2000, seed=2, measured=measured, period_ns=int(period), bin_ns=1)
+    assert pred.p50_ns == pytest.approx(np.quantile(latency, 0.5), rel=0.02)
+    assert pred.max_ns <= latency.max() + 100 and pred.min_ns >= latency.min() - 100  # ns: integer rounding
+    assert "waits" in pred.model
