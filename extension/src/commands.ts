@@ -12,13 +12,14 @@ import {
     type DeleteSelectionAction,
     type LanguageServerNotifications,
     type LanguageServerRequest,
+    type PeriodProposal,
     type Objective,
     type RenameSelectionAction,
     type RequestParamsOf,
     type RequestResultOf,
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
-import { periodsTable, periodsText, proposalItems } from './periods-data';
+import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
 import { bestOffsets, bestText, exploreChart, exploreTable } from './explore-data';
 import { analysisPlot, measuredSomething, reportOf, runPlot } from './plot-data';
 import { openReport, type PlotPanels } from './plot-panel';
@@ -236,18 +237,26 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             return void vscode.window.showInformationMessage(
                 `chainlab: no periods within 2 % of ${ptts}'s give fewer latency trees (now ${result.current.roots})`,
             );
+        // the language server writes the periods into the text: one edit, undoable
+        const apply = async (proposal: PeriodProposal) => {
+            const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>(
+                'chainlab/periodsEdit',
+                {
+                    uri: uri.toString(),
+                    ptts,
+                    periods_ns: proposal.periods_ns,
+                } satisfies RequestParamsOf<'chainlab/periodsEdit'>,
+            );
+            await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+        };
+        // the proposals as a chart and table beside the editor (Apply on a row), and as a quick pick here
+        ctx.plots.show(periodsChart(result), index => index !== undefined && apply(result.proposals[index]));
         const picked = await vscode.window.showQuickPick(proposalItems(result), {
             title: `Nearby periods of ${ptts}: now ${periodsText(result.current.periods_ms)}, ${result.current.roots} latency trees`,
             placeHolder: 'apply which periods? (each analysed exactly; Esc keeps the current ones)',
             matchOnDescription: true,
         });
-        if (!picked) return;
-        const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>('chainlab/periodsEdit', {
-            uri: uri.toString(),
-            ptts,
-            periods_ns: picked.proposal.periods_ns,
-        } satisfies RequestParamsOf<'chainlab/periodsEdit'>);
-        await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));
+        if (picked) await apply(picked.proposal);
     });
 
     register('chainlab.generate', async (uriArg, name) => {

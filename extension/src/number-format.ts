@@ -66,3 +66,8 @@ export function formatLevel(percent: number): string {
 export function formatPercent(fraction: number): string {
     return `${formatNumber(fraction * 100)} %`;
 }
+
+/** A count (latency trees, iterations): every digit, grouped by thousands — a count is not a measurement. */
+export function formatCount(value: number): string {
+    return Math.round(value).toLocaleString('en-US');
+}

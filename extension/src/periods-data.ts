@@ -4,7 +4,7 @@
  * analysis gives (pure functions, no VS Code). The numbers are the reply's.
  */
 import type { PeriodProposal, PeriodsResult } from '@chainlab/contract';
-import { formatMs as ms, formatProbability as probability } from './number-format';
+import { formatCount, formatMs as ms, formatProbability as probability } from './number-format';
 
 export function periodsText(periods: Record<string, number>): string {
     return Object.entries(periods)
@@ -40,4 +40,57 @@ export function periodsTable(result: PeriodsResult): string[] {
         `nearby periods of ${result.name}: now ${periodsText(result.current.periods_ms)}, ${result.current.roots} latency trees, hyper-period ${ms(result.current.hyperperiod_ms)}`,
         ...proposalItems(result).map(i => `  ${i.label}: ${i.description}; ${i.detail}`),
     ];
+}
+
+/** What the nearby-periods chart draws: each analysed proposal by its latency trees and p99, the current count. */
+export interface PeriodsPlotData {
+    view: 'periods';
+    key: string;
+    title: string;
+    /** The current periods in words. */
+    summary: string;
+    current: { roots: number; hyperperiod_ms: number };
+    /** In the order of the reply's proposals (`index` is what *Apply* names). */
+    proposals: Array<{
+        index: number;
+        label: string;
+        roots: number;
+        /** How far the periods move, in % of the current ones. */
+        change_pct: number;
+        hyperperiod_ms: number;
+        kind: string;
+        p99_ms?: number;
+        mean_ms?: number;
+        loss?: number;
+        /** Why it was not analysed. */
+        error?: string;
+    }>;
+}
+
+/** The exploration as a chart and table: one row per proposal, fewest latency trees first. */
+export function periodsChart(result: PeriodsResult): PeriodsPlotData {
+    const proposals = result.proposals
+        .map((p, index) => {
+            const p99 = p.analysis?.percentiles['99'];
+            return {
+                index,
+                label: periodsText(p.periods_ms),
+                roots: p.roots,
+                change_pct: p.max_relative_change * 100,
+                hyperperiod_ms: p.hyperperiod_ms,
+                kind: p.kind,
+                ...(p99 !== null && p99 !== undefined ? { p99_ms: p99 } : {}),
+                ...(p.analysis ? { mean_ms: p.analysis.mean_ms, loss: p.analysis.loss_probability } : {}),
+                ...(!p.analysis ? { error: analysisText(p) } : {}),
+            };
+        })
+        .sort((a, b) => a.roots - b.roots || a.change_pct - b.change_pct);
+    return {
+        view: 'periods',
+        key: `periods ${result.name}`,
+        title: `ptts ${result.name}: nearby periods with fewer latency trees (thesis 5.7)`,
+        summary: `now ${periodsText(result.current.periods_ms)}: ${formatCount(result.current.roots)} latency trees, hyper-period ${ms(result.current.hyperperiod_ms)}`,
+        current: { roots: result.current.roots, hyperperiod_ms: result.current.hyperperiod_ms },
+        proposals,
+    };
 }

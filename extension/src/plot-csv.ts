@@ -10,6 +10,21 @@ const cell = (value: string | number | undefined) =>
 const line = (cells: Array<string | number | undefined>) => cells.map(cell).join(',');
 
 export function plotCsv(data: PlotViewData): string {
+    if (data.view === 'periods') {
+        const header = [
+            'periods',
+            'latency trees',
+            'periods move (%)',
+            'p99 (ms)',
+            'mean (ms)',
+            'loss',
+            'hyper-period (ms)',
+        ];
+        const rows = data.proposals.map(p =>
+            line([p.label, p.roots, p.change_pct, p.p99_ms, p.mean_ms, p.loss, p.hyperperiod_ms]),
+        );
+        return [line(header), ...rows].join('\n') + '\n';
+    }
     if (data.view === 'explore') {
         const header = [...data.vary.slice(0, 2).map(name => `${name} offset (ms)`), data.objective];
         const rows = data.points.map(p => line([p.x, ...(data.vary.length > 1 ? [p.y] : []), p.value]));

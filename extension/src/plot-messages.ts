@@ -3,10 +3,11 @@
  * from this repository at the same time, so these types are the whole protocol).
  */
 import type { ExplorePlotData } from './explore-data';
+import type { PeriodsPlotData } from './periods-data';
 import type { LatencyPlotData } from './plot-data';
 
 /** Extension → webview: the view to draw. */
-export type PlotViewData = LatencyPlotData | ExplorePlotData;
+export type PlotViewData = LatencyPlotData | ExplorePlotData | PeriodsPlotData;
 
 export type ExportFormat = 'svg' | 'png' | 'csv';
 
@@ -17,4 +18,6 @@ export type PlotRequest =
     | { type: 'export'; format: ExportFormat; name: string; content: string }
     | { type: 'compare' }
     | { type: 'openReport' }
-    | { type: 'applyBest' };
+    | { type: 'applyBest' }
+    /** *Apply* on one row of a table of proposals (nearby periods): its index in the reply. */
+    | { type: 'applyProposal'; index: number };

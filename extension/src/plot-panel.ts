@@ -14,8 +14,8 @@ interface Shown {
     panel: vscode.WebviewPanel;
     data: PlotViewData;
     ready: boolean;
-    /** What *Apply best offsets* in the webview does (explore panels). */
-    apply?: () => unknown;
+    /** What *Apply…* in the webview does (explore and periods panels): the best point, or proposal `index`. */
+    apply?: (index?: number) => unknown;
 }
 
 const FILTERS: Record<string, Record<string, string[]>> = {
@@ -30,7 +30,7 @@ export class PlotPanels {
     constructor(private readonly extensionUri: vscode.Uri) {}
 
     /** Draws `data` in the panel of its key (opened beside the editor when there is none). */
-    show(data: PlotViewData, apply?: () => unknown): void {
+    show(data: PlotViewData, apply?: (index?: number) => unknown): void {
         const existing = this.shown.get(data.key);
         if (existing) {
             existing.data = data;
@@ -55,7 +55,9 @@ export class PlotPanels {
         const title =
             data.view === 'latency'
                 ? `Latency: ${data.key.replace(/^ptts /, '')}`
-                : `Explore: ${data.key.replace(/^explore /, '')}`;
+                : data.view === 'periods'
+                  ? `Periods: ${data.key.replace(/^periods /, '')}`
+                  : `Explore: ${data.key.replace(/^explore /, '')}`;
         const panel = vscode.window.createWebviewPanel(
             'chainlab.plot',
             title,
@@ -86,6 +88,9 @@ export class PlotPanels {
                 return;
             case 'applyBest':
                 await shown.apply?.();
+                return;
+            case 'applyProposal':
+                await shown.apply?.(message.index);
                 return;
         }
     }

@@ -14,13 +14,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AnalyzeResult, DeployResult, ExploreResult } from '@chainlab/contract';
+import type { AnalyzeResult, DeployResult, ExploreResult, PeriodsResult } from '@chainlab/contract';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { contrastOffenders } from '../../diagram/test/contrast.js';
 import { THEMES, themeScript, type Theme } from '../../diagram/test/vscode-themes.js';
 import { buildPlotWebview } from '../esbuild.mjs';
 import { exploreChart } from '../src/explore-data';
 import { formatMs } from '../src/number-format';
+import { periodsChart } from '../src/periods-data';
+import { plotCsv } from '../src/plot-csv';
 import { analysisPlot, runPlot, withComparison } from '../src/plot-data';
 import type { PlotRequest, PlotViewData } from '../src/plot-messages';
 
@@ -519,6 +521,53 @@ describe('explore chart', () => {
     });
 });
 
+describe('nearby periods', () => {
+    // a real reply of the backend's ptts/periods for the X-ray sample (tests/rpc-vectors, checked against the schema)
+    const periods = () =>
+        (
+            JSON.parse(readFileSync(join(repo, 'tests', 'rpc-vectors', 'valid-ptts-periods.json'), 'utf-8')) as {
+                value: PeriodsResult;
+            }
+        ).value;
+
+    test('each proposal by its latency trees and p99, the current count, a table with Apply per row', async () => {
+        const result = periods();
+        const page = await show(periodsChart(result), 'light', undefined, 'periods-light');
+        expect(await texts(page, 'g[aria-label="x-axis label"] text')).toEqual([
+            'latency trees (the cost of one exact analysis)',
+        ]);
+        expect(await texts(page, 'g[aria-label="y-axis label"] text')).toEqual(['p99 latency (ms)']);
+        expect(await texts(page, 'g.current-label text')).toEqual(['now: 13,861 trees']);
+        const analysed = result.proposals.filter(p => p.analysis);
+        expect(await page.locator('g.proposals circle').count()).toBe(analysed.length);
+        expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
+        // the table: fewest trees first, each with its numbers and an Apply button
+        const rows = await page
+            .locator('table.proposals tr[data-index]')
+            .evaluateAll(trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)));
+        expect(rows).toHaveLength(result.proposals.length);
+        expect(rows[0].slice(0, 4)).toEqual([
+            'Sensor 66.6 ms, Process 33.3 ms, GPU 16.65 ms, Wall 16.65 ms',
+            '1',
+            '≤ 0.301 %',
+            '108',
+        ]);
+        const second = page.locator('table.proposals tr[data-index]').nth(1);
+        const index = Number(await second.getAttribute('data-index'));
+        await second.locator('button').click();
+        expect(await page.evaluate(() => (window as unknown as Posted).__posted.at(-1))).toEqual({
+            type: 'applyProposal',
+            index,
+        });
+        expect(plotCsv(periodsChart(result)).split('\n')[0]).toBe(
+            '"periods","latency trees","periods move (%)","p99 (ms)","mean (ms)","loss","hyper-period (ms)"',
+        );
+        await page.close();
+        const dark = await show(periodsChart(result), 'dark', undefined, 'periods-dark');
+        await dark.close();
+    });
+});
+
 describe('themes', () => {
     const views: Array<[string, () => PlotViewData, string?]> = [
         ['analysis cdf', () => analysisPlot(passing)],
@@ -527,6 +576,17 @@ describe('themes', () => {
         ['run cdf', () => runPlot('Small', 'here', run)],
         ['explore line', () => exploreChart(sweep1)],
         ['explore heat map', () => exploreChart(sweep2)],
+        [
+            'periods',
+            () =>
+                periodsChart(
+                    (
+                        JSON.parse(
+                            readFileSync(join(repo, 'tests', 'rpc-vectors', 'valid-ptts-periods.json'), 'utf-8'),
+                        ) as { value: PeriodsResult }
+                    ).value,
+                ),
+        ],
     ];
     test.each(['light', 'dark', 'high-contrast'] as const)(
         '%s: every text has a contrast of at least 4.5:1',
