@@ -169,6 +169,7 @@ def explore(
     scheduler address tcp://HOST:PORT force one. out: a CSV written as rows complete (resume: continue it).
     """
     from chainlab.ptts.api import DEFAULT_MAX_TREES, compute, prepare
+
     # Dask is imported when a sweep runs, not with chainlab.ptts
     from chainlab.sweep.cluster import Engine
     from chainlab.sweep.engine import SweepCancelled, run_sweep
@@ -349,13 +350,15 @@ def _too_large(
         )
     hints = []
     if vary:
+        over = max(total / MAX_POINTS, total_ops / max_operations)
         step = max(steps.values())
-        for _ in range(200):
-            step = max(step + unit, -(-int(step * 1.1) // unit) * unit)
+        step = max(step + 1, -(-int(step * over ** (1 / len(vary))) // unit) * unit)  # a first guess, then up
+        for _ in range(100):
             counts = [math.prod(-(-c.periods.get(n, by_name[n].period_ns) // step) for n in vary) for c in combos]
             if sum(counts) <= MAX_POINTS and sum(n * c.ops for n, c in zip(counts, combos)) <= max_operations:
-                hints.append(f"a step of {_ms(step)} ({sum(counts)} points)")
+                hints.append(f"a step of at least {_ms(step)} ({step} ns, {sum(counts)} points)")
                 break
+            step = -(-int(step * 1.05) // unit) * unit
     if len(combos) > 1:
         share: dict[tuple[str, int], int] = {}
         for c in combos:
