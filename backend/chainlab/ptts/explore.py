@@ -80,8 +80,8 @@ def analyse_point(shared: Shared, point: Point) -> dict[str, Any]:
 
 
 def point_key(point: Point) -> str:
-    offsets = ",".join(f"{n}@{v}" for n, v in point["offsets_ns"].items())
-    periods = ",".join(f"{n}={v}" for n, v in point["periods_ns"].items())
+    offsets = ";".join(f"{n}@{v}" for n, v in point["offsets_ns"].items())  # no comma: the CSV cell needs no quotes
+    periods = ";".join(f"{n}={v}" for n, v in point["periods_ns"].items())
     return f"{offsets}|{periods}"
 
 

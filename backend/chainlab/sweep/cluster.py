@@ -20,7 +20,7 @@ from distributed import Client, LocalCluster
 from chainlab.errors import ModelError
 
 ALLOWED_FAILURES = 50
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5
 
 
 @dataclass(frozen=True)
