@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import HERE, DaskProcesses, env
+from dask_processes import HERE, DaskProcesses, env
 from distributed import Client
 from sweep_fns import mix, slow
 
