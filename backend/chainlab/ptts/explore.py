@@ -168,7 +168,7 @@ def explore(
     cluster: None chooses (this process for a short sweep, else a LocalCluster); "process", "local" or a
     scheduler address tcp://HOST:PORT force one. out: a CSV written as rows complete (resume: continue it).
     """
-    from chainlab.ptts.api import DEFAULT_MAX_TREES, compute, prepare
+    from chainlab.ptts.api import DEFAULT_MAX_OPERATIONS, DEFAULT_MAX_TREES, choose, compute, prepare
 
     # Dask is imported when a sweep runs, not with chainlab.ptts
     from chainlab.sweep.cluster import Engine
@@ -223,13 +223,18 @@ def explore(
     combos: list[_Combo] = []
     for choice in itertools.product(*(periods[n] for n in period_names)):
         chosen = dict(zip(period_names, choice))
+        shown = ", ".join(f"{n}={_ms(v)}" for n, v in chosen.items())
         try:
-            ops = eq_5_15(prepare(_with_periods(ir, chosen)).chain)[0]
+            prepared = prepare(_with_periods(ir, chosen))
         except ChainlabError as e:
             if not chosen:
                 raise
-            shown = ", ".join(f"{n}={_ms(v)}" for n, v in chosen.items())
             raise refuse(f"with periods {shown}: {e.message}") from e
+        # the single analysis' own limits, per period choice, before anything runs (analyze refuses the same)
+        refusal = choose(prepared, per_root=False, max_trees=limit, max_operations=DEFAULT_MAX_OPERATIONS).refusal
+        if refusal is not None and chosen:
+            raise refuse(f"with periods {shown}: {refusal.reason}; drop that period (or simulate it)")
+        ops = eq_5_15(prepared.chain)[0]
         count = math.prod(-(-chosen.get(n, by_name[n].period_ns) // steps[n]) for n in vary)
         combos.append(_Combo(chosen, count, ops))
     total = sum(c.points for c in combos)  # counted before any list is made: 10^11 offsets are a message
@@ -237,18 +242,14 @@ def explore(
     if total > MAX_POINTS or total_ops > max_operations:
         raise refuse(_too_large(total, total_ops, max_operations, combos, vary, steps, by_name, unit))
 
-    # fail fast (validity, the analysis' own limits) before any worker starts, for every period choice
+    # fail fast before any worker starts: the cheapest period choice analysed here (a model the analysis refuses
+    # fails once, with analyze's message and nearby periods); its time, scaled by eq. 5.15, estimates the sweep's
+    cheapest = min(combos, key=lambda c: c.ops)
     started = time.perf_counter()
-    for combo in combos:
-        try:
-            compute(_with_periods(ir, combo.periods), max_trees=limit)
-        except ChainlabError as e:
-            if not combo.periods:
-                raise
-            shown = ", ".join(f"{n}={_ms(v)}" for n, v in combo.periods.items())
-            raise refuse(f"with periods {shown}: {e.message}") from e
-    per_point_s = (time.perf_counter() - started) / len(combos)
-    if cluster is None and total * per_point_s < IN_PROCESS_S:
+    compute(_with_periods(ir, cheapest.periods), max_trees=limit)
+    seconds = time.perf_counter() - started
+    estimate_s = sum(c.points * seconds * max(1.0, c.ops / max(1, cheapest.ops)) for c in combos)
+    if cluster is None and estimate_s < IN_PROCESS_S:
         cluster = "process"
 
     points: list[Point] = []

@@ -125,3 +125,10 @@ def test_out_csv_resume_and_another_model_refused(tmp_path: Path):
     changed["components"][0]["period_ns"] += MS
     with pytest.raises(ChainlabError, match="holds results of another model"):
         explore(changed, ["C2"], step_ns=2 * MS, out=out, resume=True)
+
+
+def test_a_candidate_period_the_analysis_refuses_is_named_before_anything_runs():
+    with pytest.raises(
+        ModelError, match=r"with periods C2=16.67 ms: the hyper-period of .* latency trees \(limit 1000\)"
+    ):
+        explore(config("e"), ["C1"], step_ns=4 * MS, periods={"C2": [16_600_000, 16_670_000]}, max_trees=1000)
