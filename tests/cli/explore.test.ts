@@ -120,7 +120,7 @@ describe('chainlab explore', () => {
         const dir = tempDir('chainlab-explore-stop');
         const out = join(dir, 'sweep.csv');
         // 16.67 ms makes each point cost ~1e6 operations (a long hyper-period): the sweep runs long enough to stop
-        const args = [...SWEEP, '--step', '1 ms', '--periods', 'Wall=16.67ms', '--engine', 'local', '--out', out];
+        const args = [...SWEEP, '--step', '0.5 ms', '--periods', 'Wall=16.67ms', '--engine', 'local', '--out', out];
         const child = spawn(process.execPath, [cli, ...args, '--json'], { cwd: repo });
         let stdout = '';
         let stderr = '';
