@@ -1,0 +1,79 @@
+"""Where a sweep's tasks run: a LocalCluster sized to this machine, or an existing Dask scheduler left unchanged.
+
+A LocalCluster lives exactly as long as the sweep: it is closed on every exit path (the `with`), and its worker
+processes end with this process even when it is killed (distributed's AsyncProcess: each worker exits when the
+pipe from its parent closes). Its scheduler runs here, so its settings are ours: a killed worker's tasks are
+recomputed elsewhere up to ALLOWED_FAILURES times before a task is declared bad. A remote scheduler keeps its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import dask
+from distributed import Client, LocalCluster
+
+from chainlab.errors import ModelError
+
+ALLOWED_FAILURES = 50
+CONNECT_TIMEOUT_S = 5
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What runs the sweep: `engine` is "process", "local" or the scheduler's address; workers are its threads."""
+
+    engine: str
+    workers: int
+
+
+def local_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def is_scheduler_address(cluster: str | None) -> bool:
+    return cluster is not None and "://" in cluster
+
+
+def check_cluster(cluster: str | None) -> None:
+    if cluster in (None, "local", "process") or is_scheduler_address(cluster):
+        return
+    raise ModelError(f"the sweep engine is 'process', 'local' or a scheduler address tcp://HOST:PORT, not {cluster!r}")
+
+
+@contextmanager
+def open_client(cluster: str | None) -> Iterator[tuple[Client, Engine]]:
+    """A client of a fresh LocalCluster (None or "local") or of the scheduler at `cluster` (tcp://HOST:PORT)."""
+    check_cluster(cluster)
+    if cluster is not None and is_scheduler_address(cluster):
+        try:
+            client = Client(cluster, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+        except OSError as e:
+            raise ModelError(f"cannot reach the Dask scheduler at {cluster}: {e}") from e
+        with client:
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S * 6)
+            threads = sum(w["nthreads"] for w in client.scheduler_info(n_workers=-1)["workers"].values())
+            yield client, Engine(cluster, threads)
+        return
+    n = local_workers()
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}),
+        LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",  # nothing of this machine's sweep is reachable from elsewhere
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # its health page: any free port, not 8787
+            silence_logs=logging.ERROR,
+        ) as local,
+        Client(local, set_as_default=False) as client,
+    ):
+        yield client, Engine("local", n)

@@ -1,0 +1,165 @@
+"""Sweep results on disk as they complete: one CSV row per point, with the point's key and the model's hash.
+
+Rows are appended (a finished batch at once) on an O_APPEND descriptor and fsync'd before they count as done, so
+an interruption (Ctrl-C, a killed process, a power cut) leaves whole rows only; a torn last line (a write cut
+short) is dropped when the file is opened again. A file written for another model (another hash) is refused,
+never mixed.
+
+Cells are exact: numbers are written as Python writes them (repr of a float round-trips bit for bit), strings as
+they are unless they would read back as something else (then JSON-quoted), anything nested as JSON. An empty cell
+is a field the row does not have. No cell holds a newline, so one line is one row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chainlab.errors import ChainlabError
+
+KEY = "key"
+MODEL_HASH = "model_hash"
+
+
+class StoreMismatch(ChainlabError):
+    """The file holds rows of another model or another sweep shape: refused, never mixed."""
+
+
+def encode(value: Any) -> str:
+    if isinstance(value, str):
+        if value == "" or "\n" in value or "\r" in value or _parses(value):
+            return json.dumps(value)
+        return value
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if value == value and value not in (float("inf"), float("-inf")) else json.dumps(value)
+    return json.dumps(value, separators=(",", ":"), sort_keys=False)
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def decode(cell: str) -> Any:
+    try:
+        return json.loads(cell)
+    except ValueError:
+        return cell
+
+
+class RowStore:
+    """An incremental CSV of sweep rows. `fields` fixes the columns (after key and model_hash); without it the first
+    row written fixes them. resume=False refuses an existing non-empty file (nothing is overwritten by accident)."""
+
+    def __init__(self, path: str | Path, model_hash: str, *, fields: Iterable[str] | None = None, resume: bool = False):
+        self.path = Path(path)
+        self.model_hash = model_hash
+        self.fields: list[str] | None = list(fields) if fields is not None else None
+        self._rows: dict[str, dict[str, Any]] = {}
+        self._fd: int | None = None
+        if self.path.exists() and self.path.stat().st_size > 0:
+            if not resume:
+                raise StoreMismatch(
+                    f"{self.path} already exists: resume it (--resume) or choose another file (nothing was overwritten)"
+                )
+            self._load()
+
+    def _load(self) -> None:
+        raw = self.path.read_bytes()
+        whole = raw[: raw.rfind(b"\n") + 1]  # a last line without its newline is a torn write: dropped
+        if len(whole) != len(raw):
+            with open(self.path, "r+b") as f:
+                f.truncate(len(whole))
+                os.fsync(f.fileno())
+        lines = whole.decode("utf-8").splitlines()
+        if not lines:
+            return
+        header = next(csv.reader([lines[0]]))
+        if header[:2] != [KEY, MODEL_HASH]:
+            raise StoreMismatch(f"{self.path} is not a chainlab sweep file (its header starts {header[:2]})")
+        fields = header[2:]
+        if self.fields is not None and fields != self.fields:
+            raise StoreMismatch(
+                f"{self.path} holds another sweep (columns {', '.join(fields)}; this sweep writes "
+                f"{', '.join(self.fields)}): choose another file"
+            )
+        self.fields = fields
+        for cells in csv.reader(lines[1:]):
+            key, model_hash, values = cells[0], cells[1], cells[2:]
+            if model_hash != self.model_hash:
+                raise StoreMismatch(
+                    f"{self.path} holds results of another model (hash {model_hash[:12]}, this model "
+                    f"{self.model_hash[:12]}): choose another file, or delete it to start again"
+                )
+            self._rows[key] = {f: decode(c) for f, c in zip(fields, values) if c != ""}
+
+    def rows(self) -> dict[str, dict[str, Any]]:
+        """The rows already stored, by key."""
+        return dict(self._rows)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def append(self, key: str, row: Mapping[str, Any]) -> None:
+        """Writes one row durably (one write, then fsync) before returning."""
+        self.append_many([(key, row)])
+
+    def append_many(self, rows: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        """Writes rows durably with one write and one fsync (a finished batch: thousands of rows a second would
+        otherwise wait for as many fsyncs). Cut short, the write leaves whole rows and at most one torn line."""
+        if not rows:
+            return
+        text = ""
+        if self.fields is None:
+            self.fields = list(rows[0][1])
+        if self._fd is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            if os.fstat(self._fd).st_size == 0:
+                text += _line([KEY, MODEL_HASH, *self.fields])
+        for key, row in rows:
+            if KEY in row or MODEL_HASH in row:
+                raise ValueError(f"a sweep row may not have a field named {KEY!r} or {MODEL_HASH!r}")
+            extra = [f for f in row if f not in self.fields]
+            if extra:
+                raise ValueError(f"row {key!r} has fields the file has no column for: {', '.join(extra)}")
+            text += _line([key, self.model_hash, *(encode(row[f]) if f in row else "" for f in self.fields)])
+        data = text.encode("utf-8")
+        written = 0
+        while written < len(data):  # one write(2) for a line-sized text; a long batch may take more
+            written += os.write(self._fd, data[written:])
+        os.fsync(self._fd)
+        for key, row in rows:
+            self._rows[key] = dict(row)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> RowStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _line(cells: list[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(cells)
+    return out.getvalue()
