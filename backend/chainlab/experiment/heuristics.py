@@ -27,9 +27,20 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.deploy.experiment import deploy_sync
+from chainlab.deploy.names import check_target
 from chainlab.deploy.report import results
+from chainlab.deploy.targets import resolve_target
 from chainlab.errors import ModelError
-from chainlab.experiment.plans import PLANS, ChainSetup, chain_row, row_fields, synthetic_ir, synthetic_row, thread_rows
+from chainlab.experiment.plans import (
+    PLANS,
+    ChainSetup,
+    chain_hash,
+    chain_row,
+    row_fields,
+    synthetic_ir,
+    synthetic_row,
+    thread_rows,
+)
 from chainlab.experiment.plot import boxplot
 from chainlab.experiment.tables import (
     PAPER_TABLE1,
@@ -88,6 +99,8 @@ def run_experiment(
     `experiment/heuristics`: status ok | stopped, the tables as data and as Markdown, the files written."""
     if exp.chains < 1 or exp.boxes < 6 or exp.threads < 1:
         raise ModelError("the experiment needs at least 1 chain, 6 boxes per chain and 1 thread")
+    if exp.target is not None:  # an unknown target is refused before any planning
+        check_target(resolve_target(model[0] if model else {"targets": []}, exp.target))
     t0 = time.perf_counter()
     out = exp.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -99,9 +112,9 @@ def run_experiment(
     status = "ok"
     with RowStore(out / "results.csv", exp.experiment_hash(), fields=row_fields(), resume=exp.resume) as store:
         model_row = None
+        model_key = _model_key(exp, model)
         if model is not None:
             ir, chain = model
-            model_key = f"model-{chain}-t{exp.threads}"
             model_row = store.rows().get(model_key)
             if model_row is None:
                 model_row = chain_row(ir, chain, threads=exp.threads, seed=exp.seed, samples=exp.samples)
@@ -125,8 +138,8 @@ def run_experiment(
     planned_s = time.perf_counter() - t0
     measured: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
     if exp.target and status == "ok":
-        measured, status = _measure(exp, model, rows, model_file, report, cancelled, share)
-    tables = _tables(exp, model, model_row, rows, measured)
+        measured, status = _measure(exp, model, model_key, rows, model_file, report, cancelled, share)
+    tables = _tables(exp, model, model_key, model_row, rows, measured)
     files = _write(exp, out, tables, rows)
     return {
         "status": status,
@@ -143,9 +156,15 @@ def run_experiment(
     }
 
 
+def _model_key(exp: Experiment, model: tuple[dict[str, Any], str] | None) -> str:
+    """The model chain's key in results.csv: its name and hash, so that an edited model is planned again."""
+    return f"model-{model[1]}-{chain_hash(model[0])}-t{exp.threads}-s{exp.seed}" if model else ""
+
+
 def _measure(
     exp: Experiment,
     model: tuple[dict[str, Any], str] | None,
+    model_key: str,
     rows: list[dict[str, Any]],
     model_file: str | None,
     report: ProgressFn,
@@ -158,7 +177,7 @@ def _measure(
     platforms = model[0].get("platforms", []) if model else []
     jobs: list[tuple[str, dict[str, Any], str, str | None]] = []  # (key prefix, IR, chain, model file)
     if model is not None:
-        jobs.append((f"model-{model[1]}", model[0], model[1], model_file))
+        jobs.append((model_key, model[0], model[1], model_file))
     for row in rows:
         ir = synthetic_ir(exp.setup, int(row["chain_seed"]))
         # the model file's targets (and their platforms), so that --target names one of them
@@ -231,12 +250,13 @@ def _run_on_target(
 def _tables(
     exp: Experiment,
     model: tuple[dict[str, Any], str] | None,
+    model_key: str,
     model_row: dict[str, Any] | None,
     rows: list[dict[str, Any]],
     measured: dict[str, dict[tuple[str, str], dict[str, Any]]],
 ) -> dict[str, Any]:
     first = next((r for r in rows if r["chain_seed"] == exp.seed), None)
-    table1 = one_chain(model_row, measured.get(f"model-{model[1]}")) if model and model_row else None
+    table1 = one_chain(model_row, measured.get(model_key)) if model and model_row else None
     table2 = one_chain(first, measured.get(exp.setup.key(exp.seed))) if first else None
     agg = aggregate(rows) if rows else []
     table3 = []

@@ -19,6 +19,7 @@ from chainlab.experiment.plans import (
     BASELINE,
     PLANS,
     ChainSetup,
+    chain_hash,
     column,
     plan_options,
     synthetic_ir,
@@ -88,9 +89,8 @@ def test_tables_are_computed_from_the_rows(small: dict[str, Any]) -> None:
     # the naive allocator gives every buffer its own place; reuse never needs more
     for r in rows:
         naive = {r[column(h, "simple", "arena_bytes")] for h, m in PLANS if m == "simple"}
-        assert len(naive) == 1
-        assert all(r[column(h, "reuse", "arena_bytes")] <= naive.pop() for h in ("fixed",))
-        assert all(r[column(h, m, "arena_bytes")] <= r[column(h, "simple", "arena_bytes")] for h, m in PLANS)
+        assert len(naive) == 1  # every buffer its own place, whatever the schedule
+        assert all(r[column(h, "reuse", "arena_bytes")] <= min(naive) for h, m in PLANS if m == "reuse")
     # Table III: the reduced heuristic on 4, 8 and 16 threads, both allocators
     assert [(t["threads"], t["memory"]) for t in tables["table3"]] == [
         (n, m) for n in (4, 8, 16) for m in ("simple", "reuse")
@@ -156,7 +156,8 @@ def test_the_model_chain_gives_table_one(tmp_path: Path) -> None:
     assert plan.latency is not None
     assert table1[-1]["mean_us"] == round(plan.latency.mean_ns) / 1e3
     assert "Table I shape: chain Fig31" in reply["summary"]
-    assert [r["key"] for r in csv_rows(tmp_path / "results.csv")][0] == "model-Fig31-t2"
+    key = csv_rows(tmp_path / "results.csv")[0]["key"]
+    assert key == f"model-Fig31-{chain_hash(ir)}-t2-s7"
 
 
 def test_one_plan_runs_here_through_the_deploy_path(tmp_path: Path) -> None:
