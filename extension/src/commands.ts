@@ -193,12 +193,15 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             validateInput: value => (!value.trim() || Number(value) > 0 ? undefined : 'a positive number of ms'),
         });
         if (step === undefined) return;
+        // chainlab.daskScheduler: the sweep runs on an existing Dask cluster, unchanged (empty: this machine)
+        const scheduler = vscode.workspace.getConfiguration('chainlab').get<string>('daskScheduler', '').trim();
         const result = await request(ctx, `Explore offsets of ${ptts}`, 'chainlab/explore', {
             uri: uri.toString(),
             ptts,
             vary,
             objective,
             ...(step.trim() ? { step_ns: Math.max(1, Math.round(Number(step) * 1e6)) } : {}),
+            ...(scheduler ? { scheduler } : {}),
         });
         if (!result) return;
         for (const line of exploreTable(result)) ctx.output.appendLine(line);

@@ -10,6 +10,8 @@ export function objectiveValue(result: Pick<ExploreResult, 'objective'>, point: 
     switch (result.objective) {
         case 'mean':
             return point.mean_ms;
+        case 'p50':
+            return point.p50_ms;
         case 'loss':
             return point.loss;
         case 'deadline':
@@ -84,6 +86,7 @@ export interface ExplorePlotData {
 }
 
 const OBJECTIVE_TITLE: Record<ExploreResult['objective'], [string, ExplorePlotData['unit']]> = {
+    p50: ['median latency (ms)', 'ms'],
     p99: ['p99 latency (ms)', 'ms'],
     mean: ['mean latency (ms)', 'ms'],
     loss: ['loss probability', 'probability'],

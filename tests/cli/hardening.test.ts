@@ -70,7 +70,7 @@ describe('sizes are estimated before allocating', () => {
         );
         const result = await chainlab(['explore', model, '--vary', 'A', '--step', '1 ns']);
         expect(result.status).toBe(1);
-        expectOneLine(result.stderr, '100000000000 points', 'step of at least 250000000 ns');
+        expectOneLine(result.stderr, '100000000000 points', 'step of at least 1 ms (1000000 ns');
     });
 });
 

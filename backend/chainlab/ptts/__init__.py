@@ -5,7 +5,7 @@ Entry points (all take the IR dict of one PTTS chain and return JSON-ready dicts
 - `analyze(ir, *, per_root=False, resolve_chain=None, max_trees=..., max_operations=...)`
 - `estimate_cost(ir)`, `propose_periods(ir, max_trees)`
 - `simulate(ir, *, iterations=10000, seed=0, mode="independent", engine="vector")`
-- `explore(ir, vary=[...], step_ns=None, objective="p99", workers=None)`
+- `explore(ir, vary=[...], step_ns=None, periods=None, objective="p99", pareto=None, cluster=None, out=None)`
 - `latency_tree(ir, root_ns)`
 """
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from typing import Any
 
 from chainlab.errors import ChainlabError, ModelError
@@ -12,6 +14,7 @@ from chainlab.rpc.chain_etp import chain_resolver
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import whole_param
+from chainlab.run import interrupt
 
 
 def _ptts(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -110,17 +113,55 @@ def periods(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
 
 
 @method("ptts/explore")
-def explore(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]:
+def explore(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
+    """The design-space sweep (chainlab.ptts.explore) on the sweep engine; Ctrl-C (SIGINT) stops it and the reply
+    keeps every finished point (complete: false)."""
     from chainlab.ptts.explore import explore as sweep
 
     ir, ptts = _ptts(params)
-    vary = params.get("vary")
+    vary = params.get("vary", [])
     if isinstance(vary, str):
         vary = [vary]
     if not isinstance(vary, list) or not all(isinstance(v, str) for v in vary):
         raise ModelError("vary: name the component(s) whose offset to sweep (--vary NAME)")
     options: dict[str, Any] = {"objective": params.get("objective", "p99"), "resolve_chain": chain_resolver(ir)}
-    step = _int_option(params, "step_ns", None)
-    if step is not None:
-        options["step_ns"] = step
+    for key in ("step_ns", "max_operations", "max_trees"):
+        value = _int_option(params, key, None)
+        if value is not None:
+            options[key] = value
+    periods = params.get("periods_ns")
+    if periods is not None:
+        if not isinstance(periods, dict):
+            raise ModelError("periods_ns: candidate periods per component (--periods C=16.6ms,16.7ms)")
+        options["periods"] = periods
+    if params.get("pareto") is not None:
+        options["pareto"] = params["pareto"]
+    scheduler, engine = params.get("scheduler"), params.get("engine")
+    if scheduler is not None and (not isinstance(scheduler, str) or "://" not in scheduler):
+        raise ModelError(f"scheduler: a Dask scheduler address such as tcp://HOST:8786, not {scheduler!r}")
+    if engine not in (None, "process", "local"):
+        raise ModelError(f"engine is 'process' or 'local', not {engine!r}")
+    options["cluster"] = scheduler or engine
+    out = params.get("out")
+    if out is not None:
+        if not isinstance(out, str) or not out:
+            raise ModelError("out: the CSV file to write the points to")
+        options["out"] = out
+        options["resume"] = params.get("resume") is True
+    interrupt.reset()  # a new sweep: an earlier Ctrl-C does not stop it
+    options["progress"] = _throttled(context)
+    options["cancelled"] = interrupt.interrupted
     return {"source": ir["source"], **sweep(ptts, vary, **options)}
+
+
+def _throttled(context: RequestContext, every_s: float = 0.25) -> Callable[[int, int], None]:
+    """Progress notifications at most every `every_s` (a sweep in this process reports each of 10^5 points)."""
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] >= every_s:
+            last[0] = now
+            context.report(done / max(1, total), f"{done} of {total} points")
+
+    return report

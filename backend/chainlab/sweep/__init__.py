@@ -1,7 +1,27 @@
-"""Design-space sweeps: one analysis over many points, in this process or on Dask distributed (issue 18)."""
+"""Design-space sweeps: one analysis over many points, in this process or on Dask distributed (issue 18).
 
-from chainlab.sweep.cluster import Engine
-from chainlab.sweep.engine import SweepCancelled, run_sweep
-from chainlab.sweep.store import RowStore, StoreMismatch
+engine.run_sweep runs them, store.RowStore keeps their rows on disk, cluster opens the Dask client, pareto ranks
+them. The names below are loaded on first use: importing chainlab.sweep.pareto (or chainlab.ptts) does not import
+Dask (~0.3 s), only running a sweep does.
+"""
 
-__all__ = ["Engine", "RowStore", "StoreMismatch", "SweepCancelled", "run_sweep"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "Engine": "chainlab.sweep.cluster",
+    "RowStore": "chainlab.sweep.store",
+    "StoreMismatch": "chainlab.sweep.store",
+    "SweepCancelled": "chainlab.sweep.engine",
+    "run_sweep": "chainlab.sweep.engine",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'chainlab.sweep' has no attribute {name!r}")

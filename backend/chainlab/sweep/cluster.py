@@ -20,7 +20,7 @@ from distributed import Client, LocalCluster
 from chainlab.errors import ModelError
 
 ALLOWED_FAILURES = 50
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,9 @@ def open_client(cluster: str | None) -> Iterator[tuple[Client, Engine]]:
             n_workers=n,
             threads_per_worker=1,
             processes=True,
+            host="127.0.0.1",  # nothing of this machine's sweep is reachable from elsewhere
             dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # its health page: any free port, not 8787
             silence_logs=logging.ERROR,
         ) as local,
         Client(local, set_as_default=False) as client,

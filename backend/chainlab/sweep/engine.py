@@ -13,6 +13,7 @@ outstanding future, so no worker starts another task of the sweep, and raises Sw
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -34,6 +35,7 @@ TASK_SECONDS = 0.3  # aimed-at duration of one Dask task: long enough to hide th
 TASKS_PER_WORKER = 4  # at least: the last tasks then balance over the workers
 RESUBMITS = 3  # a batch the scheduler declared bad (KilledWorker) is submitted this many times again
 POLL_S = 0.1
+FLUSH_S = 0.2  # in this process, rows go to the store (and progress) this often: a kill loses at most this much
 
 
 class SweepCancelled(ChainlabError):
@@ -91,10 +93,10 @@ def run_sweep(
     report = progress or (lambda _d, _t: None)
     stop = cancelled or (lambda: False)
 
-    def finish(k: str, row: Row) -> None:
-        done[k] = row
+    def finish(finished: list[tuple[str, Row]]) -> None:
         if store is not None:
-            store.append(k, row)
+            store.append_many(finished)  # on disk before it counts as done
+        done.update(finished)
 
     def ordered() -> list[Row | None]:
         return [done.get(k) for k in keys]
@@ -107,16 +109,24 @@ def run_sweep(
     if cluster == "process":
         if on_engine:
             on_engine(Engine("process", 1))
+        pending: list[tuple[str, Row]] = []  # written together every FLUSH_S: one fsync, not one a point
+        flushed = time.monotonic()
         for k in todo:
             if stop():
+                finish(pending)
                 raise SweepCancelled(ordered(), len(done), total)
-            finish(k, fn(shared, unique[k]))
-            report(len(done), total)
+            pending.append((k, fn(shared, unique[k])))
+            if time.monotonic() - flushed >= FLUSH_S:
+                finish(pending)
+                pending, flushed = [], time.monotonic()
+                report(len(done), total)
+        finish(pending)
+        report(len(done), total)
         return [done[k] for k in keys]
     # The first point runs here: a broken model fails at once (not once per worker), and its time sizes the batches.
     t0 = time.perf_counter()
     first = todo.pop(0)
-    finish(first, fn(shared, unique[first]))
+    finish([(first, fn(shared, unique[first]))])
     seconds = time.perf_counter() - t0
     report(len(done), total)
     if not todo:
@@ -124,6 +134,7 @@ def run_sweep(
             on_engine(Engine("process", 1))
         return [done[k] for k in keys]
     with open_client(cluster) as (client, engine):
+        _import_on_workers(client, fn, cluster)
         if on_engine:
             on_engine(engine)
         size = batch or _batch_size(seconds, len(todo), engine.workers)
@@ -133,6 +144,19 @@ def run_sweep(
         except _Stopped:  # the futures are released; leaving the `with` closes a LocalCluster
             raise SweepCancelled(ordered(), len(done), total) from None
     return [done[k] for k in keys]
+
+
+def _import_on_workers(client: Client, fn: Callable[..., Any], cluster: str | None) -> None:
+    """Every worker imports fn's module now: the import (numpy, chainlab) is part of the start, not of the first
+    tasks, and workers that cannot import it (another environment) are one clear error, not failed tasks."""
+    module = getattr(fn, "__module__", None)
+    if not module:
+        return
+    try:
+        client.run(importlib.import_module, module)
+    except ImportError as e:
+        where = cluster or "the LocalCluster"
+        raise ChainlabError(f"the Dask workers of {where} cannot import {module}: {e} (install chainlab there)") from e
 
 
 def _batch_size(seconds_per_point: float, n: int, workers: int) -> int:
@@ -147,7 +171,7 @@ def _distributed(
     shared: Any,
     batches: list[list[str]],
     unique: dict[str, Any],
-    finish: Callable[[str, Row], None],
+    finish: Callable[[list[tuple[str, Row]]], None],
     batch_done: Callable[[], None],
     stop: Callable[[], bool],
 ) -> None:
@@ -188,8 +212,7 @@ def _distributed(
                     continue
                 finally:
                     future.release()
-                for k, row in zip(keys, rows):
-                    finish(k, row)
+                finish(list(zip(keys, rows)))
                 batch_done()
     finally:
         if outstanding:  # cancelled or failed: no worker goes on with this sweep's tasks

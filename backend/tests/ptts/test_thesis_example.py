@@ -125,4 +125,4 @@ def test_results_are_json_serialisable(result):
     json.dumps(estimate_cost(fig52()))
     json.dumps(latency_tree(fig52(), 0))
     json.dumps(simulate(fig52(), iterations=200))
-    json.dumps(explore(fig52(), ["C2"], step_ns=8 * MS, workers=1))
+    json.dumps(explore(fig52(), ["C2"], step_ns=8 * MS, cluster="process"))

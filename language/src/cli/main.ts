@@ -8,7 +8,8 @@ import { UsageError } from './usage-error.js';
 import { escapeControls } from './escape-controls.js';
 import { registerOverview } from './overview-command.js';
 import { registerPlan, registerSynth } from './plan-command.js';
-import { registerExplore, registerSimulate } from './ptts-commands.js';
+import { registerExplore } from './explore-command.js';
+import { registerSimulate } from './ptts-commands.js';
 import { registerGenerate, registerRun } from './run-command.js';
 import { registerThrottleParams } from './throttle-command.js';
 

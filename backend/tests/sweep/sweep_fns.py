@@ -1,0 +1,25 @@
+"""Functions the sweep tests run on workers (imported there by name: this folder is on the workers' PYTHONPATH)."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+
+def mix(shared: dict[str, Any], p: list[int]) -> dict[str, Any]:
+    """Integers, floats from a long computation (any difference in evaluation shows), strings and nesting."""
+    x, y = p
+    acc = 0.0
+    for k in range(1, 2000):
+        acc += math.sin(x * shared["a"] / k) * math.exp(-y / (k + shared["b"]))
+    return {"x": x, "y": y, "acc": acc, "n": x * 1_000_003 + y, "tag": f"p{x}-{y}", "nested": {"h": [x, y, 0.1 * x]}}
+
+
+def slow(shared: dict[str, Any], p: int) -> dict[str, Any]:
+    """Takes shared["sleep"] seconds, and logs each computed point to shared["log"] when given (one line each)."""
+    time.sleep(shared["sleep"])
+    if shared.get("log"):
+        with open(shared["log"], "a") as f:
+            f.write(f"{p}\n")
+    return {"p": p, "square": p * p}

@@ -1,0 +1,207 @@
+"""The sweep engine gives the same rows in this process, on a LocalCluster and on a separate scheduler with two
+workers; a killed worker costs time, not rows; a killed client leaves no worker busy with its tasks."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from dask_processes import HERE, DaskProcesses, env
+from distributed import Client
+from sweep_fns import mix, slow
+
+from chainlab.sweep import RowStore, SweepCancelled, run_sweep
+
+GRID = [[x, y] for x in range(12) for y in range(10)]
+SHARED = {"a": 0.731, "b": 3.5}
+
+
+def grid_key(p: list[int]) -> str:
+    return f"{p[0]},{p[1]}"
+
+
+def test_same_rows_in_process_on_a_local_cluster_and_on_a_scheduler(dask_cluster: DaskProcesses) -> None:
+    engines: list[str] = []
+    here = run_sweep(mix, SHARED, GRID, key=grid_key, cluster="process", on_engine=lambda e: engines.append(e.engine))
+    local = run_sweep(mix, SHARED, GRID, key=grid_key, on_engine=lambda e: engines.append(e.engine), batch=7)
+    remote = run_sweep(mix, SHARED, GRID, key=grid_key, cluster=dask_cluster.address, batch=5)
+    assert engines == ["process", "local"]
+    assert len(here) == len(GRID) and [[r["x"], r["y"]] for r in here] == GRID
+    # dict equality compares floats exactly: the same bits, not approximately the same numbers
+    assert local == here
+    assert remote == here
+    assert [r["acc"].hex() for r in remote] == [r["acc"].hex() for r in here]
+
+
+def test_progress_counts_every_point_and_ends_complete(dask_cluster: DaskProcesses) -> None:
+    seen: list[tuple[int, int]] = []
+    run_sweep(mix, SHARED, GRID, key=grid_key, cluster=dask_cluster.address, progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (0, len(GRID)) and seen[-1] == (len(GRID), len(GRID))
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_killed_worker_costs_time_not_rows(dask_cluster: DaskProcesses) -> None:
+    points = list(range(40))
+    done = threading.Event()
+
+    def progress(d: int, _t: int) -> None:
+        if d >= 6:
+            done.set()
+
+    result: dict[str, object] = {}
+
+    def sweep() -> None:
+        result["rows"] = run_sweep(
+            slow, {"sleep": 0.15}, points, key=str, cluster=dask_cluster.address, batch=1, progress=progress
+        )
+
+    worker = threading.Thread(target=sweep)
+    worker.start()
+    with Client(dask_cluster.address, set_as_default=False) as client:
+        pids = client.run(os.getpid)
+        assert done.wait(60), "the sweep did not start"
+        victim = sorted(pids.values())[0]
+        os.kill(victim, signal.SIGKILL)
+        worker.join(120)
+        assert not worker.is_alive()
+        assert result["rows"] == [{"p": p, "square": p * p} for p in points]
+        assert victim not in client.run(os.getpid).values()
+    dask_cluster.wait_for_workers(2)  # the nanny starts a new worker process: the cluster is whole again
+
+
+def _sweep_script(cluster: str | None, points: int, sleep: float) -> str:
+    target = repr(cluster)
+    return f"""
+import sys
+sys.path.insert(0, {str(HERE)!r})
+from sweep_fns import slow
+from chainlab.sweep import run_sweep
+if __name__ == "__main__":
+    def progress(d, t):
+        print(d, flush=True)
+    run_sweep(slow, {{"sleep": {sleep}}}, list(range({points})), key=str, cluster={target}, batch=1, progress=progress)
+"""
+
+
+def _start_client(cluster: str | None) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", _sweep_script(cluster, 200, 0.4)], env=env(), stdout=subprocess.PIPE, text=True
+    )
+
+
+def _wait_for_progress(proc: subprocess.Popen[str], rows: int) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if int(line) >= rows:
+            return
+    pytest.fail("the sweep ended before it made progress")
+
+
+def test_a_killed_client_leaves_no_worker_busy_with_its_tasks(dask_cluster: DaskProcesses) -> None:
+    with Client(dask_cluster.address, set_as_default=False) as client:
+
+        def busy() -> list[str]:
+            return [str(k) for keys in client.processing().values() for k in keys if str(k).startswith("sweep-")]
+
+        proc = _start_client(dask_cluster.address)
+        try:
+            _wait_for_progress(proc, 4)
+            assert busy(), "the scheduler shows none of the sweep's tasks while it runs"
+        finally:
+            proc.kill()
+            proc.wait()
+        deadline = time.monotonic() + 5
+        while busy() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert busy() == [], "the scheduler still has workers processing the dead client's tasks"
+
+
+def _descendants(pid: int) -> set[int]:
+    out: set[int] = set()
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for c in map(int, children):
+                if c not in out:
+                    out.add(c)
+                    stack.append(c)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_killed_client_takes_its_local_cluster_with_it() -> None:
+    proc = _start_client(None)
+    try:
+        _wait_for_progress(proc, 4)
+        workers = _descendants(proc.pid)
+        assert len(workers) >= 2, "the LocalCluster's worker processes are not the client's children"
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in workers if _alive(p)], "worker processes outlived the client"
+
+
+def test_resume_after_an_interruption_recomputes_nothing_stored(tmp_path: Path, dask_cluster: DaskProcesses) -> None:
+    points = list(range(30))
+    out = tmp_path / "sweep.csv"
+    first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
+    store = RowStore(out, "hash-1")
+    with pytest.raises(SweepCancelled) as stopped:
+        run_sweep(
+            slow,
+            {"sleep": 0.05, "log": str(first_log)},
+            points,
+            key=str,
+            cluster=dask_cluster.address,
+            store=store,
+            batch=1,
+            cancelled=lambda: len(store) >= 8,
+        )
+    store.close()
+    kept = {int(k) for k in RowStore(out, "hash-1", resume=True).rows()}
+    assert 8 <= len(kept) < len(points)
+    assert {r["p"] for r in stopped.value.rows if r is not None} == kept
+    store = RowStore(out, "hash-1", resume=True)
+    rows = run_sweep(
+        slow, {"sleep": 0.0, "log": str(second_log)}, points, key=str, cluster=dask_cluster.address, store=store
+    )
+    store.close()
+    recomputed = [int(line) for line in second_log.read_text().split()]
+    assert sorted(recomputed) == sorted(set(points) - kept)  # each missing point once, no stored one again
+    assert rows == [{"p": p, "square": p * p} for p in points]
+    assert len(RowStore(out, "hash-1", resume=True).rows()) == len(points)
+
+
+def test_cancelled_in_process_keeps_the_finished_rows(tmp_path: Path) -> None:
+    calls = iter(range(100))
+    with pytest.raises(SweepCancelled) as stopped:
+        run_sweep(slow, {"sleep": 0}, list(range(10)), key=str, cluster="process", cancelled=lambda: next(calls) >= 4)
+    assert stopped.value.rows[:4] == [{"p": p, "square": p * p} for p in range(4)]
+    assert stopped.value.rows[4:] == [None] * 6 and stopped.value.done == 4
+
+
+def test_duplicate_points_are_computed_once_and_returned_in_order(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    rows = run_sweep(slow, {"sleep": 0, "log": str(log)}, [3, 1, 3, 2], key=str, cluster="process")
+    assert [r["p"] for r in rows] == [3, 1, 3, 2]
+    assert sorted(map(int, log.read_text().split())) == [1, 2, 3]
