@@ -6,13 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.errors import ModelError
-from chainlab.experiment.heuristics import Experiment, run_experiment
 from chainlab.ir import validate_ir
 from chainlab.rpc.context import RequestContext
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import MAX_ITERATIONS, chain_param, whole_param
 from chainlab.run import interrupt
-from chainlab.sweep.cluster import check_cluster
 
 MAX_CHAINS = 100_000
 MAX_BOXES = 10_000
@@ -21,6 +19,10 @@ MAX_SAMPLES = 1_000_000
 
 @method("experiment/heuristics")
 def heuristics(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
+    # loaded here: the experiment brings Dask and matplotlib, which the backend's other methods do not need at start
+    from chainlab.experiment.heuristics import Experiment, run_experiment
+    from chainlab.sweep.cluster import check_cluster
+
     model = None
     if params.get("ir") is not None:
         ir = validate_ir(params.get("ir"))
