@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,22 @@ def test_local_cluster_rows_equal_one_process_rows(small: dict[str, Any], tmp_pa
     here = [{k: v for k, v in r.items() if k != "key"} for r in csv_rows(Path(small["out"]) / "results.csv")]
     # the cluster writes rows as they finish: compare as sets of exact lines
     assert sorted(map(json.dumps, strip)) == sorted(map(json.dumps, here))
+
+
+def test_scheduler_and_worker_processes_give_the_same_rows(small: dict[str, Any], tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parents[1] / "sweep"))
+    from dask_processes import DaskProcesses
+
+    cluster = DaskProcesses(workers=2)
+    try:
+        reply = run_experiment(Experiment(**SMALL, out=tmp_path, scheduler=cluster.address))
+    finally:
+        cluster.stop()
+    assert reply["engine"] == f"{cluster.address} (2 worker(s))"
+    assert sorted((tmp_path / "results.csv").read_text().splitlines()) == sorted(
+        (Path(small["out"]) / "results.csv").read_text().splitlines()
+    )
+    assert (tmp_path / "tables.md").read_text() == (Path(small["out"]) / "tables.md").read_text()
 
 
 def test_resume_recomputes_nothing_and_adds_only_new_chains(tmp_path: Path) -> None:
