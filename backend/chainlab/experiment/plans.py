@@ -135,7 +135,7 @@ def chain_row(ir: dict[str, Any], chain: str, *, threads: int, seed: int, sample
 
 def synthetic_row(setup: ChainSetup, seed: int) -> dict[str, Any]:
     """The sweep's task: synthetic chain `seed` generated and planned every way (~0.5-1 s for 100 boxes)."""
-    ir = synth_chain_ir(setup.boxes, seed, threads=setup.threads)
+    ir = synthetic_ir(setup, seed)
     row = chain_row(ir, ir["chains"][0]["name"], threads=setup.threads, seed=seed, samples=setup.samples)
     return {"chain": row.pop("chain"), "chain_seed": seed, "boxes": setup.boxes, **row}
 
