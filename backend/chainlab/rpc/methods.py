@@ -62,4 +62,5 @@ ADAPTERS: list[str] = [
     "chainlab.rpc.run_methods",
     "chainlab.rpc.throttle_methods",
     "chainlab.rpc.deploy_methods",
+    "chainlab.rpc.experiment_methods",
 ]

@@ -210,6 +210,14 @@ def test_run_local(client: Client, tmp_path: Path) -> None:
     assert result["status"] == "ok" and result["completed"] == 50
 
 
+def test_experiment_heuristics(client: Client, tmp_path: Path) -> None:
+    params = {"ir": golden("xray.ir.json"), "chains": 2, "boxes": 20, "samples": 100, "scheduler": "process"}
+    result = result_of(client, "experiment/heuristics", {**params, "out": str(tmp_path)})
+    assert result["status"] == "ok" and result["chains_done"] == 2 and len(result["tables"]["table1"]) == 8
+    refused = error_of(client, "experiment/heuristics", {**params, "out": str(tmp_path)})  # results.csv is there
+    assert "already exists: resume it (--resume)" in refused["message"]
+
+
 def test_model_errors_carry_the_contracts_data(client: Client) -> None:
     invalid = json.loads((REPO / "tests" / "ir-vectors" / "invalid-split.json").read_text())["ir"]
     assert error_of(client, "ir/validate", {"ir": invalid})["data"]["code"] == "model-error"

@@ -58,7 +58,7 @@ export function interruptOnCtrlC(backend: BackendClient, output: Output): () => 
  * A long backend run from the CLI: a progress line on a terminal, Ctrl-C stops the run but keeps what was
  * measured, the summary (or the JSON reply) printed. Returns the reply; the caller maps its status to an exit code.
  */
-export async function measuredRun<M extends 'run/local' | 'deploy/run'>(
+export async function measuredRun<M extends 'run/local' | 'deploy/run' | 'experiment/heuristics'>(
     backend: BackendClient,
     output: Output,
     json: boolean | undefined,

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAnalyze } from './analyze-command.js';
 import { registerCheck, registerExport } from './commands.js';
 import { registerDeploy } from './deploy-command.js';
+import { registerExperiment } from './experiment-command.js';
 import { UsageError } from './usage-error.js';
 import { escapeControls } from './escape-controls.js';
 import { registerOverview } from './overview-command.js';
@@ -25,6 +26,7 @@ const REGISTRARS: Array<(program: Command) => void> = [
     registerRun,
     registerThrottleParams,
     registerDeploy,
+    registerExperiment,
 ];
 
 export function createProgram(): Command {
