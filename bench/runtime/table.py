@@ -19,20 +19,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "backend"))
 
+from chainlab.experiment.plans import PLANS  # noqa: E402
 from chainlab.plan import PlanOptions  # noqa: E402
 from chainlab.run.local import run_local  # noqa: E402
 from chainlab.synth import synth_chain_ir  # noqa: E402
 
-ROWS = [
-    ("simple", "simple"),
-    ("barrier", "simple"),
-    ("fixed", "simple"),
-    ("predictable", "simple"),
-    ("reduced", "simple"),
-    ("fixed", "reuse"),
-    ("predictable", "reuse"),
-    ("reduced", "reuse"),
-]
+ROWS = list(PLANS)  # the papers' eight rows (heuristic, allocator)
 
 
 def chain_ir(which: str) -> tuple[dict, str]:
