@@ -7,6 +7,7 @@ import {
     BackendUnavailableError,
 } from '../backend-rpc/backend-client.js';
 import type { Output } from './commands.js';
+import { progressBar } from './progress-bar.js';
 
 export async function withBackend(output: Output, work: (backend: BackendClient) => Promise<number>): Promise<number> {
     let backend: BackendClient | undefined;
@@ -65,20 +66,15 @@ export async function measuredRun<M extends 'run/local' | 'deploy/run' | 'experi
     method: M,
     params: ParamsOf<M>,
 ): Promise<ResultOf<M>> {
-    const showProgress = !json && process.stderr.isTTY;
+    const bar = progressBar(json);
     const stopOnCtrlC = interruptOnCtrlC(backend, output);
     try {
-        const reply = await backend.request(
-            method,
-            params,
-            showProgress
-                ? { onProgress: p => process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `) }
-                : {},
-        );
-        if (showProgress) process.stderr.write('\n');
+        const reply = await backend.request(method, params, bar.onProgress ? { onProgress: bar.onProgress } : {});
+        bar.end();
         output.out(json ? JSON.stringify(reply, null, 2) : reply.summary);
         return reply;
     } finally {
+        bar.end();
         stopOnCtrlC();
     }
 }

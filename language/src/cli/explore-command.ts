@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { OBJECTIVES, type ExplorePoint, type ExploreResult, type Objective } from '@chainlab/contract';
 import { interruptOnCtrlC, withBackend } from './backend-session.js';
 import { duration, oneOf, positiveInt } from './cli-options.js';
+import { progressBar } from './progress-bar.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table } from './text-plot.js';
 import { UsageError } from './usage-error.js';
@@ -133,9 +134,8 @@ export async function exploreCommand(
     if (!ir) return 1;
     return withBackend(output, async backend => {
         const started = Date.now();
-        // a progress line on a terminal (redrawn in place); none in a pipe or a log
-        const showProgress = process.stderr.isTTY;
-        let progressShown = false;
+        // a progress bar on a terminal (redrawn in place, also with --json: it goes to stderr); none in a pipe
+        const bar = progressBar(false);
         const stopOnCtrlC = interruptOnCtrlC(backend, output);
         let r: ExploreResult;
         try {
@@ -154,18 +154,11 @@ export async function exploreCommand(
                     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
                     ...(options.out ? { out: options.out, resume: options.resume === true } : {}),
                 },
-                showProgress
-                    ? {
-                          onProgress: p => {
-                              progressShown = true;
-                              process.stderr.write(`\r  ${Math.round(p.fraction * 100)} % ${p.message}      `);
-                          },
-                      }
-                    : {},
+                bar.onProgress ? { onProgress: bar.onProgress } : {},
             );
         } finally {
             stopOnCtrlC();
-            if (progressShown) process.stderr.write('\n');
+            bar.end();
         }
         if (options.json) output.out(JSON.stringify(r, null, 2));
         else summary(r, (Date.now() - started) / 1000, output);
