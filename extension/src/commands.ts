@@ -20,7 +20,7 @@ import {
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
 import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
-import { bestOffsets, bestText, exploreChart, exploreTable } from './explore-data';
+import { bestOffsets, bestPeriods, bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
 import { analysisPlot, measuredSomething, reportOf, runPlot } from './plot-data';
 import { openReport, type PlotPanels } from './plot-panel';
 import type { BackendStatus } from './status-bar';
@@ -189,11 +189,21 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         })) as Objective | undefined;
         if (!objective) return;
         const step = await vscode.window.showInputBox({
-            title: `Explore offsets of ${ptts} (3/3): step in ms`,
+            title: `Explore offsets of ${ptts} (3/4): step in ms`,
             prompt: 'empty: the time grid, else period/20',
             validateInput: value => (!value.trim() || Number(value) > 0 ? undefined : 'a positive number of ms'),
         });
         if (step === undefined) return;
+        const periodsText = await vscode.window.showInputBox({
+            title: `Explore offsets of ${ptts} (4/4): candidate periods (optional)`,
+            prompt: 'e.g. Wall=16.6,16.7 (ms; several components: separate by spaces); empty: keep the periods',
+            validateInput: value => {
+                const parsed = parseCandidatePeriods(value);
+                return typeof parsed === 'string' ? parsed : undefined;
+            },
+        });
+        if (periodsText === undefined) return;
+        const periods = parseCandidatePeriods(periodsText) as Record<string, number[]>;
         // chainlab.daskScheduler: the sweep runs on an existing Dask cluster, unchanged (empty: this machine)
         const scheduler = vscode.workspace.getConfiguration('chainlab').get<string>('daskScheduler', '').trim();
         const result = await request(ctx, `Explore offsets of ${ptts}`, 'chainlab/explore', {
@@ -202,6 +212,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             vary,
             objective,
             ...(step.trim() ? { step_ns: Math.max(1, Math.round(Number(step) * 1e6)) } : {}),
+            ...(Object.keys(periods).length ? { periods_ns: periods } : {}),
             ...(scheduler ? { scheduler } : {}),
         });
         if (!result) return;
@@ -214,6 +225,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
                     uri: uri.toString(),
                     ptts,
                     offsets_ns: bestOffsets(result),
+                    periods_ns: bestPeriods(result),
                 } satisfies RequestParamsOf<'chainlab/offsetsEdit'>,
             );
             await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));

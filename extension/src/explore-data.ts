@@ -21,6 +21,32 @@ export function objectiveValue(result: Pick<ExploreResult, 'objective'>, point: 
     }
 }
 
+/** The periods of the best point, for the components whose candidate periods were swept (none: {}). */
+export function bestPeriods(result: Pick<ExploreResult, 'periods_ns' | 'best'>): Record<string, number> {
+    return Object.fromEntries(
+        Object.keys(result.periods_ns ?? {})
+            .filter(name => result.best.periods_ns?.[name] !== undefined)
+            .map(name => [name, result.best.periods_ns[name]]),
+    );
+}
+
+/**
+ * Candidate periods as typed in the editor: `Wall=16.6,16.7` (ms), several components separated by `;` or spaces.
+ * Returns ns per component, or the reason it cannot be read.
+ */
+export function parseCandidatePeriods(text: string): Record<string, number[]> | string {
+    const out: Record<string, number[]> = {};
+    for (const part of text.split(/[;\s]+/).filter(Boolean)) {
+        const match = /^([A-Za-z_][\w]*)=([\d.,]+)$/.exec(part);
+        if (!match) return `'${part}': write NAME=ms,ms (e.g. Wall=16.6,16.7)`;
+        const values = match[2].split(',').filter(Boolean).map(Number);
+        if (!values.length || values.some(v => !(v > 0) || !Number.isFinite(v)))
+            return `'${part}': periods are positive numbers of ms`;
+        out[match[1]] = values.map(v => Math.round(v * 1e6));
+    }
+    return out;
+}
+
 /** The offsets of the best point, for the components that were swept. */
 export function bestOffsets(result: Pick<ExploreResult, 'vary' | 'best'>): Record<string, number> {
     return Object.fromEntries(result.vary.map(name => [name, result.best.offsets_ns[name]]));

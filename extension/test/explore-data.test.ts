@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ExploreResult } from '@chainlab/contract';
-import { bestOffsets, bestText, exploreTable, objectiveValue } from '../src/explore-data';
+import { bestOffsets, bestText, exploreTable, objectiveValue, parseCandidatePeriods } from '../src/explore-data';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let result: ExploreResult;
@@ -42,5 +42,18 @@ describe('Explore offsets', () => {
             ),
         );
         expect(p99s).toEqual([...p99s].sort((a, b) => a - b));
+    });
+});
+
+describe('candidate periods as typed in the editor', () => {
+    test('NAME=ms,ms per component, in ns; a clear reason otherwise', () => {
+        expect(parseCandidatePeriods('')).toEqual({});
+        expect(parseCandidatePeriods(' Wall=16.6,16.7  GPU=16.65 ')).toEqual({
+            Wall: [16_600_000, 16_700_000],
+            GPU: [16_650_000],
+        });
+        expect(parseCandidatePeriods('Wall=16.6;GPU=16.7')).toEqual({ Wall: [16_600_000], GPU: [16_700_000] });
+        expect(parseCandidatePeriods('Wall 16.6')).toMatch(/^'Wall': write NAME=ms,ms/);
+        expect(parseCandidatePeriods('Wall=0')).toBe("'Wall=0': periods are positive numbers of ms");
     });
 });

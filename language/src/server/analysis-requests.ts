@@ -46,7 +46,8 @@ interface RequestSpec {
 export const ANALYSIS_REQUESTS: Record<AnalysisRequest, RequestSpec> = {
     'chainlab/analyze': { element: 'ptts' },
     'chainlab/simulate': { element: 'ptts' },
-    'chainlab/explore': { element: 'ptts' },
+    // a sweep shows progress and is cancelled by the user: hours, like a run, not the analyses' two minutes
+    'chainlab/explore': { element: 'ptts', timeoutMs: 4 * 3600_000 },
     'chainlab/nearbyPeriods': { element: 'ptts' },
     'chainlab/plan': { element: 'chain' },
     'chainlab/generate': { element: 'chain' },

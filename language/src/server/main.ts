@@ -20,6 +20,7 @@ import { registerMeasurementRequests } from './measurement-requests.js';
 import { registerOffsetRequests } from './offset-edits.js';
 import { backendCostSource } from './nearby-periods.js';
 import { RunResults, rememberRun } from './run-results.js';
+import { SweepResults, rememberSweep } from './sweep-results.js';
 import { createServerModule } from './server-module.js';
 import { ServerStartModule } from './start-up.js';
 import { createServerConnection } from './server-connection.js';
@@ -46,8 +47,9 @@ process.on('unhandledRejection', report);
 
 const backend = new SharedBackend();
 const runs = new RunResults();
+const sweeps = new SweepResults();
 const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend), [
-    createServerModule(backendCostSource(backend), runs),
+    createServerModule(backendCostSource(backend), runs, sweeps),
     ServerStartModule,
 ]);
 startLanguageServer(shared);
@@ -61,6 +63,7 @@ registerAnalysisRequests(connection, shared, backend, (request, uri, params, res
         void (shared.diagram.DiagramServerManager as ChainlabDiagramServerManager).refresh(uri);
     }
     rememberRun(runs, request, uri, params, result);
+    rememberSweep(sweeps, request, uri, params, result);
 });
 registerMeasurementRequests(connection, shared, runs);
 registerElementRequests(connection, shared);

@@ -57,6 +57,35 @@ export function offsetEdits(
     });
 }
 
+/**
+ * The edits that give ptts `pttsName` the offsets and periods of one point (a sweep's best): one edit per
+ * component, so an offset added after a period that changes too is part of that period's edit (LSP edits must not
+ * overlap).
+ */
+export function pointEdits(
+    document: LangiumDocument<Model>,
+    pttsName: string,
+    offsets: Readonly<Record<string, number>>,
+    periods: Readonly<Record<string, number>> = {},
+): TextEdit[] {
+    const periodChanges = periodEdits(document, pttsName, periods);
+    const merged: TextEdit[] = [];
+    for (const edit of offsetEdits(document, pttsName, offsets)) {
+        const inserted =
+            edit.range.start.line === edit.range.end.line && edit.range.start.character === edit.range.end.character;
+        const at = inserted
+            ? periodChanges.find(
+                  p =>
+                      p.range.end.line === edit.range.start.line &&
+                      p.range.end.character === edit.range.start.character,
+              )
+            : undefined;
+        if (at) at.newText += edit.newText;
+        else merged.push(edit);
+    }
+    return [...periodChanges, ...merged];
+}
+
 export function registerOffsetRequests(connection: Connection, shared: LangiumSharedServices): void {
     const serve = async (
         uri: string,
@@ -78,7 +107,7 @@ export function registerOffsetRequests(connection: Connection, shared: LangiumSh
         }
     };
     connection.onRequest('chainlab/offsetsEdit', (params: RequestParamsOf<'chainlab/offsetsEdit'>) =>
-        serve(params.uri, document => offsetEdits(document, params.ptts, params.offsets_ns)),
+        serve(params.uri, document => pointEdits(document, params.ptts, params.offsets_ns, params.periods_ns)),
     );
     connection.onRequest('chainlab/periodsEdit', (params: RequestParamsOf<'chainlab/periodsEdit'>) =>
         serve(params.uri, document => periodEdits(document, params.ptts, params.periods_ns)),

@@ -14,13 +14,14 @@ import type { Model } from '../../src/generated/ast.js';
 import { modelElements } from '../../src/server/element-requests.js';
 import { measuredEtpEdits, measuredPmfText, runMeasurement, type MeasuredRun } from '../../src/server/measured-etp.js';
 import { RunResults, rememberRun } from '../../src/server/run-results.js';
+import { SweepResults } from '../../src/server/sweep-results.js';
 import { schemaErrors } from '../contract/contract-ajv.js';
 import { createServerModule } from '../../src/server/server-module.js';
 
 const noBackend = { cost: () => Promise.reject(new Error('no backend')) };
 
 function server(runs = new RunResults()) {
-    const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(noBackend, runs)] });
+    const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(noBackend, runs, new SweepResults())] });
     return { Chain, runs, parse: parseHelper<Model>(Chain) };
 }
 

@@ -15,6 +15,7 @@ import { exportIr } from '../../src/ir/ir-export.js';
 import type { PeriodProposal } from '@chainlab/contract';
 import { backendCostSource, type CostSource } from '../../src/server/nearby-periods.js';
 import { RunResults } from '../../src/server/run-results.js';
+import { SweepResults } from '../../src/server/sweep-results.js';
 import { createServerModule } from '../../src/server/server-module.js';
 import { SharedBackend } from '../../src/server/shared-backend.js';
 import { codeOf } from '../test-utils.js';
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 function server(costs: CostSource) {
-    const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(costs, new RunResults())] });
+    const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(costs, new RunResults(), new SweepResults())] });
     return { Chain, parse: parseHelper<Model>(Chain) };
 }
 

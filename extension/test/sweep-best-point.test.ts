@@ -1,0 +1,98 @@
+/**
+ * The best point of a sweep as a code action, against the real language server and backend: Explore offsets
+ * of samples/ptts/case-study.chain's ConfigE over Wall's offset and two candidate periods of Wall; the server then
+ * offers "Apply the best point of the last sweep" on that ptts, one edit that writes the offset and the period;
+ * analysed after the edit, the model gives the sweep's best p99.
+ */
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+    CodeActionRequest,
+    DidChangeTextDocumentNotification,
+    DidOpenTextDocumentNotification,
+    type CodeAction,
+    type ProtocolConnection,
+    type TextEdit,
+} from 'vscode-languageserver-protocol/node.js';
+import type { RequestResultOf } from '@chainlab/contract';
+import { startServer } from '../../language/test/lsp/server-bundle';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const file = join(repo, 'samples', 'ptts', 'case-study.chain');
+const uri = pathToFileURL(file).toString();
+const text = readFileSync(file, 'utf-8');
+let server: ChildProcessWithoutNullStreams;
+let connection: ProtocolConnection;
+
+beforeAll(async () => {
+    ({ server, connection } = await startServer(repo));
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'chain', version: 1, text },
+    });
+}, 60_000);
+
+afterAll(() => {
+    connection?.dispose();
+    if (server && server.exitCode === null) server.kill();
+});
+
+function applied(source: string, edits: TextEdit[]): string {
+    const lines = source.split('\n');
+    for (const e of [...edits].sort(
+        (a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character,
+    )) {
+        const line = lines[e.range.start.line];
+        lines[e.range.start.line] =
+            line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
+    }
+    return lines.join('\n');
+}
+
+const configE = () => {
+    const line = text.split('\n').findIndex(l => l.startsWith('ptts ConfigE'));
+    return { start: { line, character: 0 }, end: { line: line + 1, character: 0 } };
+};
+
+const actionsOnConfigE = async () =>
+    (await connection.sendRequest(CodeActionRequest.type, {
+        textDocument: { uri },
+        range: configE(),
+        context: { diagnostics: [] },
+    })) as CodeAction[];
+
+describe('the best point of a sweep', () => {
+    test('offered on the swept ptts as one edit of offset and period; the edited model gives its p99', async () => {
+        expect((await actionsOnConfigE()).filter(a => a.title.startsWith('Apply the best point'))).toEqual([]);
+        const sweep = await connection.sendRequest<RequestResultOf<'chainlab/explore'>>('chainlab/explore', {
+            uri,
+            ptts: 'ConfigE',
+            vary: ['Wall'],
+            step_ns: 2_000_000,
+            periods_ns: { Wall: [16_600_000, 16_700_000] },
+            objective: 'p99',
+        });
+        expect(sweep.complete).toBe(true);
+        const best = sweep.best;
+        const action = (await actionsOnConfigE()).find(a => a.title.startsWith('Apply the best point'));
+        expect(action?.title).toMatch(
+            /^Apply the best point of the last sweep \(p99\): Wall offset [\d.]+ (ms|µs), Wall period 16\.[67] ms$/,
+        );
+        const edits = action!.edit!.changes![uri];
+        const edited = applied(text, edits);
+        const wall = edited.split('\n').filter(l => l.includes('component Wall'))[1]; // ConfigE's
+        expect(wall).toContain(`period ${best.periods_ms.Wall} ms`);
+        expect(wall).toMatch(new RegExp(`offset ${best.offsets_ms.Wall} ms|offset ${best.offsets_ns.Wall / 1000} us`));
+        await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+            textDocument: { uri, version: 2 },
+            contentChanges: [{ text: edited }],
+        });
+        const analysed = await connection.sendRequest<RequestResultOf<'chainlab/analyze'>>('chainlab/analyze', {
+            uri,
+            ptts: 'ConfigE',
+        });
+        expect(analysed.percentiles['99']).toBeCloseTo(best.p99_ms, 6);
+    }, 120_000);
+});

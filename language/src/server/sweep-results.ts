@@ -1,0 +1,68 @@
+/**
+ * The best point of the latest sweep (`chainlab/explore`) per document and ptts, kept by the language server so
+ * that it can offer it as a code action on the ptts: the offsets (and periods, when candidate periods were swept)
+ * written as one edit, undoable.
+ */
+import type { ExploreResult } from '@chainlab/contract';
+
+export interface SweptPoint {
+    objective: ExploreResult['objective'];
+    /** The swept components' offsets of the best point. */
+    offsets_ns: Record<string, number>;
+    /** The periods of the best point, where candidate periods were swept. */
+    periods_ns: Record<string, number>;
+    p99_ms: number;
+    mean_ms: number;
+    loss: number;
+    /** Whether the sweep ran to its end (a cancelled one has a best of the points done). */
+    complete: boolean;
+}
+
+export class SweepResults {
+    private readonly best = new Map<string, SweptPoint>();
+
+    set(uri: string, ptts: string, point: SweptPoint): void {
+        this.best.set(`${uri}#${ptts}`, point);
+    }
+
+    get(uri: string, ptts: string): SweptPoint | undefined {
+        return this.best.get(`${uri}#${ptts}`);
+    }
+
+    /** Whether any ptts of the document was swept (code actions skip the AST walk otherwise). */
+    has(uri: string): boolean {
+        for (const key of this.best.keys()) if (key.startsWith(`${uri}#`)) return true;
+        return false;
+    }
+}
+
+/** Keeps the best point of a `chainlab/explore` reply; true when one was kept. */
+export function rememberSweep(
+    sweeps: SweepResults,
+    request: string,
+    uri: string,
+    params: object,
+    result: unknown,
+): boolean {
+    if (request !== 'chainlab/explore' || !('ptts' in params) || typeof params.ptts !== 'string') return false;
+    const reply = result as Partial<ExploreResult> | undefined;
+    if (!reply?.best || !Array.isArray(reply.vary) || !reply.objective) return false;
+    const best = reply.best;
+    const offsets = Object.fromEntries(
+        reply.vary.filter(name => name in best.offsets_ns).map(name => [name, best.offsets_ns[name]]),
+    );
+    const swept = Object.keys(reply.periods_ns ?? {});
+    const periods = Object.fromEntries(
+        swept.filter(name => name in (best.periods_ns ?? {})).map(name => [name, best.periods_ns[name]]),
+    );
+    sweeps.set(uri, params.ptts, {
+        objective: reply.objective,
+        offsets_ns: offsets,
+        periods_ns: periods,
+        p99_ms: best.p99_ms,
+        mean_ms: best.mean_ms,
+        loss: best.loss,
+        complete: reply.complete !== false,
+    });
+    return true;
+}
