@@ -149,6 +149,7 @@ class LocalTransport:
 
     def __init__(self, name: str = "here"):
         self.name = name
+        self._watchdog: RemoteProcess | None = None
 
     async def run(
         self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None, check: bool = True
@@ -234,11 +235,17 @@ class LocalTransport:
             f"[ -e {shell_quote(done)} ] || {{ echo 'controller {me} gone: stopping the run'; "
             f"{cleanup_script(run_dir, keep='watchdog')}; }}"
         )
-        await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
+        self._watchdog = await self.start(["sh", "-c", watchdog], run_dir=run_dir, name="watchdog")
 
     async def finish(self, run_dir: str) -> None:
-        """The run ended normally: the watchdog leaves."""
+        """The run ended normally: the watchdog leaves (and is waited for: a child that outlives this event loop
+        makes asyncio warn when it exits)."""
         Path(run_dir, "done").touch()
+        if self._watchdog is not None:
+            if await self._watchdog.wait(2.0) is None:
+                await self._watchdog.signal(signal.SIGTERM)
+                await self._watchdog.wait(2.0)
+            self._watchdog = None
 
     async def close(self) -> None:
         return None
