@@ -481,6 +481,7 @@ function periodsChartElement(d: PeriodsPlotData): SVGSVGElement | HTMLElement | 
             labelArrow: 'none',
             grid: true,
             nice: true,
+            inset: 10, // a dot on the highest or lowest p99 stays inside the frame, clear of the "now" label
             ticks: 6,
             tickFormat: formatNumber,
         },
@@ -596,6 +597,10 @@ function exploreChartElement(d: ExplorePlotData): SVGSVGElement | HTMLElement {
                 tickFormat: formatNumber,
                 ticks: 6,
                 nice: true,
+                // room under the lowest point for the best's label: the best is the minimum, so nothing else is
+                // drawn below it and the label meets no line (above the dot, a steep line ran through it)
+                insetBottom: 28,
+                insetTop: 8,
                 // a flat objective (the offset does not matter) still gets an axis around its value
                 ...(flat ? { domain: [flat * 0.9, flat * 1.1] } : {}),
             },
@@ -607,7 +612,7 @@ function exploreChartElement(d: ExplorePlotData): SVGSVGElement | HTMLElement {
                     x: 'x',
                     y: 'value',
                     text: (p: SweepPoint) => `best: ${formatMs(p.x)} → ${valueFormat(p.value)}`,
-                    dy: -16,
+                    dy: 18,
                     fill: FOREGROUND,
                     stroke: BACKGROUND,
                     strokeWidth: 3,

@@ -4,18 +4,24 @@
  * selection move to its instance, delete a box from the diagram and undo it in the editor, export the
  * diagram as SVG through the save dialog, run Analyze
  * latency on the PTTS system and find the plot with its p99; run a small chain twice on this machine: each run
- * gets a plot panel of its own, and the notification's Open report shows its report.html.
- * Screenshots are kept in test-results/vscode/.
+ * gets a plot panel of its own, and the notification's Open report shows its report.html. After the runs: the thread
+ * lanes draw each measured bar under its predicted one, the legend names the run, and hovering a bar opens its popup
+ * beside the pointer; Compare with… overlays the other run; Export SVG/PNG/CSV go through the save dialog. Then the
+ * explorations of the X-ray ptts: Explore offsets (components, objective, step; progress with Cancel; a line for one
+ * component, a heat map for two; Apply best offsets in the panel is one undoable edit) and Nearby periods (a chart and
+ * table panel beside the quick pick; Apply on a row writes the periods as one undoable edit).
+ * Screenshots are kept in test-results/vscode/, the new views in the light and the dark theme.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { formatNumber } from '../../extension/src/number-format.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import { runCommand, shotInBothThemes } from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 const cli = (...args: string[]) =>
@@ -68,14 +74,14 @@ afterAll(async () => {
     await server?.stop();
 });
 
-/** The webview frame (diagram or plot) whose document has `selector`. */
-async function webviewFrame(selector: string, timeoutMs = 60_000): Promise<Frame> {
+/** The webview frame (diagram or plot) whose document has `selector` (with the text `text`, if given). */
+async function webviewFrame(selector: string, timeoutMs = 60_000, text?: string | RegExp): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
         for (const frame of page.frames()) {
             if (
                 await frame
-                    .locator(selector)
+                    .locator(selector, text === undefined ? {} : { hasText: text })
                     .count()
                     .catch(() => 0)
             )
@@ -268,5 +274,269 @@ describe('chainlab in VS Code (code-server)', () => {
         const shown = await webviewFrame('h1', 30_000); // report.html's own heading, in its panel
         expect(await shown.locator('h1').textContent()).toBe('Small on here');
         await page.screenshot({ path: join(artifacts, 'run-report.png') });
+    });
+
+    test('Thread lanes after the runs: the measured bars under the predicted ones, the legend names the run', async () => {
+        await page.locator('.tab', { hasText: 'small.chain' }).first().click();
+        await (await codeLens('chain Small', 'Thread lanes', SMALL.split('\n'))).click();
+        const lanes = await webviewFrame('[id$="_container"] g.step-measured');
+        // the lanes' own group, maximized: the whole iteration at a readable zoom (a half-width panel scrolls)
+        await page.locator('.tab', { hasText: 'Small (thread lanes)' }).first().click();
+        await runCommand(page, 'View: Toggle Maximize Editor Group');
+        // each measured bar (its id: the predicted bar's + ".measured") in the predicted bar's lane, below it
+        const bars = () =>
+            lanes.evaluate(() =>
+                Array.from(document.querySelectorAll('[id$="_container"] g.step-measured')).map(measured => {
+                    const predicted = document.getElementById(measured.id.replace(/\.measured$/, ''));
+                    const [m, p] = [measured.getBoundingClientRect(), predicted?.getBoundingClientRect()];
+                    return {
+                        id: measured.id,
+                        sameLane: predicted?.parentElement === measured.parentElement,
+                        below: p !== undefined && m.top >= p.bottom - 0.5,
+                    };
+                }),
+            );
+        // Sprotty draws only what is in view: once the panel is re-fitted, every bar
+        await expect
+            .poll(async () => (await bars()).filter(b => !b.sameLane).map(b => b.id), { timeout: 20_000 })
+            .toEqual([]);
+        expect((await bars()).length).toBe(await lanes.locator('[id$="_container"] g.step-execute').count());
+        for (const bar of await bars()) expect(bar, bar.id).toMatchObject({ sameLane: true, below: true });
+        const legend = await lanes.locator('[id$="_container"] g.legend text.legend-text').allTextContents();
+        expect(legend).toContainEqual(
+            expect.stringMatching(/^sub-box execution as measured: .* of 50 iterations \(baseline on here\)$/),
+        );
+        // the view, not the run's output, in the screenshots
+        await runCommand(page, 'View: Hide Panel');
+        // a measured bar's popup says what it is (the bars are narrow where the model's costs are pessimistic)
+        const popup = lanes.locator('.sprotty-popup .chainlab-popup');
+        const centre = async (id: string) => {
+            const box = (await lanes.locator(`[id$="_container"] g.sprotty-node[id$="${id}"]`).boundingBox())!;
+            return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        };
+        /** Rests the pointer on node `id` until its popup says `says`, coming from node `from` (another popup). */
+        const hover = async (id: string, from: string, says: RegExp) => {
+            const text = async () => ((await popup.count()) ? ((await popup.first().textContent()) ?? '') : '');
+            for (let attempt = 1; ; attempt++) {
+                // from the other node onto this one, which starts Sprotty's popup timer anew (where they are now: the
+                // diagram re-fits to its panel after a resize, animated, and a pointer left behind misses the node)
+                const [target, other] = [await centre(id), await centre(from)];
+                await page.mouse.move(other.x, other.y);
+                await page.mouse.move(target.x, target.y);
+                try {
+                    await expect.poll(text, { timeout: 5_000 }).toMatch(says);
+                } catch (error) {
+                    if (attempt === 5) throw error;
+                    continue;
+                }
+                // beside the pointer, not in a corner of the panel
+                const box = (await popup.first().boundingBox())!;
+                const gap = Math.hypot(
+                    Math.max(box.x - target.x, 0, target.x - box.x - box.width),
+                    Math.max(box.y - target.y, 0, target.y - box.y - box.height),
+                );
+                expect(gap).toBeLessThan(40);
+                return;
+            }
+        };
+        // the predicted bar's popup is the box's hover and its predicted times; the measured bar's, what was measured
+        const hoverMeasured = async () => {
+            await hover('.g.0', '.g.0.measured', /^g: box Gain, .*predicted 100 µs \.\. 300 µs/);
+            await hover('.g.0.measured', '.g.0', /^g\.0 as measured \(50 iterations\): median [\d.]+ [µm]?s \.\. /);
+        };
+        await shotInBothThemes(page, [lanes], theme => join(artifacts, `lanes-measured-${theme}.png`), hoverMeasured);
+        await runCommand(page, 'View: Toggle Maximize Editor Group');
+    });
+
+    /** The run panels' keys ("run <stamp>-Small-here"), and the plot frame of one (its title names the stamp). */
+    const runKeys = async () =>
+        (await page.locator('.tab', { hasText: /^Latency: run / }).allTextContents()).map(
+            t => /run \S+-Small-here/.exec(t)![0],
+        );
+    const runFrame = async (key: string) => {
+        await page.locator('.tab', { hasText: key }).first().click();
+        return webviewFrame('#plot h2', 30_000, `(run ${key.replace(/^run (.*)-Small-here$/, '$1')})`);
+    };
+
+    test("Compare with… overlays the other run's curves, picked in a quick pick", async () => {
+        const [first, second] = await runKeys();
+        const plot = await runFrame(second);
+        const compared = plot.locator('g.series-compared path');
+        expect(await compared.count()).toBe(0);
+        await plot.locator('button[data-action="compare"]').click();
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: first }).first().click();
+        // the other run's curves (predicted and measured), dashed, named after it in the legend
+        await expect.poll(() => compared.count(), { timeout: 20_000 }).toBe(2);
+        const other = first.replace(/^run /, '');
+        expect(await plot.locator('.legend-item').allTextContents()).toEqual(
+            expect.arrayContaining([`${other}: predicted`, expect.stringMatching(`^${other}: measured baseline`)]),
+        );
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await shotInBothThemes(page, [plot], theme => join(artifacts, `compare-runs-${theme}.png`));
+    });
+
+    test('Export SVG, PNG and CSV from the plot panel save through the save dialog', async () => {
+        const [, second] = await runKeys();
+        const plot = await runFrame(second);
+        const input = page.locator('.quick-input-widget input');
+        for (const format of ['svg', 'png', 'csv'] as const) {
+            const name = `${second.replace(' ', '-')}.${format}`;
+            await plot.locator(`button[data-export="${format}"]`).click();
+            // code-server's save dialog: a quick input holding the proposed path in the workspace; accept it
+            await expect
+                .poll(() => input.inputValue().catch(() => ''), { timeout: 20_000 })
+                .toMatch(new RegExp(`/${name}$`));
+            await page.keyboard.press('Enter');
+            const file = join(workspace, name);
+            await page
+                .locator('.notifications-toasts .notification-list-item-message', { hasText: `plot saved as ${file}` })
+                .waitFor({ timeout: 20_000 });
+            const bytes = readFileSync(file);
+            if (format === 'svg') {
+                expect(bytes.toString('utf-8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+                expect(bytes.toString('utf-8')).toContain('latency (ms');
+            } else if (format === 'png') {
+                expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+                expect(bytes.length).toBeGreaterThan(5000);
+            } else {
+                const lines = bytes.toString('utf-8').trim().split('\n');
+                expect(lines[0]).toBe(
+                    '"series","kind","latency (ms)","probability","P(latency <= x)","P(latency > x)"',
+                );
+                expect(lines.length).toBeGreaterThan(10);
+            }
+        }
+    });
+});
+
+describe('exploring a ptts in VS Code: offsets and nearby periods, each applied as one undoable edit', () => {
+    /** The text of the editor line that starts (after its indent) with `start`, spaces as spaces. */
+    const editorLine = async (start: string) =>
+        (
+            (await page
+                .locator('.editor-group-container .monaco-editor .view-line', {
+                    hasText: start.replace(/ /g, '\u00a0'),
+                })
+                .first()
+                .textContent()) ?? ''
+        ).replace(/\u00a0/g, ' ');
+    const component = (name: string) => editorLine(`component ${name} `);
+    const undo = async () => {
+        await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+        await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+        await page.keyboard.press('Control+Z');
+    };
+    const row = (text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+
+    /** Explore offsets from its CodeLens: tick `vary`, objective p99, step `step` ms, no candidate periods. */
+    async function explore(vary: string[], step: number, lens?: Locator): Promise<void> {
+        await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+        await (lens ?? (await codeLens('ptts System', 'Explore offsets'))).click();
+        await page.locator('.quick-input-title', { hasText: '(1/3): which components?' }).waitFor();
+        for (const name of vary) await row(name).click(); // a click on a row ticks its box
+        await page.keyboard.press('Enter');
+        await page.locator('.quick-input-title', { hasText: '(2/3): minimise what?' }).waitFor();
+        await row('p99').click();
+        await page.locator('.quick-input-title', { hasText: '(3/4): step in ms' }).waitFor();
+        await page.keyboard.type(String(step));
+        await page.keyboard.press('Enter');
+        await page.locator('.quick-input-title', { hasText: '(4/4): candidate periods (optional)' }).waitFor();
+        await page.keyboard.press('Enter'); // none: the periods stay
+    }
+
+    test('one component: progress with Cancel, the p99 over its offset as a line, Apply best offsets in the panel', async () => {
+        await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+        const lens = await codeLens('ptts System', 'Explore offsets'); // the ptts in view
+        const original = await component('Process');
+        expect(original).toMatch(/ offset 5 ms /);
+        // the progress notification, however short the sweep: every toast shown is noted as it appears
+        await page.evaluate(() => {
+            const seen: string[] = ((window as unknown as { toasts: string[] }).toasts = []);
+            new MutationObserver(() => {
+                for (const toast of document.querySelectorAll('.notifications-toasts .notification-toast')) {
+                    const message = toast.querySelector('.notification-list-item-message')?.textContent;
+                    const buttons = Array.from(toast.querySelectorAll('.monaco-button'), b => b.textContent);
+                    const progress = toast.querySelector('.monaco-progress-container.active') !== null;
+                    seen.push(JSON.stringify({ message, buttons, progress }));
+                }
+            }).observe(document.querySelector('.notifications-toasts')!, {
+                subtree: true,
+                childList: true,
+                attributes: true,
+                characterData: true,
+            });
+        });
+        await explore(['Process'], 1, lens);
+        const chart = await webviewFrame('#plot p.summary', 120_000, 'best offsets for p99: Process ');
+        const toasts = (await page.evaluate(() => (window as unknown as { toasts: string[] }).toasts)).map(
+            t => JSON.parse(t) as { message: string; buttons: string[]; progress: boolean },
+        );
+        expect(toasts).toContainEqual(
+            expect.objectContaining({
+                message: expect.stringContaining('Explore offsets of System'),
+                buttons: ['Cancel'],
+                progress: true,
+            }),
+        );
+        // a line of the objective over the one offset, in the panel of this sweep
+        expect(await page.locator('.tab', { hasText: 'Explore: System Process' }).count()).toBe(1);
+        expect(await chart.locator('g[aria-label="x-axis label"] text').allTextContents()).toEqual([
+            'offset of Process (ms)',
+        ]);
+        expect(await chart.locator('g.series path').count()).toBe(1);
+        // Apply best offsets (the panel's button) writes the best offset into the text; one Ctrl+Z takes it back
+        const best = /Process ([\d.]+) ms/.exec((await chart.locator('p.summary').textContent())!)![1];
+        await chart.locator('button[data-action="apply"]').click();
+        await expect
+            .poll(() => component('Process'), { timeout: 20_000 })
+            .toBe(original.replace(/ offset 5 ms /, ` offset ${best} ms `));
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await shotInBothThemes(page, [chart], theme => join(artifacts, `explore-line-${theme}.png`));
+        await undo();
+        await expect.poll(() => component('Process'), { timeout: 20_000 }).toBe(original);
+    });
+
+    test('two components: a heat map of every offset pair, the best cell outlined', async () => {
+        await explore(['Process', 'GPU'], 4);
+        const map = await webviewFrame('#plot p.summary', 120_000, /best offsets for p99: Process .*, GPU /);
+        // one cell per offset pair: 0, 4, ... below each period (Process 33.3 ms, GPU 16.6 ms)
+        await expect
+            .poll(() => map.locator('g.cells rect').count(), { timeout: 20_000 })
+            .toBe(Math.ceil(33.3 / 4) * Math.ceil(16.6 / 4));
+        expect(await map.locator('g.best rect').count()).toBe(1);
+        expect(await map.locator('svg.colour-legend text').allTextContents()).toContain('p99 latency (ms)');
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await shotInBothThemes(page, [map], theme => join(artifacts, `explore-heatmap-${theme}.png`));
+    });
+
+    test('Nearby periods: a chart and table panel and a quick pick; Apply on a row writes the periods as one edit', async () => {
+        const names = ['Sensor', 'Process', 'GPU', 'Wall'];
+        await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
+        const lens = await codeLens('ptts System', 'Nearby periods'); // the ptts in view
+        const original = await Promise.all(names.map(component));
+        await lens.click();
+        const panel = await webviewFrame('#plot table.proposals tr[data-index]', 120_000);
+        const proposals = panel.locator('table.proposals tr[data-index]');
+        // the same proposals in the quick pick as in the panel's table, fewest latency trees first
+        await page.locator('.quick-input-title', { hasText: 'Nearby periods of System: now ' }).waitFor();
+        const picks = page.locator('.quick-input-list .monaco-list-row');
+        expect(await picks.count()).toBe(await proposals.count());
+        const fewest = (await proposals.first().locator('td').first().textContent())!;
+        expect(await picks.first().locator('.label-name').first().textContent()).toBe(fewest);
+        expect(await panel.locator('svg.plot-chart g.proposals circle').count()).toBeGreaterThan(0);
+        await page.screenshot({ path: join(artifacts, 'periods-quick-pick.png') });
+        await page.keyboard.press('Escape'); // keep the current periods, for now
+        // Apply on the first row: its periods in the text, every changed one in one edit
+        await proposals.first().locator('button', { hasText: 'Apply' }).click();
+        const periods = Object.fromEntries(fewest.split(', ').map(p => p.split(' ')));
+        const period = (line: string) => / period ([\d.]+) ms /.exec(line)?.[1];
+        await expect
+            .poll(async () => (await Promise.all(names.map(component))).map(period), { timeout: 20_000 })
+            .toEqual(names.map(n => periods[n]));
+        expect(original.map(period)).not.toEqual(names.map(n => periods[n]));
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await shotInBothThemes(page, [panel], theme => join(artifacts, `periods-${theme}.png`));
+        await undo();
+        await expect.poll(() => Promise.all(names.map(component)), { timeout: 20_000 }).toEqual(original);
     });
 });

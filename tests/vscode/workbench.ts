@@ -1,5 +1,5 @@
 /** What the VS Code suites do in the workbench the way a user does: open a file, switch the colour theme. */
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
@@ -17,10 +17,56 @@ export async function useTheme(page: Page, theme: keyof typeof THEMES): Promise<
     const classes = () => page.locator('.monaco-workbench').getAttribute('class');
     const wanted = theme === 'light' ? /\bvs\b(?!-dark)/ : /\bvs-dark\b/;
     if (wanted.test((await classes()) ?? '')) return;
-    await page.keyboard.press('F1');
-    await page.keyboard.type('Preferences: Color Theme');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
+    await runCommand(page, 'Preferences: Color Theme');
     await page.keyboard.type(THEMES[theme]);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: THEMES[theme] }).first().click();
     await expect.poll(classes, { timeout: 20_000 }).toMatch(wanted);
+}
+
+/** Runs the command palette entry `title` (F1, its title, a click on its row). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+    // a webview with the focus does not always pass F1 on: give the focus back to the workbench, as a click would
+    await page.evaluate(() => {
+        if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
+    });
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await expect
+        .poll(
+            () => input.evaluate(i => i === document.activeElement && (i as HTMLInputElement).value).catch(() => ''),
+            {
+                timeout: 20_000,
+            },
+        )
+        .toBe('>');
+    await page.keyboard.type(title);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+}
+
+/** The workbench's theme kind now. */
+export async function currentTheme(page: Page): Promise<keyof typeof THEMES> {
+    return /\bvs-dark\b/.test((await page.locator('.monaco-workbench').getAttribute('class')) ?? '') ? 'dark' : 'light';
+}
+
+/**
+ * A screenshot at `path(theme)` in the theme the workbench has, then one in the other (one switch, not two): each
+ * once the webviews in `frames` have taken the theme (VS Code restyles them by a message of its own) and `ready`
+ * (what the picture should show, e.g. a hover popup) is done.
+ */
+export async function shotInBothThemes(
+    page: Page,
+    frames: Frame[],
+    path: (theme: string) => string,
+    ready?: () => Promise<void>,
+): Promise<void> {
+    const first = await currentTheme(page);
+    for (const theme of [first, first === 'light' ? 'dark' : 'light'] as const) {
+        await useTheme(page, theme);
+        for (const frame of frames)
+            await expect
+                .poll(() => frame.evaluate(() => document.body.className), { timeout: 20_000 })
+                .toContain(`vscode-${theme}`);
+        await ready?.();
+        await page.screenshot({ path: path(theme) });
+    }
 }

@@ -18,9 +18,11 @@ export function addChainlabPopups(services: LangiumSprottyServices): void {
     const hover = services.lsp.HoverProvider;
     // the language's hover is the one source of the popups' text; without it there is nothing to show
     if (!(hover instanceof ChainHoverProvider)) return;
-    addHoverPopupHandler(services, element =>
-        popupModel(element, services.diagram.TraceProvider.getSource(element), hover),
-    );
+    addHoverPopupHandler(services, (element, request) => {
+        const popup = popupModel(element, services.diagram.TraceProvider.getSource(element), hover);
+        // where the webview asked for it (beside the pointer): without it the popup opens at the panel's top left
+        return popup && { ...popup, canvasBounds: request.bounds };
+    });
 }
 
 /** The popup of an element, or undefined when there is nothing to say (then no popup opens). */

@@ -36,10 +36,12 @@ async function popupOf(view: string, pick: (e: { type: string; id: string }) => 
     });
     const reply = (await client.next(clientId, a => a.responseId === requestId)) as {
         kind: string;
-        newRoot: { type: string; children: Array<{ type: string; code: string }> };
+        newRoot: { type: string; canvasBounds?: unknown; children: Array<{ type: string; code: string }> };
     };
     expect(reply.kind).toBe('setPopupModel');
     expect(reply.newRoot.type).toBe('html');
+    // where the webview asked for it, beside the pointer (without bounds Sprotty puts it at the panel's top left)
+    expect(reply.newRoot.canvasBounds).toEqual({ x: 10, y: 10, width: 0, height: 0 });
     return { html: reply.newRoot.children[0].code, element: element! };
 }
 
