@@ -12,6 +12,8 @@ export function periodsText(periods: Record<string, number>): string {
         .join(', ');
 }
 
+const trees = (n: number) => `${formatCount(n)} latency tree${n === 1 ? '' : 's'}`;
+
 /** What the exact analysis of a proposal gives, or why there is none. */
 export function analysisText(p: PeriodProposal): string {
     if (!p.analysis) return p.analysis_error ? `not analysed: ${p.analysis_error}` : 'not analysed';
@@ -28,7 +30,7 @@ export function proposalItems(
         .sort((a, b) => a.roots - b.roots || a.max_relative_change - b.max_relative_change)
         .map(proposal => ({
             label: periodsText(proposal.periods_ms),
-            description: `${proposal.roots} latency trees (now ${result.current.roots}), periods move ≤ ${Number((proposal.max_relative_change * 100).toPrecision(3))} %`,
+            description: `${trees(proposal.roots)} (now ${formatCount(result.current.roots)}), periods move ≤ ${Number((proposal.max_relative_change * 100).toPrecision(3))} %`,
             detail: `${analysisText(proposal)}; hyper-period ${ms(proposal.hyperperiod_ms)} (now ${ms(result.current.hyperperiod_ms)}); ${proposal.kind}`,
             proposal,
         }));
@@ -37,7 +39,7 @@ export function proposalItems(
 /** The exploration as a table for the Output channel. */
 export function periodsTable(result: PeriodsResult): string[] {
     return [
-        `nearby periods of ${result.name}: now ${periodsText(result.current.periods_ms)}, ${result.current.roots} latency trees, hyper-period ${ms(result.current.hyperperiod_ms)}`,
+        `nearby periods of ${result.name}: now ${periodsText(result.current.periods_ms)}, ${trees(result.current.roots)}, hyper-period ${ms(result.current.hyperperiod_ms)}`,
         ...proposalItems(result).map(i => `  ${i.label}: ${i.description}; ${i.detail}`),
     ];
 }
@@ -89,7 +91,7 @@ export function periodsChart(result: PeriodsResult): PeriodsPlotData {
         view: 'periods',
         key: `periods ${result.name}`,
         title: `ptts ${result.name}: nearby periods with fewer latency trees (thesis 5.7)`,
-        summary: `now ${periodsText(result.current.periods_ms)}: ${formatCount(result.current.roots)} latency trees, hyper-period ${ms(result.current.hyperperiod_ms)}`,
+        summary: `now ${periodsText(result.current.periods_ms)}: ${trees(result.current.roots)}, hyper-period ${ms(result.current.hyperperiod_ms)}`,
         current: { roots: result.current.roots, hyperperiod_ms: result.current.hyperperiod_ms },
         proposals,
     };

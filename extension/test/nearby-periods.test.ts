@@ -64,9 +64,9 @@ describe('nearby periods', () => {
         const one = items[0]; // fewest trees first
         expect(one.proposal.roots).toBe(1);
         expect(one.label).toBe('Sensor 66.6 ms, Process 33.3 ms, GPU 16.65 ms, Wall 16.65 ms');
-        expect(one.description).toMatch(/^1 latency trees \(now 13861\), periods move ≤ 0\.\d+ %$/);
+        expect(one.description).toMatch(/^1 latency tree \(now 13,861\), periods move ≤ 0\.\d+ %$/);
         expect(one.detail).toMatch(/^p99 [\d.]+ ms, mean [\d.]+ ms, loss /);
-        expect(periodsTable(result)[0]).toContain('13861 latency trees');
+        expect(periodsTable(result)[0]).toContain('13,861 latency trees');
 
         const reply = await connection.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>('chainlab/periodsEdit', {
             uri,
