@@ -3,51 +3,23 @@
  * for samples/xray.chain's System (fewer latency trees, each analysed), what the quick pick shows, and the one
  * edit that writes the chosen periods; after it the model has that many trees.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-    DidChangeTextDocumentNotification,
-    DidOpenTextDocumentNotification,
-    type ProtocolConnection,
-    type TextEdit,
-} from 'vscode-languageserver-protocol/node.js';
+import { DidChangeTextDocumentNotification } from 'vscode-languageserver-protocol/node.js';
 import type { RequestResultOf } from '@chainlab/contract';
-import { startServer } from '../../language/test/lsp/server-bundle';
 import { periodsTable, proposalItems } from '../src/periods-data';
+import { applied, openModel, type OpenModel } from './open-model';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const file = join(repo, 'samples', 'xray.chain');
-const uri = pathToFileURL(file).toString();
-const text = readFileSync(file, 'utf-8');
-let server: ChildProcessWithoutNullStreams;
-let connection: ProtocolConnection;
+let model: OpenModel;
+let uri: string;
+let text: string;
+let connection: OpenModel['connection'];
 
 beforeAll(async () => {
-    ({ server, connection } = await startServer(repo));
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId: 'chain', version: 1, text },
-    });
+    model = await openModel('samples/xray.chain');
+    ({ uri, text, connection } = model);
 }, 60_000);
 
-afterAll(() => {
-    connection?.dispose();
-    if (server && server.exitCode === null) server.kill();
-});
-
-function applied(source: string, edits: TextEdit[]): string {
-    const lines = source.split('\n');
-    for (const e of [...edits].sort(
-        (a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character,
-    )) {
-        const line = lines[e.range.start.line];
-        lines[e.range.start.line] =
-            line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
-    }
-    return lines.join('\n');
-}
+afterAll(() => model?.stop());
 
 describe('nearby periods', () => {
     test('proposals with fewer trees, analysed; the chosen one is one edit; then the model has that many trees', async () => {

@@ -4,52 +4,26 @@
  * offers "Apply the best point of the last sweep" on that ptts, one edit that writes the offset and the period;
  * analysed after the edit, the model gives the sweep's best p99.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
     CodeActionRequest,
     DidChangeTextDocumentNotification,
-    DidOpenTextDocumentNotification,
     type CodeAction,
-    type ProtocolConnection,
-    type TextEdit,
 } from 'vscode-languageserver-protocol/node.js';
 import type { RequestResultOf } from '@chainlab/contract';
-import { startServer } from '../../language/test/lsp/server-bundle';
+import { applied, openModel, type OpenModel } from './open-model';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const file = join(repo, 'samples', 'ptts', 'case-study.chain');
-const uri = pathToFileURL(file).toString();
-const text = readFileSync(file, 'utf-8');
-let server: ChildProcessWithoutNullStreams;
-let connection: ProtocolConnection;
+let model: OpenModel;
+let uri: string;
+let text: string;
+let connection: OpenModel['connection'];
 
 beforeAll(async () => {
-    ({ server, connection } = await startServer(repo));
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId: 'chain', version: 1, text },
-    });
+    model = await openModel('samples/ptts/case-study.chain');
+    ({ uri, text, connection } = model);
 }, 60_000);
 
-afterAll(() => {
-    connection?.dispose();
-    if (server && server.exitCode === null) server.kill();
-});
-
-function applied(source: string, edits: TextEdit[]): string {
-    const lines = source.split('\n');
-    for (const e of [...edits].sort(
-        (a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character,
-    )) {
-        const line = lines[e.range.start.line];
-        lines[e.range.start.line] =
-            line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
-    }
-    return lines.join('\n');
-}
+afterAll(() => model?.stop());
 
 const configE = () => {
     const line = text.split('\n').findIndex(l => l.startsWith('ptts ConfigE'));

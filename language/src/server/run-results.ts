@@ -3,25 +3,10 @@
  * and chain, kept by the language server so that its ETP quick fix and `chainlab/etpFromMeasurement`
  * can write what was measured.
  */
+import { ElementResults } from './element-results.js';
 import type { MeasuredRun } from './measured-etp.js';
 
-export class RunResults {
-    private readonly runs = new Map<string, MeasuredRun>();
-
-    set(uri: string, chain: string, run: MeasuredRun): void {
-        this.runs.set(`${uri}#${chain}`, run);
-    }
-
-    get(uri: string, chain: string): MeasuredRun | undefined {
-        return this.runs.get(`${uri}#${chain}`);
-    }
-
-    /** Whether any chain of the document was run (code actions skip the AST walk otherwise). */
-    hasRuns(uri: string): boolean {
-        for (const key of this.runs.keys()) if (key.startsWith(`${uri}#`)) return true;
-        return false;
-    }
-}
+export class RunResults extends ElementResults<MeasuredRun> {}
 
 /** Keeps a `chainlab/deploy` reply of a chain; true when one was kept. */
 export function rememberRun(runs: RunResults, request: string, uri: string, params: object, result: unknown): boolean {

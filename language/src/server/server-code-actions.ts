@@ -85,7 +85,7 @@ export class ServerCodeActionProvider extends ChainCodeActionProvider {
     /** One action per measured chain whose `etp chain X` is on the lines asked about; it rewrites all of them. */
     private measuredEtpActions(document: LangiumDocument, range: Range): CodeAction[] {
         const uri = document.uri.toString();
-        if (!this.runs.hasRuns(uri)) return [];
+        if (!this.runs.has(uri)) return [];
         const chains = new Set(
             chainEtps(document, undefined)
                 .filter(etp => etp.$cstNode && overlaps(etp.$cstNode.range, range))

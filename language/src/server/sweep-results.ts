@@ -4,6 +4,7 @@
  * written as one edit, undoable.
  */
 import type { ExploreResult } from '@chainlab/contract';
+import { ElementResults } from './element-results.js';
 
 export interface SweptPoint {
     objective: ExploreResult['objective'];
@@ -18,23 +19,7 @@ export interface SweptPoint {
     complete: boolean;
 }
 
-export class SweepResults {
-    private readonly best = new Map<string, SweptPoint>();
-
-    set(uri: string, ptts: string, point: SweptPoint): void {
-        this.best.set(`${uri}#${ptts}`, point);
-    }
-
-    get(uri: string, ptts: string): SweptPoint | undefined {
-        return this.best.get(`${uri}#${ptts}`);
-    }
-
-    /** Whether any ptts of the document was swept (code actions skip the AST walk otherwise). */
-    has(uri: string): boolean {
-        for (const key of this.best.keys()) if (key.startsWith(`${uri}#`)) return true;
-        return false;
-    }
-}
+export class SweepResults extends ElementResults<SweptPoint> {}
 
 /** Keeps the best point of a `chainlab/explore` reply; true when one was kept. */
 export function rememberSweep(
