@@ -6,7 +6,8 @@ import type { IrModel } from '../ir/ir-types.js';
 import { assertValidIr } from '../ir/ir-schema.js';
 import { escapeControls } from './escape-controls.js';
 import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
-import { readMeasurementFile, writeOutputFile } from './model-files.js';
+import { readMeasurementFile } from '../dsl/regular-file.js';
+import { writeOutputFile } from './model-files.js';
 
 export interface Output {
     out(text: string): void;
@@ -63,7 +64,7 @@ export async function loadIr(path: string, output: Output = processOutput): Prom
     try {
         const ir = exportIr(file.document.parseResult.value, {
             file: path,
-            readFile: readMeasurementFile,
+            readFile: path => readMeasurementFile(path),
             resolvePath: p => resolve(dirname(modelFile), p),
         });
         assertValidIr(ir);
