@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { assertValidIr } from '../ir/ir-schema.js';
-import { escapeControls } from './escape-controls.js';
+import { escapeControls, readableMessage } from './escape-controls.js';
 import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
 import { readMeasurementFile } from '../dsl/regular-file.js';
 import { writeOutputFile } from './model-files.js';
@@ -17,7 +17,7 @@ export interface Output {
 /** Every line the CLI prints quotes model text somewhere: control characters are escaped (F26). */
 export const processOutput: Output = {
     out: text => process.stdout.write(escapeControls(text) + '\n'),
-    err: text => process.stderr.write(escapeControls(text) + '\n'),
+    err: text => process.stderr.write(readableMessage(text) + '\n'),
 };
 
 /** At most this many diagnostics are printed (20 MB of random bytes made 1.1 M lines); the counts cover all. */
