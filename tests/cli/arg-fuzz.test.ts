@@ -3,9 +3,10 @@
  * with sample models, temporary files, directories, devices and missing paths, and values that are huge, negative,
  * hex, NaN, units, empty, control characters, very long, repeated or unknown. See arg-fuzz/harness.ts for the oracle.
  *
- *   CHAINLAB_CLI_FUZZ_CASES (300 in npm test; bench/cli runs 10,000+), CHAINLAB_CLI_FUZZ_SEED (17),
+ *   CHAINLAB_CLI_FUZZ_CASES (250 in npm test; bench/cli runs 10,000+), CHAINLAB_CLI_FUZZ_SEED (17),
  *   CHAINLAB_CLI_FUZZ_PROCESS_EVERY (every 25th case also runs as its own process), CHAINLAB_CLI_FUZZ_ONLY=INDEX.
  */
+import { symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createProgram } from '../../language/src/cli/main.js';
@@ -22,7 +23,7 @@ import {
 } from './arg-fuzz/harness.js';
 import { chainlab, repo, tempDir } from './cli-helpers.js';
 
-const CASES = Number(process.env.CHAINLAB_CLI_FUZZ_CASES ?? 300);
+const CASES = Number(process.env.CHAINLAB_CLI_FUZZ_CASES ?? 250);
 const SEED = Number(process.env.CHAINLAB_CLI_FUZZ_SEED ?? 17) >>> 0;
 const PROCESS_EVERY = Number(process.env.CHAINLAB_CLI_FUZZ_PROCESS_EVERY ?? 25);
 const ONLY = process.env.CHAINLAB_CLI_FUZZ_ONLY;
@@ -81,6 +82,8 @@ describe('chainlab arguments, seeded', () => {
                 const problems = judge(result, TIME_BOUND_MS);
                 if (problems.length > 0 && failed++ < MAX_REPORTED)
                     failures.push(describeFailure(fuzzCase, result, problems));
+                if (CASES >= 2000 && results.length % 1000 === 0)
+                    console.log(`${results.length} cases, ${failed} failed, ${new Date().toISOString()}`);
             }
             await runner.stop(); // its peak memory, backends included, comes from /usr/bin/time at its end
             expect(failures.join('\n'), `${failed} of ${results.length} cases failed`).toBe('');
@@ -154,5 +157,19 @@ describe('found by the argument fuzzer', () => {
         expect(escapes.stderr.split('\n')[0]).toContain("argument 'line\\r\\nbreak\\x1b]0;pwned\\x07' is invalid");
         // eslint-disable-next-line no-control-regex
         expect(escapes.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f]/);
+    });
+    test('an output folder that is a link loop is one line naming it (Python 3.11 raised RuntimeError: exit 70)', async () => {
+        const dir = tempDir('chainlab-loop');
+        symlinkSync('loop', join(dir, 'loop'));
+        const app = join(repo, 'samples', 'chains', 'appendix-a.chain');
+        const fig35 = join(repo, 'samples', 'chains', 'fig3-5.chain');
+        for (const args of [
+            ['run', app, '--iterations', '2', '-o', join(dir, 'loop')],
+            ['deploy', fig35, '--iterations', '2', '--scenario', 'baseline', '--runs', join(dir, 'loop')],
+        ]) {
+            const result = await chainlab(args, { cwd: dir });
+            expect(result.status, result.stderr).toBe(1);
+            expect(result.stderr).toMatch(/^error: \S*loop\S*: Too many levels of symbolic links\n$/);
+        }
     });
 });
