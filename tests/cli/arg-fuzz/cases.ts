@@ -5,7 +5,11 @@
  * real temporary files, directories, devices, missing paths) and options with valid and hostile values.
  */
 import { isAbsolute } from 'node:path';
-import type { Command, Option } from 'commander';
+import type { createProgram } from '../../../language/src/cli/main.js';
+
+/** The CLI's program object (commander's Command; its types through the CLI, which declares commander). */
+type Command = ReturnType<typeof createProgram>;
+type Option = Command['options'][number];
 
 /** The seeded PRNG (mulberry32): a case is a function of the run seed and its index only. */
 export function prng(seed: number): () => number {
