@@ -25,8 +25,11 @@ export function escapeControls(text: string, oneLine = false): string {
 
 /** The longest message line the CLI prints: a message quotes a short prefix of a long value, never all of it. */
 export const MAX_MESSAGE_LINE = 1000;
-/** A quoted value long enough to drown its message (`--memory 'yyyy...'`, 100,000 characters). */
-const LONG_QUOTE = /'([^'\n]{80,})'/g;
+/**
+ * A quoted value long enough to drown its message (`--memory 'yyyy...'`, 100,000 characters): the opening quote
+ * starts a word and the closing one ends it, so prose between two quoted values is never taken for one.
+ */
+const LONG_QUOTE = /(?<=^|[\s(=:,[])'([^'\n]{80,})'(?=$|[\s),.;:\]])/g;
 
 /**
  * A message for stderr: control characters escaped, a long quoted value cut to its first 40 characters, and any line
