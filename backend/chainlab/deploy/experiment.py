@@ -29,6 +29,7 @@ from chainlab.deploy.preflight import Preflight, preflight
 from chainlab.deploy.targets import resolve_target
 from chainlab.deploy.transport import LocalTransport, RemoteProcess, Transport, TransportError
 from chainlab.errors import ChainlabError, ModelError
+from chainlab.files import resolved
 from chainlab.ir import find_chain
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.progress import ProgressFn
@@ -396,7 +397,7 @@ async def deploy(
     if "throttled" in scenarios:
         daemon_args(ir, target, [])  # a missing throttle is refused before anything connects
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    local = (runs_root / f"{stamp}-{chain}-{target['name']}").resolve()
+    local = resolved(runs_root / f"{stamp}-{chain}-{target['name']}")
     local.mkdir(parents=True, exist_ok=True)
     phases: dict[str, float] = {}
     t0 = time.monotonic()

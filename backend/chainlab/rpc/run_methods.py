@@ -9,6 +9,7 @@ from chainlab.codegen import generate_project
 from chainlab.codegen.output import check_target, write_generated
 from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
+from chainlab.files import resolved
 from chainlab.ir import has_target, validate_ir
 from chainlab.plan import make_plan
 from chainlab.rpc.context import RequestContext
@@ -40,7 +41,7 @@ def generate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]
         "heuristic": plan.heuristic,
         "memory": plan.memory,
         "threads": len(plan.thread_plans),
-        "out": str(out.resolve()),
+        "out": str(resolved(out)),
         "files": sorted(files),
     }
 

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from chainlab.errors import ModelError
+from chainlab.files import resolved
 from chainlab.ir import find_chain
 from chainlab.plan.costs import MeasuredTimes
 from chainlab.plan.model import Plan
@@ -107,7 +108,7 @@ def calibration_path(model_file: str | None, chain: str, target: str) -> Path | 
     """Where the calibration of chain on target lives: beside the model file (None without one)."""
     if not model_file:
         return None
-    return Path(model_file).resolve().parent / ".chainlab" / "calibration" / f"{chain}@{target}.json"
+    return resolved(model_file).parent / ".chainlab" / "calibration" / f"{chain}@{target}.json"
 
 
 def save_calibration(cal: Calibration, path: Path) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 from chainlab.codegen import generate_project
 from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
-from chainlab.files import write_atomic
+from chainlab.files import resolved, write_atomic
 from chainlab.ir import find_chain, find_target
 from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
 from chainlab.plan.model import Plan
@@ -190,7 +190,7 @@ def execute_run(
 ) -> RunResult:
     """Run the built chain once into out_dir and report measured vs predicted latency. A run stopped by
     SIGINT/SIGTERM still reports what it measured (status 'stopped', completed < iterations)."""
-    out = out_dir.resolve()
+    out = resolved(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     pinned, chain, iterations, period = prep.pinned, prep.chain, prep.iterations, prep.period_ns
     write_atomic(out / "plan.json", json.dumps(plan_to_json(pinned), indent=1))
@@ -280,7 +280,7 @@ def run_local(
     model_file: str | None = None,
 ) -> RunResult:
     """One run on this machine: prepare_run then execute_run."""
-    out = Path(out_dir or Path("chainlab-runs") / chain).resolve()
+    out = resolved(out_dir or Path("chainlab-runs") / chain)
     prep = prepare_run(
         ir,
         chain,

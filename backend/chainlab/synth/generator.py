@@ -116,6 +116,12 @@ def generate(
     n_out = outputs if outputs is not None else rng.choice([1, 2, 2, 3])
     if n_in < 1 or n_out < 1:
         raise ValueError("a chain needs at least one input and one output")
+    # a small chain gets fewer inputs and outputs than drawn (those not asked for): 3 boxes make in -> box -> out
+    while boxes < n_in + n_out + 1 and ((inputs is None and n_in > 1) or (outputs is None and n_out > 1)):
+        if outputs is None and n_out >= n_in:
+            n_out -= 1
+        else:
+            n_in -= 1
     if boxes < n_in + n_out + 1:
         raise ValueError(f"{boxes} boxes are too few for {n_in} input(s), {n_out} output(s) and one processing box")
     pixels = width * height

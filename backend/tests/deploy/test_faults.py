@@ -1,16 +1,17 @@
 """The fault suite (issue 17): kill one process of a measurement at a random (seeded) moment and check what is left.
 
-Runs through the real processes: the CLI (node), the backend (python -m chainlab.rpc), the generated chain, the hog,
+Runs through the real processes: the CLI (node), the language server (the bundle the extension ships, over stdio,
+asked for the editor's *Run on target*), the backend (python -m chainlab.rpc), the generated chain, the hog,
 the throttler's daemon and guardian, and the SSH lab (a real sshd in a network namespace). Cases: a local run, a
-throttled scenario on this machine, an ssh deploy; killed: the CLI (SIGKILL, SIGTERM), the backend (SIGKILL,
-SIGTERM), the daemon, the guardian, the ssh connection. After each:
+throttled scenario on this machine, an ssh deploy; killed: the CLI (SIGKILL, SIGTERM), the language server (SIGKILL,
+SIGTERM), the backend (SIGKILL, SIGTERM), the daemon, the guardian, the ssh connection. After each:
 - no chainlab process is left: every local one carries a unique environment marker, every lab one names the lab root;
 - none was left stopped (state T) on the way, no cgroup of the run is left or frozen;
 - what was measured is complete or marked partial (status stopped/partial), never silently truncated: each
   latencies.csv has its run.json (or results) and exactly `completed` rows.
 
-CHAINLAB_FAULT_SEED picks other moments (default 17). npm test runs one case per victim and kind of run (7, about
-1.5 min); CHAINLAB_FAULT_ALL=1 runs every combination (11).
+CHAINLAB_FAULT_SEED picks other moments (default 17). npm test runs one case per victim and kind of run (9, about
+2 min); CHAINLAB_FAULT_ALL=1 runs every combination (15).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import random
 import signal
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -299,3 +301,112 @@ def test_ssh_deploy(victim: str, lab: Lab, tmp_path: Path) -> None:
     finish(case, proc, 90)
     # a killed backend's heartbeat stops: the lab's watchdog stops the run after 5 s without one
     assert_clean(case, tmp_path, before, 30, lab)
+
+
+# ---------------------------------------------------------------- the language server (the editor's Run on target)
+
+LANGUAGE = REPO / "language"
+SERVER = LANGUAGE / "dist" / "server.cjs"  # the bundle the extension ships (extension/esbuild.mjs copies it)
+
+
+def server_bundle() -> Path:
+    """The bundled language server, built by `node language/esbuild.mjs` when missing (scripts/setup.mjs builds it)."""
+    if not SERVER.exists():
+        subprocess.run(["node", "esbuild.mjs"], cwd=LANGUAGE, check=True, timeout=300)
+    return SERVER
+
+
+class LanguageServer:
+    """The bundled language server over stdio, as the extension starts it; what it sends is read and kept."""
+
+    def __init__(self, case: Marked, cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            ["node", str(server_bundle()), "--stdio"],
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=case.env(),
+        )
+        self.messages: list[dict[str, object]] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)  # a full pipe must not block the server
+        self.reader.start()
+        self.next_id = 0
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            header = b""
+            while not header.endswith(b"\r\n\r\n"):
+                byte = out.read(1)
+                if not byte:
+                    return
+                header += byte
+            fields = dict(ln.split(b":", 1) for ln in header.split(b"\r\n") if b":" in ln)
+            length = int(next(v for k, v in fields.items() if k.strip().lower() == b"content-length"))
+            self.messages.append(json.loads(out.read(length)))
+
+    def send(self, method: str, params: object, request: bool = True) -> int | None:
+        message: dict[str, object] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.next_id += 1
+            message["id"] = self.next_id
+        body = json.dumps(message).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+        return self.next_id if request else None
+
+    def reply(self, request_id: int, timeout: float) -> dict[str, object] | None:
+        found = wait_for(lambda: next((m for m in self.messages if m.get("id") == request_id), None), timeout)
+        return found if isinstance(found, dict) else None
+
+
+@pytest.mark.parametrize(
+    ("sig", "scenario"),
+    [
+        (signal.SIGKILL, "baseline"),
+        (signal.SIGTERM, "baseline"),
+        pytest.param(signal.SIGKILL, "throttled", marks=more),
+        pytest.param(signal.SIGTERM, "throttled", marks=more),
+    ],
+)
+def test_language_server_run(sig: int, scenario: str, tmp_path: Path) -> None:
+    """The editor's *Run on target* (chainlab/deploy to a local target) while the language server is killed."""
+    rng = random.Random(f"{SEED}-ls-{sig}-{scenario}")
+    case, before = Marked(), cgroups()
+    # the target's own folder (where the chain writes) inside tmp_path: its data is checked too, not only the copy
+    f = model(tmp_path, None, extra=f'    root "{tmp_path / "target"}"\n')
+    ls = LanguageServer(case, tmp_path)
+    try:
+        init = ls.send("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        assert init and ls.reply(init, 60), f"the language server did not initialize: {ls.proc.poll()}"
+        ls.send("initialized", {}, request=False)
+        run = ls.send(
+            "chainlab/deploy",
+            {
+                "uri": f.as_uri(),
+                "chain": "App",
+                "target": "lab",
+                "scenario": scenario,
+                "iterations": 20000,
+                "calibrate": 0,
+                "runs": str(tmp_path / "runs"),
+            },
+        )
+        ready = "daemon" if scenario == "throttled" else "chain"
+        if not wait_for(lambda: case.find(VICTIMS.get(ready, is_chain)), 120, 0.1):
+            pytest.fail(f"the {ready} never started: {ls.messages[-3:]} {run and ls.reply(run, 0)}")
+        time.sleep(rng.uniform(0.0, 1.2))
+        os.kill(ls.proc.pid, sig)
+        ls.proc.wait(30)
+    finally:
+        if ls.proc.poll() is None:
+            ls.proc.kill()
+            ls.proc.wait()
+    assert_clean(case, tmp_path, before, 20)
+    # what was measured before the kill is kept where the chain wrote it, marked stopped
+    measured = list((tmp_path / "target").rglob("run.json"))
+    assert measured, f"nothing measured kept under {tmp_path / 'target'}"
+    assert {json.loads(m.read_text())["status"] for m in measured} <= {"stopped", "ok"}

@@ -40,6 +40,8 @@ def test_generator_shape_and_determinism():
         (100, 1, {}),
         (37, 2, {"period_ms": 66.6, "threads": 2, "heuristic": "fixed"}),
         (12, 3, {"inputs": 3, "outputs": 3, "pixel": "f32", "memory": "simple"}),
+        (3, 5, {}),  # issue 17 (CLI fuzz): a small chain drew more inputs and outputs than it has boxes
+        (4, 42, {}),
     ],
 )
 def test_generated_text_checks_exports_and_plans(boxes, seed, options):
@@ -70,3 +72,20 @@ def test_cli_check_reports_no_warnings():
 def test_too_few_boxes():
     with pytest.raises(ValueError):
         synth_chain_text(3, 0, inputs=2, outputs=2)
+
+
+@pytest.mark.parametrize("boxes", [3, 4, 5, 6])
+def test_small_chains_fit_inputs_and_outputs_to_their_boxes(boxes):
+    """`chainlab synth --boxes 2`-`6` was an internal error for some seeds (issue 17, found by the CLI fuzz)."""
+    for seed in range(40):
+        chain = generate(boxes, seed)
+        assert len(chain.nodes) == boxes and chain.n_in + chain.n_out + 1 <= boxes
+
+
+@pytest.mark.parametrize("boxes", [0, 2, 50001, 10**12, True, "5"])
+def test_synth_method_refuses_boxes_outside_the_contract(boxes):
+    from chainlab.errors import ModelError
+    from chainlab.rpc.plan_methods import synth
+
+    with pytest.raises(ModelError, match="from 3 to 50000"):
+        synth({"boxes": boxes}, None)  # type: ignore[arg-type]

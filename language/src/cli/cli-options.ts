@@ -1,17 +1,25 @@
 /** Option parsers shared by the CLI commands. */
 import { InvalidArgumentError } from 'commander';
-import { SCENARIOS } from '@chainlab/contract';
+import { SCENARIOS, SCHEMAS } from '@chainlab/contract';
 import { durationNs } from '../dsl/units.js';
 
 /**
  * Limits of the integer options, checked before anything runs. Iterations and calibration repetitions are those
  * the generated chain binary accepts (runtime-c/lib/include/chainlab/rt.h: CL_MAX_ITERATIONS, CL_MAX_CALIBRATE).
  */
+/** The range of synth's --boxes: the contract's (SynthParams), which the backend checks too. */
+const SYNTH_BOXES = (
+    SCHEMAS['rpc-plan.schema.json'] as {
+        $defs: { SynthParams: { properties: { boxes: { minimum: number; maximum: number } } } };
+    }
+).$defs.SynthParams.properties.boxes;
+
 export const LIMITS = {
     iterations: 1_000_000_000,
     calibrate: 1_000_000,
     threads: 1024,
     simulateIterations: 100_000_000,
+    synthBoxes: { min: SYNTH_BOXES.minimum, max: SYNTH_BOXES.maximum },
     any: Number.MAX_SAFE_INTEGER,
 } as const;
 

@@ -4,9 +4,10 @@ import { dirname, resolve } from 'node:path';
 import { exportIr, IrExportError } from '../ir/ir-export.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { assertValidIr } from '../ir/ir-schema.js';
-import { escapeControls } from './escape-controls.js';
+import { escapeControls, readableMessage } from './escape-controls.js';
 import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
-import { readMeasurementFile, writeOutputFile } from './model-files.js';
+import { readMeasurementFile } from '../dsl/regular-file.js';
+import { writeOutputFile } from './model-files.js';
 
 export interface Output {
     out(text: string): void;
@@ -16,7 +17,7 @@ export interface Output {
 /** Every line the CLI prints quotes model text somewhere: control characters are escaped (F26). */
 export const processOutput: Output = {
     out: text => process.stdout.write(escapeControls(text) + '\n'),
-    err: text => process.stderr.write(escapeControls(text) + '\n'),
+    err: text => process.stderr.write(readableMessage(text) + '\n'),
 };
 
 /** At most this many diagnostics are printed (20 MB of random bytes made 1.1 M lines); the counts cover all. */
@@ -63,7 +64,7 @@ export async function loadIr(path: string, output: Output = processOutput): Prom
     try {
         const ir = exportIr(file.document.parseResult.value, {
             file: path,
-            readFile: readMeasurementFile,
+            readFile: path => readMeasurementFile(path),
             resolvePath: p => resolve(dirname(modelFile), p),
         });
         assertValidIr(ir);

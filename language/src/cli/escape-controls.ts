@@ -22,3 +22,30 @@ function escape(char: string): string {
 export function escapeControls(text: string, oneLine = false): string {
     return text.replace(oneLine ? CONTROLS_AND_LINES : CONTROLS, escape);
 }
+
+/** The longest message line the CLI prints: a message quotes a short prefix of a long value, never all of it. */
+export const MAX_MESSAGE_LINE = 1000;
+/**
+ * A quoted value long enough to drown its message (`--memory 'yyyy...'`, 100,000 characters): the opening quote
+ * starts a word and the closing one ends it, so prose between two quoted values is never taken for one.
+ */
+const LONG_QUOTE = /(?<=^|[\s(=:,[])'([^'\n]{80,})'(?=$|[\s),.;:\]])/g;
+
+/**
+ * A message for stderr: control characters escaped, a long quoted value cut to its first 40 characters, and any line
+ * still above MAX_MESSAGE_LINE cut there (issue 17: `--threads 1000000` printed a 7.9 MB line).
+ */
+export function readableMessage(text: string, oneLine = false): string {
+    return escapeControls(text, oneLine)
+        .split('\n')
+        .map(line => {
+            const short = line.replace(
+                LONG_QUOTE,
+                (_, value: string) => `'${value.slice(0, 40)}...' (${value.length} characters)`,
+            );
+            return short.length > MAX_MESSAGE_LINE
+                ? `${short.slice(0, MAX_MESSAGE_LINE)}... (${short.length} characters)`
+                : short;
+        })
+        .join('\n');
+}

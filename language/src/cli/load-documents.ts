@@ -22,17 +22,32 @@ export interface LoadedFile {
     readonly diagnostics: Diagnostic[];
 }
 
+/** The documents the last loadFiles put into the workspace: the next call starts without them. */
+const loadedUris: URI[] = [];
+
+/**
+ * Loads and validates `paths` as one workspace, and only them: a file named twice (`check a.chain ./a.chain`) is
+ * loaded once, and the documents of an earlier call in the same process are removed first (its result depends on
+ * its paths only).
+ */
 export async function loadFiles(paths: readonly string[], services = chainServices()): Promise<LoadedFile[]> {
-    const documents: Array<{ path: string; document: LangiumDocument<Model> }> = [];
+    const { LangiumDocuments, IndexManager } = services.shared.workspace;
+    for (const uri of loadedUris.splice(0)) {
+        LangiumDocuments.deleteDocument(uri);
+        IndexManager.remove(uri);
+    }
+    const byUri = new Map<string, { path: string; document: LangiumDocument<Model> }>();
     for (const path of paths) {
         if (!path.endsWith('.chain')) throw new UsageError(`${path}: not a .chain file`);
-        const absolute = resolve(path);
+        const uri = URI.file(resolve(path));
+        if (byUri.has(uri.toString())) continue;
         const text = readModelFile(path);
-        const uri = URI.file(absolute);
         const document = services.shared.workspace.LangiumDocumentFactory.fromString<Model>(text, uri);
-        services.shared.workspace.LangiumDocuments.addDocument(document);
-        documents.push({ path, document });
+        LangiumDocuments.addDocument(document);
+        loadedUris.push(uri);
+        byUri.set(uri.toString(), { path, document });
     }
+    const documents = [...byUri.values()];
     await services.shared.workspace.DocumentBuilder.build(
         documents.map(d => d.document),
         { validation: true },

@@ -5,7 +5,7 @@ import { registerCheck, registerExport } from './commands.js';
 import { registerDeploy } from './deploy-command.js';
 import { registerExperiment } from './experiment-command.js';
 import { UsageError } from './usage-error.js';
-import { escapeControls } from './escape-controls.js';
+import { readableMessage } from './escape-controls.js';
 import { registerOverview } from './overview-command.js';
 import { registerPlan, registerSynth } from './plan-command.js';
 import { registerExplore } from './explore-command.js';
@@ -35,7 +35,12 @@ export function createProgram(): Command {
             'Model, plan, analyse, generate and measure soft real-time image-processing chains (.chain files).',
         )
         .version('0.1.0')
-        .showHelpAfterError('(run chainlab --help for usage)');
+        .showHelpAfterError('(run chainlab --help for usage)')
+        // commander quotes the argument it refuses as it is: 100,000 characters or a terminal escape (issue 17)
+        .configureOutput({ outputError: (text, write) => write(`${readableMessage(text.trimEnd(), true)}\n`) })
+        // before the commands are added: they copy it, so that a usage error of a command (a bad option value)
+        // reaches main like one of the program (exit 2) instead of commander's process.exit(1)
+        .exitOverride();
     for (const register of REGISTRARS) register(program);
     return program;
 }
@@ -47,14 +52,13 @@ export async function main(argv: string[]): Promise<void> {
         throw error;
     });
     const program = createProgram();
-    program.exitOverride();
     try {
         await program.parseAsync(argv);
     } catch (error) {
         if (error instanceof CommanderError) {
             process.exitCode = error.exitCode === 0 ? 0 : 2;
         } else if (error instanceof UsageError) {
-            process.stderr.write(`chainlab: error: ${escapeControls(error.message)}\n`);
+            process.stderr.write(`chainlab: error: ${readableMessage(error.message)}\n`);
             process.exitCode = 1;
         } else {
             process.stderr.write(

@@ -9,7 +9,7 @@ import {
     type PlanStep,
 } from '@chainlab/contract';
 import { withBackend } from './backend-session.js';
-import { LIMITS, nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
+import { integer, LIMITS, nonNegativeInt, oneOf, positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, table } from './text-plot.js';
 
@@ -117,7 +117,7 @@ export function registerSynth(program: Command): void {
     program
         .command('synth')
         .description("Print a synthetic image-processing chain (.chain text) like the thesis' generator.")
-        .option('--boxes <n>', 'number of boxes', positiveInt('--boxes'), 100)
+        .option('--boxes <n>', 'number of boxes', integer('--boxes', LIMITS.synthBoxes.min, LIMITS.synthBoxes.max), 100)
         .option('--seed <n>', 'random seed', nonNegativeInt('--seed'), 0)
         .action(async (options: { boxes: number; seed: number }) => {
             process.exitCode = await withBackend(processOutput, async backend => {

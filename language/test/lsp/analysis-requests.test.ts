@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -76,6 +77,30 @@ describe('analysis requests of the language server', () => {
         const error = await failure(connection.sendRequest('chainlab/analyze', { uri, ptts: 'T' }));
         expect(error.code).toBe(-32001);
         expect(error.message).toMatch(/1 error\(s\); fix them before analysing/);
+    });
+
+    test("the IR export reads a measurement file through the CLI's reader: over the size limit it is refused, not read (issue 17)", async () => {
+        // 300 MiB: above the 16 MiB the validation reads, so only the export meets it; it used to read all of it
+        const dir = mkdtempSync(join(tmpdir(), 'chainlab-ls-measurement-'));
+        try {
+            const model = join(dir, 'm.chain');
+            const uri = pathToFileURL(model).toString();
+            writeFileSync(join(dir, 'big.csv'), '');
+            truncateSync(join(dir, 'big.csv'), 300 * 1024 * 1024);
+            const text =
+                'ptts M {\n  component A period 10 ms offset 0 ms etp histogram "big.csv"\n  component B period 7 ms offset 1 ms etp point 1 ms\n}\n';
+            writeFileSync(model, text);
+            await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+                textDocument: { uri, languageId: 'chain', version: 1, text },
+            });
+            const started = Date.now();
+            const error = await failure(connection.sendRequest('chainlab/analyze', { uri, ptts: 'M' }));
+            expect(error.message).toContain('big.csv');
+            expect(error.message).toContain('300 MiB, above the limit of 256 MiB for a measurement file');
+            expect(Date.now() - started).toBeLessThan(5000);
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     test('cancelling a long request answers at once; the next request works', async () => {

@@ -3,7 +3,7 @@
  * probability distributions, meaningful requirements, and a warning (with the
  * tree count and thesis eq. 5.15) when the backend would refuse the exact analysis.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, URI } from 'langium';
@@ -23,6 +23,7 @@ import { etpSpan, MAX_TREES, pttsCost, pttsTiming, uniformDefaultStep } from '..
 import { durationNs, formatRatio, parseDecimal, readableNs, sumDecimals } from '../units.js';
 import { Codes } from './diagnostic-codes.js';
 import { quoteCell, quoteColumns } from '../quote-data.js';
+import { readMeasurementFile } from '../regular-file.js';
 
 /** Probabilities of a pmf must sum to 1 within this tolerance: the contract's rule, which the backend applies too. */
 export const PMF_TOLERANCE = PMF_SUM_TOLERANCE;
@@ -234,7 +235,7 @@ export function checkHistogramFile(file: string, column: string | undefined): Hi
     if (cached && cached.stamp === stamp && cached.column === column) return cached.result;
     let result: HistogramFileCheck;
     try {
-        result = parseHistogramText(file, readFileSync(file, 'utf-8'), column);
+        result = parseHistogramText(file, readMeasurementFile(file, HISTOGRAM_CHECK_LIMIT), column);
     } catch (error) {
         result = { problem: `Cannot read measurement file ${file}: ${(error as Error).message}` };
     }
