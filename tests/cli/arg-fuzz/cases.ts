@@ -24,7 +24,7 @@ export function prng(seed: number): () => number {
 }
 
 export type ValueKind =
-    'integer' | 'duration' | 'choice' | 'scenarios' | 'name' | 'components' | 'output' | 'fingerprint';
+    'integer' | 'duration' | 'choice' | 'scenarios' | 'name' | 'components' | 'periods' | 'output' | 'fingerprint';
 
 /** The kind of value each option takes (by its long name); options without a value are flags. */
 export const VALUE_KINDS: Record<string, ValueKind> = {
@@ -34,15 +34,20 @@ export const VALUE_KINDS: Record<string, ValueKind> = {
     '--calibrate': 'integer',
     '--boxes': 'integer',
     '--max-trees': 'integer',
+    '--max-operations': 'integer',
     '--step': 'duration',
     '--schedule': 'choice',
     '--memory': 'choice',
     '--objective': 'choice',
+    '--pareto': 'choice',
+    '--engine': 'choice',
+    '--scheduler': 'choice',
     '--scenario': 'scenarios',
     '--ptts': 'name',
     '--chain': 'name',
     '--target': 'name',
     '--vary': 'components',
+    '--periods': 'periods',
     '--output': 'output',
     '--out': 'output',
     '--runs': 'output',
@@ -53,7 +58,12 @@ export const VALUE_KINDS: Record<string, ValueKind> = {
 const CHOICES: Record<string, string[]> = {
     '--schedule': ['simple', 'barrier', 'fixed', 'predictable', 'reduced'],
     '--memory': ['simple', 'reuse'],
-    '--objective': ['p99', 'mean', 'deadline', 'loss'],
+    '--objective': ['p50', 'p99', 'mean', 'deadline', 'loss'],
+    '--pareto': ['p99,loss', 'p50,mean', 'mean,deadline', 'loss,loss'],
+    // a LocalCluster costs ~2 s to start: mostly in-process
+    '--engine': ['process', 'process', 'process', 'local'],
+    // nothing listens there: the connection is refused (within the engine's 5 s connect timeout)
+    '--scheduler': ['tcp://127.0.0.1:9'],
 };
 
 /** Small valid integers: a valid run must stay short (the iterations of a run are measured in real time). */
@@ -64,6 +74,7 @@ const SMALL_INTEGERS: Record<string, string[]> = {
     '--calibrate': ['0', '1', '3'],
     '--boxes': ['1', '2', '10', '100'],
     '--max-trees': ['1', '10', '1000', '100000'],
+    '--max-operations': ['1', '1000', '100000000000'],
 };
 
 /** Values no option takes as they are: other number notations, units, controls, long strings, option look-alikes. */
@@ -227,6 +238,10 @@ function validValue(
                           : [...model.names, 'here'],
                   )
                 : 'here';
+        case 'periods': {
+            const component = model?.components.length ? pick(random, model.components) : 'C';
+            return `${component}=${pick(random, ['16.6ms,16.7ms', '10 ms', '1ms,2ms,3ms', '40.6ms'])}`;
+        }
         case 'output':
             return pick(random, files.outputs);
         case 'fingerprint':
