@@ -66,10 +66,10 @@ describe('chainlab experiment heuristics', () => {
 
     it('refuses bad options with one line', async () => {
         const r = await chainlab(['experiment', 'heuristics', '--chains', '0']);
-        expect(r.status).toBe(1);
+        expect(r.status).toBe(2); // a bad option value is a usage error, like every command's
         expect(r.stderr).toMatch(/--chains takes a whole number from 1 to 100000, not '0'/);
         const s = await chainlab(['experiment', 'heuristics', '--chains', '1', '--scheduler', 'nowhere']);
-        expect(s.status).toBe(1);
+        expect(s.status).toBe(2);
         expect(s.stderr).toMatch(/--scheduler is 'local', 'process' or a Dask scheduler address/);
         const t = await chainlab([
             'experiment',

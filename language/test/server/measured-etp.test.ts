@@ -21,7 +21,9 @@ import { createServerModule } from '../../src/server/server-module.js';
 const noBackend = { cost: () => Promise.reject(new Error('no backend')) };
 
 function server(runs = new RunResults()) {
-    const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(noBackend, runs, new SweepResults())] });
+    const { Chain } = createChainServices(EmptyFileSystem, {
+        language: [createServerModule(noBackend, runs, new SweepResults())],
+    });
     return { Chain, runs, parse: parseHelper<Model>(Chain) };
 }
 

@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 function server(costs: CostSource) {
-    const { Chain } = createChainServices(EmptyFileSystem, { language: [createServerModule(costs, new RunResults(), new SweepResults())] });
+    const { Chain } = createChainServices(EmptyFileSystem, {
+        language: [createServerModule(costs, new RunResults(), new SweepResults())],
+    });
     return { Chain, parse: parseHelper<Model>(Chain) };
 }
 
