@@ -123,22 +123,7 @@ beforeAll(async () => {
     failing = cliFailing('analyze', strict, '--ptts', 'System', '--json');
     // a small chain measured on this machine, two scenarios
     const small = join(work, 'small.chain');
-    writeFileSync(
-        small,
-        [
-            'platform Here { cores 2 }',
-            'image Img 64 x 64 of u8',
-            'box Source { out o: Img  source period 10 ms  cost 100 us }',
-            'box Gain { in i: Img  out o: Img  kernel gain(2)  split rows  depends pointwise  cost 200 us }',
-            'box Sink { in i: Img  kernel sink  cost 10 us }',
-            'chain Small on Here {',
-            '    s: Source  g: Gain  k: Sink',
-            '    s.o -> g.i  g.o -> k.i',
-            '    schedule reduced threads 1',
-            '}',
-            'target here { local  rt-cores 0  be-cores 1 }',
-        ].join('\n'),
-    );
+    writeFileSync(small, readFileSync(join(repo, 'tests', 'fixtures', 'small-here.chain'), 'utf-8'));
     run = cli(
         'deploy',
         small,

@@ -4,24 +4,19 @@
  * plot's numbers are the reply's; the ETP edit is the language server's, found in the AST (a comment inside
  * `etp chain X` hides nothing); the edited model checks clean and analyses.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-    createProtocolConnection,
     DidOpenTextDocumentNotification,
-    InitializedNotification,
-    InitializeRequest,
-    StreamMessageReader,
-    StreamMessageWriter,
     type CodeAction,
     type ProtocolConnection,
     type TextEdit,
 } from 'vscode-languageserver-protocol/node.js';
-import { ensureServerBundle } from '../../language/test/lsp/server-bundle';
+import { startServer } from '../../language/test/lsp/server-bundle';
 import type { AnalyzeResult, DeployResult, RequestResultOf } from '@chainlab/contract';
 import { analysisPlot, measuredSomething, runPlot } from '../src/plot-data';
 
@@ -57,19 +52,7 @@ let reply: DeployResult;
 
 beforeAll(async () => {
     writeFileSync(file, model);
-    server = spawn(process.execPath, [await ensureServerBundle(), '--stdio'], { cwd: repo, stdio: 'pipe' });
-    connection = createProtocolConnection(
-        new StreamMessageReader(server.stdout),
-        new StreamMessageWriter(server.stdin),
-    );
-    connection.listen();
-    await connection.sendRequest(InitializeRequest.type, {
-        processId: process.pid,
-        rootUri: null,
-        workspaceFolders: null,
-        capabilities: {},
-    });
-    await connection.sendNotification(InitializedNotification.type, {});
+    ({ server, connection } = await startServer(repo));
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: 'chain', version: 1, text: model },
     });
