@@ -4,8 +4,10 @@
  * answered `initialize`, so that wait used to follow the server's start. Registered at activation, it overlaps
  * it: the request goes out as soon as the client has started (issue #16, CodeLens 6 s after a reload). The
  * client's own CodeLens feature is left out (language-client.ts): one provider, one set of lenses.
- * VS Code asks again when the server publishes diagnostics for a .chain file: the document is then built, so a
- * request that came before the server had it (right after a reload) no longer leaves the file without lenses.
+ * A document whose lens request came back empty or failed (the server had not built it yet, right after a reload)
+ * is asked again as soon as the server publishes its diagnostics (it is built then), else after a short retry.
+ * Only such a document: every change event restarts VS Code's debounce for every open editor, so firing on each
+ * publish would hold back the lenses it is about to ask for.
  */
 import * as vscode from 'vscode';
 import { CodeLensRequest, type LanguageClient } from 'vscode-languageclient/node';
@@ -16,10 +18,11 @@ const RETRY_MS = 500;
 
 export function registerCodeLens(client: LanguageClient, selector: vscode.DocumentSelector): vscode.Disposable {
     const changed = new vscode.EventEmitter<void>();
-    const built = vscode.languages.onDidChangeDiagnostics(event => {
-        if (event.uris.some(uri => uri.path.endsWith('.chain'))) changed.fire();
-    });
+    /** Documents left without lenses, by URI: how many requests failed or came back empty. */
     const failures = new Map<string, number>();
+    const built = vscode.languages.onDidChangeDiagnostics(event => {
+        if (event.uris.some(uri => failures.has(uri.toString()))) changed.fire();
+    });
     const retry = (document: vscode.TextDocument) => {
         const key = document.uri.toString();
         const count = (failures.get(key) ?? 0) + 1;

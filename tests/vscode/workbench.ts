@@ -43,6 +43,17 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }
 
+/**
+ * Developer: Reload Window, as a user reloads. Unlike a browser reload (whose unload handler only starts saving the
+ * UI state), the command waits until VS Code has saved which editors are open, so the reloaded window restores them.
+ */
+export async function reloadWindow(page: Page): Promise<void> {
+    const loaded = page.waitForEvent('load', { timeout: 60_000 });
+    await runCommand(page, 'Developer: Reload Window');
+    await loaded;
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+}
+
 /** The workbench's theme kind now. */
 export async function currentTheme(page: Page): Promise<keyof typeof THEMES> {
     return /\bvs-dark\b/.test((await page.locator('.monaco-workbench').getAttribute('class')) ?? '') ? 'dark' : 'light';
