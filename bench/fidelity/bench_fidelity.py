@@ -7,10 +7,11 @@ below ~70 % busy, in the baseline and the throttled scenario:
 2. the measured scenarios, predicted from that calibration (whole traced iterations drawn at random).
 
 Prints KS(predicted, measured) and the p50/p99 differences with their ratios to the targets (KS <= 0.10,
-p50/p99 within 10 %), and the load average, since the numbers depend on what else runs here. Two columns say
+p50/p99 within 10 %), and the load average, since the numbers depend on what else runs here. Four columns say
 what no model can beat: `floor`, KS between the calibration run's own latencies and the measured ones (two runs
-of the same chain on this machine), and `noise`, the KS two samples of these sizes exceed 5 % of the time when
-they come from one distribution.
+of the same chain on this machine); `noise`, the KS two samples of these sizes exceed 5 % of the time when they
+come from one distribution; `again` and `p99 Δ`, KS and the p99 difference between the measured run and the same
+scenario measured once more right after it, with nothing changed.
 
     backend/.venv/bin/python bench/fidelity/bench_fidelity.py [--iterations 1000] [--calibrate 1000] [--case fig3-5]
 """
@@ -95,16 +96,16 @@ def run_case(name: str, iterations: int, calibrate: int, scratch: Path) -> list[
             period_ns=period,
             runs_root=folder / "runs",
         )
-    dep = deploy_sync(
-        ir,
-        chain,
-        "here",
+    measure = dict(
         file=str(model),
         scenarios=["baseline", "throttled"],
         iterations=iterations,
         period_ns=period,
         runs_root=folder / "runs",
     )
+    dep = deploy_sync(ir, chain, "here", **measure)
+    # the same scenarios measured once more: how far two measured runs of one chain are apart here
+    again = deploy_sync(ir, chain, "here", **measure)
     res = results(dep, ir, dep.predicted)
     cal = load_calibration(cal_file, chain, "here")
     assert cal is not None
@@ -112,6 +113,7 @@ def run_case(name: str, iterations: int, calibrate: int, scratch: Path) -> list[
     calibrated = (np.asarray(cal.starts_ns, dtype=float) + np.asarray(cal.durations_ns, dtype=float)).max(axis=1)
     floor_points = [(int(v), 1 / calibrated.size) for v in np.sort(calibrated)]
     local = {r.scenario: Path(r.local_dir) for r in dep.scenarios}
+    local_again = {r.scenario: Path(r.local_dir) for r in again.scenarios}
     rows = []
     for s in res["scenarios"]:
         q = s.get("quantiles_ms") or {}
@@ -119,9 +121,12 @@ def run_case(name: str, iterations: int, calibrate: int, scratch: Path) -> list[
         if not p50 or not p99:
             continue
         measured = read_latencies(local[s["scenario"]] / "latencies.csv")
+        repeated = np.sort(read_latencies(local_again[s["scenario"]] / "latencies.csv"))
         rows.append(
             {
                 "floor": ks_distance(measured, floor_points),
+                "repeat_ks": ks_distance(measured, [(int(v), 1 / repeated.size) for v in repeated]),
+                "repeat_p99": float(np.quantile(repeated, 0.99) / np.quantile(measured, 0.99) - 1),
                 "noise": 1.36 * math.sqrt((measured.size + calibrated.size) / (measured.size * calibrated.size)),
                 "case": name,
                 "chain": chain,
@@ -147,7 +152,7 @@ def main() -> None:
     print(f"targets: KS <= {KS_TARGET}, p50 and p99 within {QUANTILE_TARGET:.0%}; calibration {args.calibrate} it.")
     print(
         f"{'case':8} {'scenario':10} {'period':>9} {'KS':>6} {'ratio':>6}  {'p50 meas/pred ms':>18} {'Δ':>6}  "
-        f"{'p99 meas/pred ms':>18} {'Δ':>6}  {'floor':>5} {'noise':>5}"
+        f"{'p99 meas/pred ms':>18} {'Δ':>6}  {'floor':>5} {'noise':>5}  {'again':>5} {'p99 Δ':>6}"
     )
     with tempfile.TemporaryDirectory(prefix="chainlab-fidelity-") as tmp:
         for name in args.case or sorted(CASES):
@@ -159,7 +164,8 @@ def main() -> None:
                 print(
                     f"{r['case']:8} {r['scenario']:10} {r['period_ms']:7.1f}ms {ks}"
                     f"  {r['p50'][0]:8.2f} /{r['p50'][1]:8.2f} {d50:+6.0%}  {r['p99'][0]:8.2f} /{r['p99'][1]:8.2f}"
-                    f" {d99:+6.0%}  {r['floor']:5.3f} {r['noise']:5.3f}{flag}"
+                    f" {d99:+6.0%}  {r['floor']:5.3f} {r['noise']:5.3f}"
+                    f"  {r['repeat_ks']:5.3f} {r['repeat_p99']:+6.0%}{flag}"
                 )
     load = os.getloadavg()
     print(f"load after: {load[0]:.2f} {load[1]:.2f}")

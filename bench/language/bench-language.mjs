@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { prng } from '../../language/test/prng.js';
 
 const TARGET_MS = 300;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,17 +66,6 @@ const SCALING = option('scaling', false) === true;
 const LANGIUM_SCOPES = option('langium-scopes', false) === true;
 
 // ------------------------------------------------------------------ generator
-/** A small seeded PRNG, so that the generated file is the same on every run. */
-function prng(seed) {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 /**
  * The model text with `instances` box instances of `defs` box definitions.

@@ -10,7 +10,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { StreamMessageReader, type Message, type ResponseMessage } from 'vscode-languageserver/node.js';
 import { ensureServerBundle, languageDir } from './server-bundle.js';
-import { frameCase, random } from './frame-fuzz.js';
+import { prng } from '../prng.js';
+import { frameCase } from './frame-fuzz.js';
 
 const CASES = Number(process.env.CHAINLAB_LSP_FUZZ_CASES ?? 300);
 const SEED = Number(process.env.CHAINLAB_LSP_FUZZ_SEED ?? 18);
@@ -127,7 +128,7 @@ describe('language server framing', () => {
     });
 
     test(`${CASES} seeded hostile cases (seed ${SEED}): every sentinel answered once, the server alive`, async () => {
-        const next = random(SEED);
+        const next = prng(SEED);
         for (let i = 0; i < CASES; i++) {
             const parts = frameCase(next);
             for (const part of parts) send(part);

@@ -6,22 +6,14 @@
  */
 import { isAbsolute } from 'node:path';
 import type { createProgram } from '../../../language/src/cli/main.js';
+import { prng } from '../../../language/test/prng.js';
 
 /** The CLI's program object (commander's Command; its types through the CLI, which declares commander). */
 type Command = ReturnType<typeof createProgram>;
 type Option = Command['options'][number];
 
-/** The seeded PRNG (mulberry32): a case is a function of the run seed and its index only. */
-export function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+/** The seeded PRNG: a case is a function of the run seed and its index only. */
+export { prng };
 
 export type ValueKind =
     'integer' | 'duration' | 'choice' | 'scenarios' | 'name' | 'components' | 'periods' | 'output' | 'fingerprint';
