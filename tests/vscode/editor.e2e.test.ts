@@ -173,7 +173,7 @@ describe('the language polish in VS Code', () => {
         await goToLine(line);
         await lensAbove('Analyze latency').waitFor({ timeout: 90_000 });
         // 1. The file open while the window reloads: the extension host restarts, then the server.
-        let started = Date.now();
+        const started = Date.now();
         await reloadWindow(page);
         await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 60_000 });
         const editorShown = Date.now() - started;
