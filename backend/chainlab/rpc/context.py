@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chainlab.progress import ProgressFn
+from chainlab.rpc.endpoint import REQUEST_CANCELLED, RpcError
+from chainlab.run import interrupt
 
 
 @dataclass(frozen=True)
@@ -17,3 +19,10 @@ class RequestContext:
         """Progress of the request, dropped when the client does not follow it."""
         if self.progress is not None:
             self.progress(fraction, message)
+
+
+def start_work() -> None:
+    """A run, deployment, sweep or experiment starts: an earlier Ctrl-C does not stop it. A backend that is ending
+    (its client gone, SIGTERM, SIGHUP) starts nothing, even for a request it accepted just before."""
+    if not interrupt.reset():
+        raise RpcError(REQUEST_CANCELLED, "the backend is ending (its client is gone or it was stopped): not started")

@@ -13,10 +13,9 @@ from chainlab.deploy.report import results, summary_table, write_report
 from chainlab.deploy.targets import resolve_target
 from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
-from chainlab.rpc.context import RequestContext
+from chainlab.rpc.context import RequestContext, start_work
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import MAX_CALIBRATE, MAX_ITERATIONS, chain_param, plan_options, whole_param
-from chainlab.run import interrupt
 from chainlab.run.scenarios import parse_scenarios
 
 
@@ -24,7 +23,7 @@ from chainlab.run.scenarios import parse_scenarios
 def deploy_run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
-    interrupt.reset()
+    start_work()
     logs: list[str] = []
     dep = deploy_sync(
         ir,

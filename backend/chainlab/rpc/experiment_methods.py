@@ -7,10 +7,9 @@ from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ir import validate_ir
-from chainlab.rpc.context import RequestContext
+from chainlab.rpc.context import RequestContext, start_work
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import MAX_ITERATIONS, chain_param, whole_param
-from chainlab.run import interrupt
 
 MAX_CHAINS = 100_000
 MAX_BOXES = 10_000
@@ -51,6 +50,6 @@ def heuristics(params: dict[str, Any], context: RequestContext) -> dict[str, Any
         target=target,
         iterations=whole_param(params, "iterations", 1, MAX_ITERATIONS) or 200,
     )
-    interrupt.reset()
+    start_work()
     file = params.get("file")
     return run_experiment(exp, model, model_file=file if isinstance(file, str) else None, progress=context.report)

@@ -11,7 +11,7 @@ from chainlab.errors import ChainlabError, ModelError
 from chainlab.ir import find_ptts, validate_ir
 from chainlab.ptts import api
 from chainlab.rpc.chain_etp import chain_resolver
-from chainlab.rpc.context import RequestContext
+from chainlab.rpc.context import RequestContext, start_work
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import whole_param
 from chainlab.run import interrupt
@@ -148,7 +148,7 @@ def explore(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
             raise ModelError("out: the CSV file to write the points to")
         options["out"] = out
         options["resume"] = params.get("resume") is True
-    interrupt.reset()  # a new sweep: an earlier Ctrl-C does not stop it
+    start_work()
     options["progress"] = _throttled(context)
     options["cancelled"] = interrupt.interrupted
     return {"source": ir["source"], **sweep(ptts, vary, **options)}

@@ -12,11 +12,10 @@ from chainlab.errors import ModelError
 from chainlab.files import resolved
 from chainlab.ir import has_target, validate_ir
 from chainlab.plan import make_plan
-from chainlab.rpc.context import RequestContext
+from chainlab.rpc.context import RequestContext, start_work
 from chainlab.rpc.deploy_methods import deploy_run
 from chainlab.rpc.methods import method
 from chainlab.rpc.params import MAX_CALIBRATE, MAX_ITERATIONS, chain_param, plan_options, whole_param
-from chainlab.run import interrupt
 from chainlab.run.local import run_local, summary_text, target_cores
 
 
@@ -54,7 +53,7 @@ def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
     if target == HERE and not has_target(ir, HERE):
         target = None  # `--target here` without a target of that name: this machine, all cores
     target_cores(ir, target)
-    interrupt.reset()
+    start_work()
     if params.get("scenario"):
         if target is None:
             raise ModelError("scenarios need a target of the model with rt- and be-cores (e.g. --target here)")

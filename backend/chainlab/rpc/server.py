@@ -11,9 +11,11 @@ import contextlib
 import ctypes
 import logging
 import os
+import queue
 import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from chainlab.errors import ChainlabError, FileSystemError
@@ -73,6 +75,38 @@ class Dispatcher:
         return notify
 
 
+#: How often the main thread looks up from waiting for a frame: the longest a signal waits for its handler.
+SIGNAL_POLL_S = 0.25
+
+
+def _frames(reader: FrameReader) -> Iterator[dict[str, Any] | FrameError]:
+    """The frames of `reader`, read on a thread of their own. The kernel hands a SIGTERM to any thread of the
+    process; Python runs its handler only when the main thread next runs Python code, which a main thread blocked
+    reading stdin never does (a backend outlived its client that way). The main thread only waits here, a bounded
+    time at a go, so the handler runs within SIGNAL_POLL_S whichever thread took the signal."""
+    frames: queue.SimpleQueue[dict[str, Any] | FrameError | None] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            while (message := reader.read()) is not None:
+                frames.put(message)
+                if isinstance(message, dict) and message.get("method") == "exit":
+                    break
+        finally:
+            frames.put(None)
+
+    # a daemon: after `exit` or a signal it may still be blocked reading, and must not hold the process up
+    threading.Thread(target=read, name="chainlab-rpc-reader", daemon=True).start()
+    while True:
+        try:
+            message = frames.get(timeout=SIGNAL_POLL_S)
+        except queue.Empty:
+            continue
+        if message is None:
+            return
+        yield message
+
+
 def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     """Answers the frames of rfile on wfile until end of input or `exit`; a bad frame is answered, not fatal."""
     writer = FrameWriter(wfile)
@@ -81,7 +115,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     endpoint = Endpoint(Dispatcher(lambda: endpoint), writer.write, max_workers=2)
     try:
         exited = False
-        while (message := reader.read()) is not None:
+        for message in _frames(reader):
             if isinstance(message, FrameError):
                 log.warning("%s", message.message)
                 writer.write(message.reply())
@@ -93,12 +127,12 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
             else:
                 endpoint.consume(message)
         if not exited:  # stdin ended without `exit`: the client is gone, nobody waits for the run
-            interrupt.stop_all()
+            interrupt.end()
     finally:
         # the work in flight (already told to stop on SIGTERM/SIGHUP/EOF) ends and replies with what it measured
         endpoint.shutdown()
         writer.close()
-        interrupt.reset()  # served: a later server in this process (tests serve in-process) starts unstopped
+        interrupt.served()
 
 
 def _end_with_parent() -> None:
@@ -123,7 +157,9 @@ def main() -> None:
     try:
         _end_with_parent()
         load_method_modules()
-        serve(sys.stdin.buffer, sys.stdout.buffer)
+        # the frames are read on a daemon thread (_frames), from a reader of their own: at exit Python would wait
+        # for sys.stdin's lock, held by that thread's read, and abort the process
+        serve(os.fdopen(os.dup(sys.stdin.fileno()), "rb"), sys.stdout.buffer)
     except interrupt.Terminated as t:
         sys.exit(128 + t.signum)
 

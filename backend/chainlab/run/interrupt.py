@@ -5,7 +5,9 @@ the chain processes it started; the chain binary then stops its threads, writes 
 with status 'stopped', and exits normally. Scenario loops check `interrupted()` and start nothing new.
 
 SIGTERM and SIGHUP (also the client's death: PR_SET_PDEATHSIG) do the same and then end the backend once the
-work in flight has replied (`Terminated` leaves the server's read loop); so does the end of its stdin.
+work in flight has replied (`Terminated` leaves the server's read loop); so does the end of its stdin. Unlike a
+Ctrl-C, that is final: a run whose request was accepted just before (its handler not yet started) does not start,
+instead of clearing the stop as a new run after a Ctrl-C does and running to its last iteration for nobody.
 """
 
 from __future__ import annotations
@@ -17,8 +19,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _children: set[subprocess.Popen] = set()
-_lock = threading.Lock()
-_interrupted = threading.Event()
+_lock = threading.Lock()  # guards _children
+# Plain flags, not Events: a signal handler runs in the main thread between two bytecodes, possibly inside another
+# handler; one that takes a lock the code it interrupted holds (an Event's own) waits for itself forever (CI: a
+# backend hung after SIGTERM and SIGHUP came together). Storing a global is one bytecode: no lock needed.
+_interrupted = False  # Ctrl-C: the run in flight stops; the next run starts afresh
+_ending = False  # SIGTERM, SIGHUP, the client gone: nothing runs any more in this backend
+_signalling = threading.local()  # .active: this thread is signalling the children (a nested handler leaves it)
 
 
 class Terminated(BaseException):
@@ -36,8 +43,10 @@ def install() -> None:
 
 
 def _on_terminate(signum: int, frame: object) -> None:
-    stop_all()
-    raise Terminated(signum)
+    first = not _ending
+    end()
+    if first:  # a second SIGTERM/SIGHUP does not cut short the wait for the replies of the work in flight
+        raise Terminated(signum)
 
 
 def _on_sigint(signum: int, frame: object) -> None:
@@ -46,28 +55,56 @@ def _on_sigint(signum: int, frame: object) -> None:
 
 def stop_all() -> None:
     """Stop the run in flight (keeping what it measured) and anything it would start next."""
-    _interrupted.set()
-    with _lock:
-        children = list(_children)
-    for proc in children:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
+    global _interrupted
+    _interrupted = True
+    _signal_children()
+
+
+def end() -> None:
+    """The backend is ending: stop the run in flight, and every run that would start after it."""
+    global _ending
+    _ending = True
+    _signal_children()
+
+
+def _signal_children() -> None:
+    """SIGINT to the chain processes still running. A signal handler that interrupted this very call in the same
+    thread returns at once: the call it interrupted goes on signalling them, and _lock is not taken twice."""
+    if getattr(_signalling, "active", False):
+        return
+    _signalling.active = True
+    try:
+        with _lock:
+            children = list(_children)
+        for proc in children:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+    finally:
+        _signalling.active = False
 
 
 def interrupted() -> bool:
-    return _interrupted.is_set()
+    return _interrupted or _ending
 
 
-def reset() -> None:
-    """A new run starts: an earlier Ctrl-C does not stop it."""
-    _interrupted.clear()
+def reset() -> bool:
+    """A new run starts: an earlier Ctrl-C does not stop it. False when the backend is ending: start nothing."""
+    global _interrupted
+    _interrupted = False
+    return not _ending
+
+
+def served() -> None:
+    """The server has ended: a later one in this process (tests serve in-process) starts unstopped."""
+    global _interrupted, _ending
+    _interrupted = _ending = False
 
 
 @contextmanager
 def interruptible(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
     with _lock:
         _children.add(proc)
-    if _interrupted.is_set() and proc.poll() is None:
+    if interrupted() and proc.poll() is None:
         proc.send_signal(signal.SIGINT)
     try:
         yield proc

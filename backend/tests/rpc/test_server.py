@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
 from rpc_client import Client
 
 VECTORS = Path(__file__).resolve().parents[3] / "tests" / "ir-vectors"
+GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "golden" / "samples"
 
 
 @pytest.fixture()
@@ -74,3 +78,41 @@ def test_plan_and_chain_etp_over_rpc(client: Client) -> None:
     xray = json.loads((GOLDEN / "xray.ir.json").read_text())
     system = client.request("ptts/analyze", {"ir": xray, "ptts": "System"})["result"]
     assert system["requirements"] and abs(sum(p for _, p in system["distribution"]) - 1) < 1e-9
+
+
+def test_a_run_accepted_as_the_client_goes_does_not_start(client: Client, tmp_path: Path) -> None:
+    """The client gone (end of stdin) right after its run request: the backend starts nothing and exits.
+    A stop that a new run could clear, as it clears a Ctrl-C, let the run go to its last iteration for nobody
+    (CI: a backend left running after its CLI was killed)."""
+    ir = json.loads((GOLDEN / "chains" / "appendix-a.ir.json").read_text())
+    next(b for b in ir["boxes"] if b["name"] == "Source")["source_period_ns"] = 10_000_000  # 100,000 × 10 ms
+    out = tmp_path / "out"
+    # one write: the backend reads the request, hands it to a worker and then reads the end of its input
+    client.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "run/local", "params": {"ir": ir, "iterations": 100_000, "out": str(out)}}
+    )
+    assert client.process.stdin
+    client.process.stdin.close()
+    assert client.process.wait(timeout=60) == 0
+    reply = client.receive()
+    assert reply["error"]["code"] == -32800, reply  # REQUEST_CANCELLED
+    assert "the backend is ending" in reply["error"]["message"]
+    assert not (out / "latencies.csv").exists()  # nothing was started
+
+
+def test_sigterm_and_sighup_in_a_burst_end_the_backend() -> None:
+    """SIGTERM and SIGHUP arriving together (the client's death: PR_SET_PDEATHSIG, and its process group's
+    signals) end the backend. A handler that ran inside another one and took a lock the first held waited for
+    itself forever (CI: two backends left asleep after code-server stopped; 2 of 20 bursts hung)."""
+    for _ in range(20):
+        c = Client()
+        try:
+            assert "result" in c.request("backend/version", {})  # serving: the handlers are installed
+            for i in range(300):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(c.process.pid, signal.SIGHUP if i % 2 else signal.SIGTERM)
+            assert c.process.wait(timeout=10) in (128 + signal.SIGTERM, 128 + signal.SIGHUP)
+        finally:
+            if c.process.poll() is None:
+                c.process.kill()
+                c.process.wait()
