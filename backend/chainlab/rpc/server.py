@@ -113,6 +113,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     reader = FrameReader(rfile)
     endpoint: Endpoint | None = None
     endpoint = Endpoint(Dispatcher(lambda: endpoint), writer.write, max_workers=2)
+    interrupt.start_serving()
     try:
         exited = False
         for message in _frames(reader):
@@ -132,7 +133,6 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
         # the work in flight (already told to stop on SIGTERM/SIGHUP/EOF) ends and replies with what it measured
         endpoint.shutdown()
         writer.close()
-        interrupt.served()
 
 
 def _end_with_parent() -> None:
@@ -161,6 +161,7 @@ def main() -> None:
         # for sys.stdin's lock, held by that thread's read, and abort the process
         serve(os.fdopen(os.dup(sys.stdin.fileno()), "rb"), sys.stdout.buffer)
     except interrupt.Terminated as t:
+        interrupt.ignore_from_now()
         sys.exit(128 + t.signum)
 
 

@@ -42,6 +42,13 @@ def install() -> None:
     signal.signal(signal.SIGHUP, _on_terminate)
 
 
+def ignore_from_now() -> None:
+    """The backend is exiting: a signal still on its way changes nothing. (Python puts back the default handlers as
+    it finalizes: a late SIGHUP would end the process by itself, with another exit status.)"""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
+
+
 def _on_terminate(signum: int, frame: object) -> None:
     first = not _ending
     end()
@@ -94,8 +101,9 @@ def reset() -> bool:
     return not _ending
 
 
-def served() -> None:
-    """The server has ended: a later one in this process (tests serve in-process) starts unstopped."""
+def start_serving() -> None:
+    """A server starts unstopped, also after an earlier one in this process (tests serve in-process). Not reset when
+    a server ends: a SIGTERM still on its way then does not interrupt the exit a second time."""
     global _interrupted, _ending
     _interrupted = _ending = False
 
