@@ -303,6 +303,7 @@ def _write(exp: Experiment, out: Path, tables: dict[str, Any], rows: list[dict[s
     if (out / "measured.csv").exists():
         files.append(out / "measured.csv")
     if rows:
-        title = f"{len(rows)} synthetic chains ({exp.boxes} boxes, {exp.threads} threads): predicted mean latency"
+        chains = f"{len(rows)} synthetic chains ({exp.boxes} boxes, {exp.threads} threads)"
+        title = f"{chains}: predicted mean latency and arena"
         files += boxplot(rows, out / "boxplot", title)
     return [str(f) for f in files]

@@ -35,8 +35,11 @@ def boxplot(rows: Sequence[dict[str, Any]], out: Path, title: str) -> list[Path]
     ):
         ax.boxplot(data, tick_labels=labels, whis=(0, 100), medianprops={"color": "black"})
         ax.set_yscale("log")
+        # 1-2-5 labels and limits on such a tick: every box lies between two labelled values
+        ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
         ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
-        ax.yaxis.set_minor_formatter(ticker.FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        ax.set_ylim(*_one_two_five_span(np.concatenate(data)))
         ax.set_ylabel(ylabel)
         ax.tick_params(axis="x", labelrotation=35)
         ax.grid(alpha=0.3, axis="y", which="both")
@@ -50,3 +53,14 @@ def boxplot(rows: Sequence[dict[str, Any]], out: Path, title: str) -> list[Path]
             os.replace(tmp, f)
     plt.close(fig)
     return files
+
+
+def _one_two_five_span(values: np.ndarray) -> tuple[float, float]:
+    """The nearest 1-2-5 values below the smallest and above the largest positive value, 10 % away from them at
+    least (a box on the frame would be hidden by it)."""
+    positive = values[values > 0]
+    low, high = (float(positive.min()) / 1.1, float(positive.max()) * 1.1) if positive.size else (1.0, 10.0)
+    steps = np.array([1.0, 2.0, 5.0, 10.0])
+    below = 10 ** np.floor(np.log10(low)) * steps
+    above = 10 ** np.floor(np.log10(high)) * steps
+    return float(below[below <= low].max()), float(above[above >= high].min())
