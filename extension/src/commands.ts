@@ -20,7 +20,7 @@ import {
 } from '@chainlab/contract';
 import type { ChainlabPanelManager } from './diagram-panels';
 import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
-import { bestOffsets, bestPeriods, bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
+import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
 import { analysisPlot, measuredSomething, reportOf, runPlot } from './plot-data';
 import { openReport, type PlotPanels } from './plot-panel';
 import type { BackendStatus } from './status-bar';
@@ -224,8 +224,9 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
                 {
                     uri: uri.toString(),
                     ptts,
-                    offsets_ns: bestOffsets(result),
-                    periods_ns: bestPeriods(result),
+                    // the best point holds exactly the swept offsets and periods (the contract says so)
+                    offsets_ns: result.best.offsets_ns,
+                    periods_ns: result.best.periods_ns,
                 } satisfies RequestParamsOf<'chainlab/offsetsEdit'>,
             );
             await vscode.workspace.applyEdit(await ctx.client.protocol2CodeConverter.asWorkspaceEdit(reply.edit));

@@ -21,15 +21,6 @@ export function objectiveValue(result: Pick<ExploreResult, 'objective'>, point: 
     }
 }
 
-/** The periods of the best point, for the components whose candidate periods were swept (none: {}). */
-export function bestPeriods(result: Pick<ExploreResult, 'periods_ns' | 'best'>): Record<string, number> {
-    return Object.fromEntries(
-        Object.keys(result.periods_ns ?? {})
-            .filter(name => result.best.periods_ns?.[name] !== undefined)
-            .map(name => [name, result.best.periods_ns[name]]),
-    );
-}
-
 /**
  * Candidate periods as typed in the editor: `Wall=16.6,16.7` (ms), several components separated by `;` or spaces.
  * Returns ns per component, or the reason it cannot be read.
@@ -45,11 +36,6 @@ export function parseCandidatePeriods(text: string): Record<string, number[]> | 
         out[match[1]] = values.map(v => Math.round(v * 1e6));
     }
     return out;
-}
-
-/** The offsets of the best point, for the components that were swept. */
-export function bestOffsets(result: Pick<ExploreResult, 'vary' | 'best'>): Record<string, number> {
-    return Object.fromEntries(result.vary.map(name => [name, result.best.offsets_ns[name]]));
 }
 
 function offsetsText(point: ExplorePoint, vary: readonly string[]): string {

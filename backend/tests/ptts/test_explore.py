@@ -44,6 +44,7 @@ def test_offset_sweep_of_c2_in_config_e():
 def test_default_step_and_two_components():
     r = explore(config("e"), ["C1", "C2"], objective="mean")
     assert 1 < len(r["points"]) <= 400
+    assert all(set(p["offsets_ns"]) == {"C1", "C2"} and p["periods_ns"] == {} for p in r["points"])
     assert r["best"]["mean_ms"] == min(p["mean_ms"] for p in r["points"])
 
 
@@ -54,6 +55,8 @@ def test_periods_are_a_grid_dimension_and_each_point_is_its_own_analysis():
         itertools.product(C2_PERIODS, offsets)
     )
     assert r["periods_ns"] == {"C2": C2_PERIODS} and r["total_points"] == len(r["points"]) == 15
+    # a point holds exactly what was swept: the editor writes the best one into the model as it is (contract)
+    assert all(set(p["offsets_ns"]) == {"C1"} and set(p["periods_ns"]) == {"C2"} for p in r["points"])
     for p in r["points"][1::4]:
         ir = config("e")
         ir["components"][1]["offset_ns"] = p["offsets_ns"]["C1"]

@@ -32,18 +32,11 @@ export function rememberSweep(
     if (request !== 'chainlab/explore' || !('ptts' in params) || typeof params.ptts !== 'string') return false;
     const reply = result as Partial<ExploreResult> | undefined;
     if (!reply?.best || !Array.isArray(reply.vary) || !reply.objective) return false;
-    const best = reply.best;
-    const offsets = Object.fromEntries(
-        reply.vary.filter(name => name in best.offsets_ns).map(name => [name, best.offsets_ns[name]]),
-    );
-    const swept = Object.keys(reply.periods_ns ?? {});
-    const periods = Object.fromEntries(
-        swept.filter(name => name in (best.periods_ns ?? {})).map(name => [name, best.periods_ns[name]]),
-    );
+    const best = reply.best; // its offsets and periods are exactly the swept ones (the contract says so)
     sweeps.set(uri, params.ptts, {
         objective: reply.objective,
-        offsets_ns: offsets,
-        periods_ns: periods,
+        offsets_ns: best.offsets_ns,
+        periods_ns: best.periods_ns,
         p99_ms: best.p99_ms,
         mean_ms: best.mean_ms,
         loss: best.loss,
