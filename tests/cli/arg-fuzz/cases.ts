@@ -25,6 +25,8 @@ export const VALUE_KINDS: Record<string, ValueKind> = {
     '--seed': 'integer',
     '--calibrate': 'integer',
     '--boxes': 'integer',
+    '--chains': 'integer',
+    '--samples': 'integer',
     '--max-trees': 'integer',
     '--max-operations': 'integer',
     '--step': 'duration',
@@ -55,7 +57,7 @@ const CHOICES: Record<string, string[]> = {
     // a LocalCluster costs ~2 s to start: mostly in-process
     '--engine': ['process', 'process', 'process', 'local'],
     // nothing listens there: the connection is refused (within the engine's 5 s connect timeout)
-    '--scheduler': ['tcp://127.0.0.1:9'],
+    '--scheduler': ['tcp://127.0.0.1:9', 'process'],
 };
 
 /** Small valid integers: a valid run must stay short (the iterations of a run are measured in real time). */
@@ -65,6 +67,8 @@ const SMALL_INTEGERS: Record<string, string[]> = {
     '--seed': ['0', '1', '42', '4294967295'],
     '--calibrate': ['0', '1', '3'],
     '--boxes': ['1', '2', '10', '100'],
+    '--chains': ['1', '2'],
+    '--samples': ['1', '10', '100'],
     '--max-trees': ['1', '10', '1000', '100000'],
     '--max-operations': ['1', '1000', '100000000000'],
 };
@@ -187,12 +191,20 @@ interface CommandShape {
 }
 
 export function commandShapes(program: Command): CommandShape[] {
-    return program.commands.map(command => ({
-        name: command.name(),
+    // a command with subcommands (`experiment heuristics`) is fuzzed alone and as each of them
+    return program.commands.flatMap(command => [
+        shapeOf(command, command.name()),
+        ...command.commands.map(sub => shapeOf(sub, `${command.name()} ${sub.name()}`)),
+    ]);
+}
+
+function shapeOf(command: Command, name: string): CommandShape {
+    return {
+        name,
         files: command.registeredArguments.length,
         variadic: command.registeredArguments.some(a => a.variadic),
         options: command.options,
-    }));
+    };
 }
 
 /** Every option of every command that takes a value but has no value kind (the test wants none). */
@@ -280,10 +292,21 @@ const UNKNOWN_COMMANDS = [
     'x'.repeat(5000),
 ];
 
+/** First options that keep a valid case short (a later option, valid or hostile, replaces them). */
+const SHORT_RUN: Record<string, (random: () => number) => string[]> = {
+    run: random => ['--iterations', pick(random, ['1', '2', '3'])],
+    deploy: random => ['--iterations', pick(random, ['1', '2', '3'])],
+    // 1-2 small chains planned in the backend alone: ~2 s (with --target here, 16 builds: ~30 s)
+    'experiment heuristics': random => [
+        ...['--chains', pick(random, ['1', '2']), '--boxes', '6', '--samples', '10'],
+        ...['--scheduler', 'process', '--iterations', '1'],
+    ],
+};
+
 /**
  * One case: a command (mostly real), its files (mostly sample models), 0-4 options with valid or hostile values,
- * sometimes repeated, unknown, in `--opt=value` form or missing their value. A run or deploy that would pass every
- * check is kept short: its first option is a small --iterations (a later one, valid or hostile, replaces it).
+ * sometimes repeated, unknown, in `--opt=value` form or missing their value. A run, deploy or experiment that would
+ * pass every check is kept short by its first options (SHORT_RUN).
  */
 export function generateCase(program: Command, files: FileSpace, seed: number, index: number): FuzzCase {
     const random = prng((Math.imul(seed ^ 0x9e3779b9, 31) + Math.imul(index, 0x85ebca6b)) >>> 0);
@@ -294,9 +317,9 @@ export function generateCase(program: Command, files: FileSpace, seed: number, i
         return { index, args };
     }
     const shape = pick(random, shapes);
-    const args: string[] = [shape.name];
+    const args: string[] = shape.name.split(' ');
     const model = random() < 0.65 && files.models.length > 0 ? pick(random, files.models) : undefined;
-    if (shape.name === 'run' || shape.name === 'deploy') args.push('--iterations', pick(random, ['1', '2', '3']));
+    args.push(...(SHORT_RUN[shape.name]?.(random) ?? []));
     // positional files: the model, hostile inputs, none, or too many
     const fileCount =
         random() < 0.08 ? 0 : shape.variadic ? 1 + Math.floor(random() * 3) : shape.files + (random() < 0.08 ? 1 : 0);
