@@ -15,6 +15,7 @@ import { DiagramClient } from '../../language/test/diagram-server/diagram-client
 import { webviewOptions } from '../esbuild.mjs';
 import { launchBrowser } from './browser.js';
 import { contrastOffenders } from './contrast.js';
+import { smallestDiagramText } from './readable-text.js';
 import { THEMES, themeScript, type Theme } from './vscode-themes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -96,18 +97,7 @@ async function open(name: string, theme: Theme = THEMES.light, extra: Record<str
 const viewport = (page: Page) =>
     page.evaluate(() => (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.viewport());
 
-/** The smallest on-screen font size of the visible texts of the diagram (labels, axes, legends), in CSS px. */
-const smallestText = (page: Page) =>
-    page.evaluate(() => {
-        const sizes = [...document.querySelectorAll('svg.sprotty-graph text')]
-            .filter(t => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0)
-            .map(t => {
-                const font = parseFloat(getComputedStyle(t).fontSize);
-                const m = (t as SVGGraphicsElement).getScreenCTM();
-                return font * (m ? Math.hypot(m.a, m.b) : 1);
-            });
-        return { count: sizes.length, min: Math.min(...sizes) };
-    });
+const smallestText = (page: Page) => page.evaluate(smallestDiagramText);
 
 describe('diagrams in a half-width panel', () => {
     test('every view opens with text of at least 11 px on screen; screenshots in light and dark', async () => {

@@ -13,7 +13,13 @@ import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
-import { openFile as openInWorkbench, THEMES, useTheme as useWorkbenchTheme } from './workbench.js';
+import {
+    codeLensAbove,
+    openFile as openInWorkbench,
+    THEMES,
+    useTheme as useWorkbenchTheme,
+    webviewFrame as findWebviewFrame,
+} from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 const CHAIN = join('samples', 'chains', 'fig3-1.chain');
@@ -47,53 +53,22 @@ afterAll(async () => {
     await server?.stop();
 });
 
-/** The CodeLens `title` right above the line that starts with `declaration` (several elements have one). */
+/** The CodeLens `title` right above the line that starts with `declaration` in `file` (brought forward first). */
 async function codeLens(file: string, declaration: string, title: string): Promise<Locator> {
-    const lines = readFileSync(join(repo, file), 'utf-8').split('\n');
-    const line = lines.findIndex(l => l.startsWith(declaration)) + 1;
     await page
         .locator('.tab', { hasText: file.split('/').at(-1)! })
         .first()
         .click();
-    await page.locator('.monaco-editor textarea').first().focus();
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type(String(line));
-    await page.keyboard.press('Enter');
-    const text = page.locator('.monaco-editor .view-line', { hasText: declaration.replace(/ /g, '\u00a0') }).first();
-    const lenses = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true });
-    await lenses
-        .first()
-        .waitFor({ timeout: 90_000 })
-        .catch(async (error: unknown) => {
-            await page.screenshot({ path: join(artifacts, `edit-loop-no-${title.toLowerCase()}-lens.png`) });
-            throw error;
-        });
-    const y = (await text.boundingBox())!.y;
-    let best: { lens: Locator; y: number } | undefined;
-    for (const lens of await lenses.all()) {
-        const box = await lens.boundingBox();
-        if (box && box.y < y && (!best || box.y > best.y)) best = { lens, y: box.y };
-    }
-    if (!best) throw new Error(`no ${title} lens above ${declaration}`);
-    return best.lens;
+    const lines = readFileSync(join(repo, file), 'utf-8').split('\n');
+    return codeLensAbove(page, lines, declaration, title).catch(async (error: unknown) => {
+        await page.screenshot({ path: join(artifacts, `edit-loop-no-${title.toLowerCase()}-lens.png`) });
+        throw error;
+    });
 }
 
 /** The webview frame whose document has `selector` (and the text, if given), other than `not`. */
-async function webviewFrame(selector: string, text?: RegExp, not?: Frame, timeoutMs = 60_000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-        for (const frame of page.frames()) {
-            if (frame === not) continue;
-            const found = await frame
-                .locator(selector, text ? { hasText: text } : {})
-                .count()
-                .catch(() => 0);
-            if (found) return frame;
-        }
-        if (Date.now() > deadline) throw new Error(`no webview shows ${selector} ${text ?? ''} in ${timeoutMs} ms`);
-        await page.waitForTimeout(250);
-    }
-}
+const webviewFrame = (selector: string, text?: RegExp, not?: Frame, timeoutMs?: number) =>
+    findWebviewFrame(page, selector, { text, not: not ? [not] : [], timeoutMs });
 
 /** Brings the editor of `file` forward and presses Ctrl+Z. */
 async function undoInEditor(file: string): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * The language polish of issue #16 as a real VS Code (code-server 4.100.3) shows it: the .chain file icon,
- * keywords that are also names (`x` of `mul.x`) not coloured as keywords, CodeLens soon after a window
- * reload, and no warning of ours when this repository is open. Screenshots in the light and the dark theme
- * are kept in test-results/vscode/ (editor-light.png, editor-dark.png, repository-problems.png).
+ * keywords that are also names (`x` of `mul.x`) not coloured as keywords, a misspelt name fixed by its
+ * did-you-mean quick fix (Ctrl+.), a syntax error in words in the Problems panel, completion that leaves out
+ * what a box already has, CodeLens soon after a window reload, and no warning of ours when this repository is
+ * open. Screenshots in the light and the dark theme are kept in test-results/vscode/ (editor-light.png,
+ * editor-dark.png, quick-fix-did-you-mean.png, problems-syntax-in-words.png, repository-problems.png).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,17 @@ const HIGHLIGHT = [
     '',
 ].join('\n');
 
+/** A model with one misspelt box name (`Gian`); its box Gain already has a kernel, a split and a cost. */
+const MISTAKES = [
+    'image F 64 x 64 of u8',
+    'platform P { cores 2 }',
+    'box Src { out o: F  source period 10 ms }',
+    'box Gain { in i: F  out o: F  kernel gain(2)  split rows  cost 1 ms }',
+    'box Show { in i: F  kernel sink }',
+    'chain C on P { s: Src  g: Gian  k: Show  s.o -> g.i  g.o -> k.i }',
+    '',
+].join('\n');
+
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
@@ -45,6 +58,7 @@ beforeAll(async () => {
     mkdirSync(join(workspace, 'samples'));
     copyFileSync(join(repo, 'samples', 'xray.chain'), join(workspace, 'samples', 'xray.chain'));
     writeFileSync(join(workspace, 'samples', 'names.chain'), HIGHLIGHT);
+    writeFileSync(join(workspace, 'samples', 'mistakes.chain'), MISTAKES);
     server = await startCodeServer(workspace, {
         'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
         // This machine is offline: VS Code could not fetch package.json's schema from schemastore.org and would warn.
@@ -167,6 +181,56 @@ describe('the language polish in VS Code', () => {
         await page.screenshot({ path: join(artifacts, 'highlighting-light.png') });
         await useTheme('dark');
         await page.screenshot({ path: join(artifacts, 'highlighting-dark.png') });
+    });
+
+    test('a misspelt name: its quick fix (Ctrl+.) says and writes the right one; a syntax error in words; completion without what the box has', async () => {
+        await openFile('mistakes.chain');
+        const problems = () => page.locator('[id="status.problems"]').getAttribute('aria-label');
+        await expect.poll(problems, { timeout: 60_000 }).toMatch(/[1-9]\d* Errors?/);
+        // the unknown box: cursor on it, Ctrl+., the fix names the box it means
+        await page
+            .locator('.monaco-editor .view-line span', { hasText: /^Gian$/ })
+            .first()
+            .click();
+        await page.keyboard.press('Control+.');
+        const fix = page.locator('.action-widget .monaco-list-row', { hasText: "Change to 'Gain'" });
+        await fix.waitFor({ timeout: 20_000 });
+        await page.screenshot({ path: join(artifacts, 'quick-fix-did-you-mean.png') });
+        await fix.click();
+        await expect
+            .poll(() => page.locator('.monaco-editor .view-line', { hasText: 'g:\u00a0Gain\u00a0\u00a0k:' }).count())
+            .toBe(1);
+        await expect.poll(problems, { timeout: 30_000 }).toMatch(/No Problems/);
+
+        // completion at the end of box Gain's body: ports and the members it lacks, not kernel, split or cost
+        await goToLine(4);
+        await page.keyboard.press('End');
+        for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft'); // before ` }`
+        await page.keyboard.type('  ');
+        await page.keyboard.press('Control+Space');
+        const rows = page.locator('.suggest-widget .monaco-list-row');
+        await rows.first().waitFor({ timeout: 20_000 });
+        // the keywords offered (VS Code may add words of the document: those have another icon)
+        const offered = await rows.evaluateAll(es =>
+            es
+                .filter(e => e.querySelector('.suggest-icon.codicon-symbol-keyword'))
+                .map(e => e.querySelector('.label-name')?.textContent ?? ''),
+        );
+        expect(offered).toEqual(expect.arrayContaining(['in', 'out', 'depends']));
+        for (const had of ['kernel', 'split', 'cost']) expect(offered, offered.join(' | ')).not.toContain(had);
+        await page.screenshot({ path: join(artifacts, 'completion-box-members.png') });
+        await page.keyboard.press('Escape');
+
+        // a box left open: the Problems panel says what is missing, where, in words
+        await page.keyboard.press('End');
+        await page.keyboard.press('Backspace'); // the closing brace of box Gain
+        await page.keyboard.press('Control+Shift+M');
+        const row = page.locator('.markers-panel .monaco-tl-row', { hasText: "Expected '}' to close box 'Gain'" });
+        await row.first().waitFor({ timeout: 30_000 });
+        expect(await page.locator('.markers-panel .monaco-tl-row', { hasText: 'Token sequences' }).count()).toBe(0);
+        await page.screenshot({ path: join(artifacts, 'problems-syntax-in-words.png') });
+        await page.keyboard.press('Control+Shift+M'); // the panel closed again
+        await runCommand(page, 'File: Revert File');
     });
 
     test('CodeLens after a window reload: within 2 s of opening a file once the window is back', async () => {

@@ -21,7 +21,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { formatNumber } from '../../extension/src/number-format.js';
 import { repo, startCodeServer, type CodeServer } from './code-server.js';
-import { runCommand, shotInBothThemes } from './workbench.js';
+import {
+    codeLensAbove,
+    hoverNode,
+    runCommand,
+    shotInBothThemes,
+    webviewFrame as findWebviewFrame,
+} from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 const cli = (...args: string[]) =>
@@ -63,25 +69,12 @@ afterAll(async () => {
 });
 
 /** The webview frame (diagram or plot) whose document has `selector` (with the text `text`, if given). */
-async function webviewFrame(selector: string, timeoutMs = 60_000, text?: string | RegExp): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-        for (const frame of page.frames()) {
-            if (
-                await frame
-                    .locator(selector, text === undefined ? {} : { hasText: text })
-                    .count()
-                    .catch(() => 0)
-            )
-                return frame;
-        }
-        if (Date.now() > deadline)
-            throw new Error(
-                `no webview shows ${selector} within ${timeoutMs} ms\n${server.log().slice(-3000)}\n${extensionLog()}`,
-            );
-        await page.waitForTimeout(250);
-    }
-}
+const webviewFrame = (selector: string, timeoutMs = 60_000, text?: string | RegExp): Promise<Frame> =>
+    findWebviewFrame(page, selector, {
+        text,
+        timeoutMs,
+        explain: () => `${server.log().slice(-3000)}\n${extensionLog()}`,
+    });
 
 /** The extension's output channel and the language client's log, as code-server wrote them (for failures). */
 function extensionLog(): string {
@@ -104,16 +97,8 @@ function extensionLog(): string {
 const sampleLines = readFileSync(join(repo, 'samples', 'xray.chain'), 'utf-8').split('\n');
 
 /** The CodeLens `title` above the line that starts with `declaration` (scrolled into view first). */
-async function codeLens(declaration: string, title: string, lines = sampleLines) {
-    const line = lines.findIndex(l => l.startsWith(declaration)) + 1;
-    await page.locator('.monaco-editor textarea').first().focus();
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type(String(line));
-    await page.keyboard.press('Enter');
-    const lens = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true }).first();
-    await lens.waitFor({ timeout: 90_000 });
-    return lens;
-}
+const codeLens = (declaration: string, title: string, lines = sampleLines) =>
+    codeLensAbove(page, lines, declaration, title);
 
 describe('chainlab in VS Code (code-server)', () => {
     test('open the sample: the language server answers with CodeLens', async () => {
@@ -297,36 +282,7 @@ describe('chainlab in VS Code (code-server)', () => {
         // the view, not the run's output, in the screenshots
         await runCommand(page, 'View: Hide Panel');
         // a measured bar's popup says what it is (the bars are narrow where the model's costs are pessimistic)
-        const popup = lanes.locator('.sprotty-popup .chainlab-popup');
-        const centre = async (id: string) => {
-            const box = (await lanes.locator(`[id$="_container"] g.sprotty-node[id$="${id}"]`).boundingBox())!;
-            return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-        };
-        /** Rests the pointer on node `id` until its popup says `says`, coming from node `from` (another popup). */
-        const hover = async (id: string, from: string, says: RegExp) => {
-            const text = async () => ((await popup.count()) ? ((await popup.first().textContent()) ?? '') : '');
-            for (let attempt = 1; ; attempt++) {
-                // from the other node onto this one, which starts Sprotty's popup timer anew (where they are now: the
-                // diagram re-fits to its panel after a resize, animated, and a pointer left behind misses the node)
-                const [target, other] = [await centre(id), await centre(from)];
-                await page.mouse.move(other.x, other.y);
-                await page.mouse.move(target.x, target.y);
-                try {
-                    await expect.poll(text, { timeout: 5_000 }).toMatch(says);
-                } catch (error) {
-                    if (attempt === 5) throw error;
-                    continue;
-                }
-                // beside the pointer, not in a corner of the panel
-                const box = (await popup.first().boundingBox())!;
-                const gap = Math.hypot(
-                    Math.max(box.x - target.x, 0, target.x - box.x - box.width),
-                    Math.max(box.y - target.y, 0, target.y - box.y - box.height),
-                );
-                expect(gap).toBeLessThan(40);
-                return;
-            }
-        };
+        const hover = (id: string, from: string, says: RegExp) => hoverNode(page, lanes, id, from, says);
         // the predicted bar's popup is the box's hover and its predicted times; the measured bar's, what was measured
         const hoverMeasured = async () => {
             await hover('.g.0', '.g.0.measured', /^g: box Gain, .*predicted 100 µs \.\. 300 µs/);

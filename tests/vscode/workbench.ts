@@ -1,5 +1,5 @@
 /** What the VS Code suites do in the workbench the way a user does: open a file, switch the colour theme. */
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
@@ -9,7 +9,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
     await page.keyboard.press('Control+P');
     await page.keyboard.type(name);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
-    await page.locator('.tab.active', { hasText: name }).waitFor();
+    await page.locator(`.tab.active[data-resource-name="${name}"]`).waitFor(); // not a panel whose title names it
 }
 
 /** Switches the colour theme the way a user does: Preferences: Color Theme. */
@@ -83,5 +83,103 @@ export async function shotInBothThemes(
                 .toContain(`vscode-${theme}`);
         await ready?.();
         await page.screenshot({ path: path(theme) });
+    }
+}
+
+export interface FrameQuery {
+    /** Text the element must contain. */
+    text?: string | RegExp;
+    /** Frames not to return (e.g. the views open before). */
+    not?: Iterable<Frame>;
+    timeoutMs?: number;
+    /** More to say when none is found (logs). */
+    explain?: () => string;
+}
+
+/** The webview frame (diagram or plot) whose document has `selector`, as a user finds the panel showing it. */
+export async function webviewFrame(page: Page, selector: string, query: FrameQuery = {}): Promise<Frame> {
+    const { text, timeoutMs = 60_000 } = query;
+    const not = new Set(query.not ?? []);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        for (const frame of page.frames()) {
+            if (not.has(frame)) continue;
+            const found = await frame
+                .locator(selector, text === undefined ? {} : { hasText: text })
+                .count()
+                .catch(() => 0);
+            if (found) return frame;
+        }
+        if (Date.now() > deadline)
+            throw new Error(
+                `no webview shows ${selector} ${text ?? ''} within ${timeoutMs} ms\n${query.explain?.() ?? ''}`,
+            );
+        await page.waitForTimeout(250);
+    }
+}
+
+/**
+ * The CodeLens `title` right above the line of `lines` that starts with `declaration`, in the active editor (several
+ * elements have one: the nearest above the line is its own). The line is brought into view with Go to Line.
+ */
+export async function codeLensAbove(
+    page: Page,
+    lines: readonly string[],
+    declaration: string,
+    title: string,
+    timeoutMs = 90_000,
+): Promise<Locator> {
+    const line = lines.findIndex(l => l.startsWith(declaration)) + 1;
+    if (line === 0) throw new Error(`no line starts with ${declaration}`);
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(line));
+    await page.keyboard.press('Enter');
+    const text = page.locator('.monaco-editor .view-line', { hasText: declaration.replace(/ /g, '\u00a0') }).first();
+    const lenses = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true });
+    await lenses.first().waitFor({ timeout: timeoutMs });
+    const y = (await text.boundingBox())!.y;
+    let best: { lens: Locator; y: number } | undefined;
+    for (const lens of await lenses.all()) {
+        const box = await lens.boundingBox();
+        if (box && box.y < y && (!best || box.y > best.y)) best = { lens, y: box.y };
+    }
+    if (!best) throw new Error(`no ${title} lens above ${declaration}`);
+    return best.lens;
+}
+
+/**
+ * Rests the pointer on the diagram node whose id ends with `id` until its hover popup says `says`, coming from the
+ * node `from` (which starts Sprotty's popup timer anew), and checks that the popup opens next to the node (Sprotty
+ * puts it below or beside the node, so that it does not hide what it describes).
+ */
+export async function hoverNode(page: Page, frame: Frame, id: string, from: string, says: RegExp): Promise<void> {
+    const popup = frame.locator('.sprotty-popup .chainlab-popup');
+    const text = async () => ((await popup.count()) ? ((await popup.first().textContent()) ?? '') : '');
+    const boxOf = async (end: string) =>
+        (await frame.locator(`[id$="_container"] g.sprotty-node[id$="${end}"]`).first().boundingBox())!;
+    const centre = (b: { x: number; y: number; width: number; height: number }) => ({
+        x: b.x + b.width / 2,
+        y: b.y + b.height / 2,
+    });
+    for (let attempt = 1; ; attempt++) {
+        // where they are now: the diagram re-fits to its panel after a resize, animated, and a pointer left behind
+        // misses the node
+        const [node, other] = [await boxOf(id), await boxOf(from)];
+        await page.mouse.move(centre(other).x, centre(other).y);
+        await page.mouse.move(centre(node).x, centre(node).y);
+        try {
+            await expect.poll(text, { timeout: 5_000 }).toMatch(says);
+        } catch (error) {
+            if (attempt === 5) throw error;
+            continue;
+        }
+        const box = (await popup.first().boundingBox())!;
+        const gap = Math.hypot(
+            Math.max(box.x - (node.x + node.width), node.x - (box.x + box.width), 0),
+            Math.max(box.y - (node.y + node.height), node.y - (box.y + box.height), 0),
+        );
+        expect(gap, `the popup ${JSON.stringify(box)} next to the node ${JSON.stringify(node)}`).toBeLessThan(40);
+        return;
     }
 }

@@ -201,7 +201,8 @@ export function lanesView(
         axis,
         ...arrows,
         ...lanes,
-        legend('legend', entries, GANTT.nameWidth, lanesBottom + 12),
+        // from the lanes' left edge, under the label column too: its long lines fit a half-width panel
+        legend('legend', entries, 0, lanesBottom + 12),
     ];
     return {
         type: T.graph,

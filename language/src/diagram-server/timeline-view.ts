@@ -123,7 +123,7 @@ export function timelineView(ir: IrModel, ptts: Ptts, ctx: ViewContext): Chainla
         legend(
             'legend',
             [...marks].map(mark => ({ mark, text: TIMELINE_LEGEND[mark] })),
-            TIMELINE.nameWidth,
+            0, // from the lanes' left edge, as in the thread lanes
             lanesBottom + 12,
         ),
     );

@@ -1,0 +1,200 @@
+/**
+ * Every diagram view in a real VS Code (code-server), as it opens beside the editor in a 1600 × 1000 window (a
+ * half-width panel), in the light and the dark theme: the box chain of the X-ray sample and of Figure 3.5, the X-ray
+ * plan and thread lanes, the PTTS chain of Figure 5.2 and its trigger timeline. Each opens readable (every diagram text
+ * at least 11 px on screen), every text on its fill has a WCAG contrast of at least 4.5:1 with the theme VS Code gives
+ * the webview (hover popups of a box and a component included), and the toolbar shows only the view's controls; Fit,
+ * −, +, 100 % and the wheel zoom (1.15× a notch).
+ * The same checks as the Chromium suite (diagram/test/readability.test.ts), here with VS Code's own theme variables.
+ * Screenshots: test-results/vscode/view-NAME-THEME.png.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser } from '../../diagram/test/browser.js';
+import { contrastOffenders } from '../../diagram/test/contrast.js';
+import { smallestDiagramText } from '../../diagram/test/readable-text.js';
+import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import {
+    codeLensAbove,
+    currentTheme,
+    hoverNode,
+    openFile,
+    runCommand,
+    shotInBothThemes,
+    THEMES,
+    webviewFrame,
+} from './workbench.js';
+
+const artifacts = join(repo, 'test-results', 'vscode');
+const FILES = {
+    xray: join('samples', 'xray.chain'),
+    fig35: join('samples', 'chains', 'fig3-5.chain'),
+    ptts: join('samples', 'ptts', 'thesis-fig5-2.chain'),
+};
+const ZOOM = ['fit', 'zoom-out', 'zoom-in', 'zoom-reset'];
+
+/**
+ * Each view: its screenshot name, file, the declaration whose CodeLens opens it, the lens, the view's own controls,
+ * and a node whose hover popup is shown in the screenshots (reached from another node), with what it says.
+ */
+interface View {
+    name: string;
+    file: keyof typeof FILES;
+    element: string;
+    lens: string;
+    controls: string[];
+    popup?: { node: string; from: string; says: RegExp };
+}
+const VIEWS: View[] = [
+    {
+        name: 'xray-chain',
+        file: 'xray',
+        element: 'chain XRay',
+        lens: 'Diagram',
+        controls: ['palette', 'ports', 'costs'],
+        popup: { node: '_dark', from: '_flat', says: /^dark: box DarkCorrection, kernel add/ },
+    },
+    { name: 'xray-plan', file: 'xray', element: 'chain XRay', lens: 'Show plan', controls: ['heuristic'] },
+    { name: 'xray-lanes', file: 'xray', element: 'chain XRay', lens: 'Thread lanes', controls: ['heuristic'] },
+    {
+        name: 'fig3-5-chain',
+        file: 'fig35',
+        element: 'chain Fig35',
+        lens: 'Diagram',
+        controls: ['palette', 'ports', 'costs'],
+    },
+    {
+        name: 'ptts',
+        file: 'ptts',
+        element: 'ptts Fig52',
+        lens: 'Diagram',
+        controls: [],
+        popup: { node: '_C1', from: '_C0', says: /^component C1 .*period 58 ms .*offset 30 ms/ },
+    },
+    { name: 'timeline', file: 'ptts', element: 'ptts Fig52', lens: 'Trigger timeline', controls: [] },
+];
+
+let server: CodeServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    const workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
+    mkdirSync(join(workspace, 'samples'));
+    for (const file of Object.values(FILES))
+        copyFileSync(join(repo, file), join(workspace, 'samples', file.split('/').at(-1)!));
+    server = await startCodeServer(workspace, {
+        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
+        'workbench.colorTheme': THEMES.light,
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await page.addInitScript('window.__name = f => f'); // a helper the TS transform may put into functions sent to frames
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+});
+
+afterAll(async () => {
+    if (page) await page.screenshot({ path: join(artifacts, 'views-last.png') }).catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+});
+
+/** Opens `view` from its CodeLens and returns its webview, once its diagram is drawn and fitted. */
+async function openView(view: View, before: Frame[]): Promise<Frame> {
+    const file = FILES[view.file];
+    // the text on the left, every view beside it on the right: the file opens in the first group
+    await runCommand(page, 'View: Focus First Editor Group');
+    await openFile(page, file.split('/').at(-1)!);
+    const lines = readFileSync(join(repo, file), 'utf-8').split('\n');
+    await (await codeLensAbove(page, lines, view.element, view.lens)).click();
+    // its diagram, not a message such as one while the backend plans
+    const frame = await webviewFrame(page, 'svg.sprotty-graph g.sprotty-node:not([id$="_message"])', { not: before });
+    // drawn, then fitted to the panel: the zoom stops changing
+    let last = '';
+    await expect
+        .poll(
+            async () => {
+                const now = await zoomOf(frame).then(String);
+                const settled = now === last;
+                last = now;
+                return settled;
+            },
+            { timeout: 20_000, intervals: [300] },
+        )
+        .toBe(true);
+    return frame;
+}
+
+/** The diagram's zoom: the scale of the graph's root group (Sprotty's viewport transform). */
+const zoomOf = (frame: Frame) =>
+    frame.evaluate(() => {
+        const transform = document.querySelector('svg.sprotty-graph > g')?.getAttribute('transform') ?? '';
+        return Number(/scale\(([\d.e+-]+)/.exec(transform)?.[1] ?? 1);
+    });
+
+const visibleControls = (frame: Frame) =>
+    frame
+        .locator('.chainlab-toolbar [data-control]:visible')
+        .evaluateAll(es => es.map(e => (e as HTMLElement).dataset.control)) as Promise<string[]>;
+
+describe('every diagram view in VS Code, beside the editor, light and dark', () => {
+    const opened: Frame[] = [];
+
+    for (const view of VIEWS) {
+        test(`${view.name}: readable text, contrast ≥ 4.5:1 in both themes, only its own controls`, async () => {
+            const frame = await openView(view, opened);
+            opened.push(frame);
+            expect(await visibleControls(frame)).toEqual([...ZOOM, ...view.controls, 'export']);
+            const checked: string[] = [];
+            await shotInBothThemes(
+                page,
+                [frame],
+                theme => join(artifacts, `view-${view.name}-${theme}.png`),
+                async () => {
+                    const theme = await currentTheme(page);
+                    if (view.popup) await hoverNode(page, frame, view.popup.node, view.popup.from, view.popup.says);
+                    const text = await frame.evaluate(smallestDiagramText);
+                    expect(text.count, `${view.name}: diagram texts`).toBeGreaterThan(0);
+                    expect(
+                        text.min,
+                        `${view.name} (${theme}): smallest text ${text.min.toFixed(1)} px`,
+                    ).toBeGreaterThanOrEqual(10.9);
+                    const contrast = await frame.evaluate(contrastOffenders, 4.5);
+                    expect(contrast.offenders, `${view.name} (${theme}): texts below 4.5:1`).toEqual([]);
+                    expect(contrast.checked, `${view.name} (${theme}): texts on screen`).toBeGreaterThan(0);
+                    checked.push(`${theme} ${contrast.checked} texts, lowest ${contrast.lowest.ratio}:1`);
+                },
+            );
+            console.log(`${view.name}: ${checked.join('; ')}`);
+        });
+    }
+
+    test('Fit, −, +, 100 % and the wheel zoom the diagram in its panel (1.15× a step)', async () => {
+        const frame = opened[0]; // the X-ray box chain
+        await page.locator('.tab', { hasText: 'xray.chain: XRay (box chain)' }).first().click();
+        await expect.poll(() => frame.locator('button[data-control="fit"]').isVisible()).toBe(true);
+        await frame.locator('button[data-control="fit"]').click();
+        await page.waitForTimeout(300);
+        const fitted = await zoomOf(frame);
+        await frame.locator('button[data-control="zoom-in"]').click();
+        await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted * 1.15, 3);
+        await frame.locator('button[data-control="zoom-out"]').click();
+        await frame.locator('button[data-control="zoom-out"]').click();
+        await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted / 1.15, 3);
+        await frame.locator('button[data-control="zoom-reset"]').click();
+        await expect.poll(() => zoomOf(frame)).toBeCloseTo(1, 5);
+        await frame.locator('button[data-control="fit"]').click();
+        await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted, 5);
+        const graph = (await frame.locator('svg.sprotty-graph').boundingBox())!;
+        await page.mouse.move(graph.x + graph.width / 2, graph.y + graph.height / 2);
+        await page.mouse.wheel(0, -100); // one notch
+        await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted * 1.15, 3);
+        await page.mouse.wheel(0, 100);
+        await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted, 3);
+    });
+});
