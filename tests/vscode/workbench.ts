@@ -135,7 +135,9 @@ export async function codeLensAbove(
     await page.keyboard.press('Control+G');
     await page.keyboard.type(String(line));
     await page.keyboard.press('Enter');
-    const text = page.locator('.monaco-editor .view-line', { hasText: declaration.replace(/ /g, '\u00a0') }).first();
+    // case-sensitive and from the line's start: a comment such as "// A chain small…" must not count as "chain Small"
+    const escaped = declaration.replace(/[.*+?^$()|[\]{}\\]/g, c => `\\${c}`).replace(/ /g, '\\s'); // VS Code draws spaces as U+00A0
+    const text = page.locator('.monaco-editor .view-line', { hasText: new RegExp(`^${escaped}`) }).first();
     const lenses = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true });
     await lenses.first().waitFor({ timeout: timeoutMs });
     const y = (await text.boundingBox())!.y;
