@@ -4,11 +4,13 @@
  * and no network, the chainlab .vsix installed the way a user installs it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../diagram/test/browser.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = join(here, '..', '..');
@@ -146,4 +148,63 @@ export async function startCodeServer(workspace: string, settings: Record<string
             }
         },
     };
+}
+
+/** A workspace folder of its own: each of `files` (name → text) in its samples/ folder. */
+export function sampleWorkspace(files: Record<string, string>): string {
+    const workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
+    mkdirSync(join(workspace, 'samples'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, 'samples', name), text);
+    return workspace;
+}
+
+/** The repository's files at `paths` (relative to its root), by their names: for {@link sampleWorkspace}. */
+export function fromRepo(...paths: string[]): Record<string, string> {
+    return Object.fromEntries(paths.map(path => [basename(path), readFileSync(join(repo, path), 'utf-8')]));
+}
+
+/** code-server with the extension, and the Chromium window (1600×1000) a suite drives it in. */
+export interface Workbench {
+    server: CodeServer;
+    browser: Browser;
+    page: Page;
+}
+
+/** The suites' window size: a 1600-pixel-wide screen, a half-width editor group beside the text. */
+export const WINDOW = { width: 1600, height: 1000 } as const;
+
+/**
+ * Starts code-server on `workspace` with the user settings `settings` (the backend of this checkout, no schema
+ * downloads on this offline machine, unless overridden) and opens it in Chromium; whatever started is stopped again
+ * if a later step fails.
+ */
+export async function openWorkbench(workspace: string, settings: Record<string, unknown> = {}): Promise<Workbench> {
+    const server = await startCodeServer(workspace, {
+        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
+        // VS Code could not fetch package.json's schema from schemastore.org and would warn
+        'json.schemaDownload.enable': false,
+        ...settings,
+    });
+    let browser: Browser | undefined;
+    try {
+        browser = await launchBrowser();
+        const page = await browser.newPage({ viewport: WINDOW });
+        // a helper the TS transform may put into functions that tests send into frames
+        await page.addInitScript('window.__name = f => f');
+        await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        return { server, browser, page };
+    } catch (error) {
+        await browser?.close();
+        await server.stop();
+        throw error;
+    }
+}
+
+/** Closes the window and stops code-server, after a last screenshot at `lastShot` (what a failure left on screen). */
+export async function closeWorkbench(workbench: Workbench | undefined, lastShot?: string): Promise<void> {
+    if (!workbench) return;
+    if (lastShot) await workbench.page.screenshot({ path: lastShot }).catch(() => undefined);
+    await workbench.browser.close();
+    await workbench.server.stop();
 }

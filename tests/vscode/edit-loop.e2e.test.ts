@@ -6,13 +6,11 @@
  * Analyze latency without reopening, and the file's second ptts opens a diagram of its own, titled with it.
  * Screenshots are kept in test-results/vscode/.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from '../../diagram/test/browser.js';
-import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import { closeWorkbench, fromRepo, openWorkbench, repo, sampleWorkspace, type Workbench } from './code-server.js';
 import {
     codeLensAbove,
     openFile as openInWorkbench,
@@ -25,33 +23,18 @@ const artifacts = join(repo, 'test-results', 'vscode');
 const CHAIN = join('samples', 'chains', 'fig3-1.chain');
 const PTTS = join('samples', 'ptts', 'thesis-fig5-2.chain');
 
-let server: CodeServer;
-let browser: Browser;
+let workbench: Workbench | undefined;
 let page: Page;
 const openFile = (name: string) => openInWorkbench(page, name);
 const useTheme = (theme: keyof typeof THEMES) => useWorkbenchTheme(page, theme);
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
-    mkdirSync(join(workspace, 'samples'));
-    for (const file of [CHAIN, PTTS])
-        copyFileSync(join(repo, file), join(workspace, 'samples', file.split('/').at(-1)!));
-    server = await startCodeServer(workspace, {
-        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
-        'workbench.colorTheme': THEMES.light,
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    workbench = await openWorkbench(sampleWorkspace(fromRepo(CHAIN, PTTS)), { 'workbench.colorTheme': THEMES.light });
+    page = workbench.page;
 });
 
-afterAll(async () => {
-    if (page) await page.screenshot({ path: join(artifacts, 'edit-loop-last.png') }).catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
-});
+afterAll(() => closeWorkbench(workbench, join(artifacts, 'edit-loop-last.png')));
 
 /** The CodeLens `title` right above the line that starts with `declaration` in `file` (brought forward first). */
 async function codeLens(file: string, declaration: string, title: string): Promise<Locator> {

@@ -7,13 +7,20 @@
  * editor-dark.png, quick-fix-did-you-mean.png, problems-syntax-in-words.png, repository-problems.png).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from '../../diagram/test/browser.js';
-import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import {
+    closeWorkbench,
+    fromRepo,
+    openWorkbench,
+    repo,
+    sampleWorkspace,
+    WINDOW,
+    type CodeServer,
+    type Workbench,
+} from './code-server.js';
 import {
     openFile as openInWorkbench,
     reloadWindow,
@@ -45,6 +52,7 @@ const MISTAKES = [
     '',
 ].join('\n');
 
+let workbench: Workbench | undefined;
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
@@ -54,25 +62,12 @@ let workspace: string;
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
-    mkdirSync(join(workspace, 'samples'));
-    copyFileSync(join(repo, 'samples', 'xray.chain'), join(workspace, 'samples', 'xray.chain'));
-    writeFileSync(join(workspace, 'samples', 'names.chain'), HIGHLIGHT);
-    server = await startCodeServer(workspace, {
-        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
-        // This machine is offline: VS Code could not fetch package.json's schema from schemastore.org and would warn.
-        'json.schemaDownload.enable': false,
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    workspace = sampleWorkspace({ ...fromRepo('samples/xray.chain'), 'names.chain': HIGHLIGHT });
+    workbench = await openWorkbench(workspace);
+    ({ server, browser, page } = workbench);
 });
 
-afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-});
+afterAll(() => closeWorkbench(workbench));
 
 async function goToLine(line: number): Promise<void> {
     await page.locator('.monaco-editor textarea').first().focus();
@@ -299,7 +294,7 @@ describe('the language polish in VS Code', () => {
     });
 
     test('this repository open in VS Code: no problem in extension/package.json, none in the status bar', async () => {
-        const window = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+        const window = await browser.newPage({ viewport: WINDOW });
         try {
             await window.goto(`${server.url}/?folder=${encodeURIComponent(repo)}`);
             await window.locator('.monaco-workbench').waitFor({ timeout: 60_000 });

@@ -13,14 +13,20 @@
  * Screenshots are kept in test-results/vscode/, the new views in the light and the dark theme.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from '../../diagram/test/browser.js';
 import { formatNumber } from '../../extension/src/number-format.js';
-import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import {
+    closeWorkbench,
+    fromRepo,
+    openWorkbench,
+    repo,
+    sampleWorkspace,
+    type CodeServer,
+    type Workbench,
+} from './code-server.js';
 import {
     codeLensAbove,
     hoverNode,
@@ -41,32 +47,19 @@ const cli = (...args: string[]) =>
 /** A chain small enough to run on this machine in a few seconds. */
 const SMALL = readFileSync(join(repo, 'tests', 'fixtures', 'small-here.chain'), 'utf-8');
 
+let workbench: Workbench | undefined;
 let server: CodeServer;
-let browser: Browser;
 let page: Page;
 let workspace: string;
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
-    mkdirSync(join(workspace, 'samples'));
-    copyFileSync(join(repo, 'samples', 'xray.chain'), join(workspace, 'samples', 'xray.chain'));
-    writeFileSync(join(workspace, 'samples', 'small.chain'), SMALL);
-    server = await startCodeServer(workspace, {
-        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
-        'chainlab.iterations': 50,
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    workspace = sampleWorkspace({ ...fromRepo('samples/xray.chain'), 'small.chain': SMALL });
+    workbench = await openWorkbench(workspace, { 'chainlab.iterations': 50 });
+    ({ server, page } = workbench);
 });
 
-afterAll(async () => {
-    if (page) await page.screenshot({ path: join(artifacts, 'last.png') }).catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
-});
+afterAll(() => closeWorkbench(workbench, join(artifacts, 'last.png')));
 
 /** The webview frame (diagram or plot) whose document has `selector` (with the text `text`, if given). */
 const webviewFrame = (selector: string, timeoutMs = 60_000, text?: string | RegExp): Promise<Frame> =>

@@ -8,15 +8,13 @@
  * The same checks as the Chromium suite (diagram/test/readability.test.ts), here with VS Code's own theme variables.
  * Screenshots: test-results/vscode/view-NAME-THEME.png.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from '../../diagram/test/browser.js';
 import { contrastOffenders } from '../../diagram/test/contrast.js';
 import { smallestDiagramText } from '../../diagram/test/readable-text.js';
-import { repo, startCodeServer, type CodeServer } from './code-server.js';
+import { closeWorkbench, fromRepo, openWorkbench, repo, sampleWorkspace, type Workbench } from './code-server.js';
 import {
     codeLensAbove,
     currentTheme,
@@ -77,32 +75,17 @@ const VIEWS: View[] = [
     { name: 'timeline', file: 'ptts', element: 'ptts Fig52', lens: 'Trigger timeline', controls: [] },
 ];
 
-let server: CodeServer;
-let browser: Browser;
+let workbench: Workbench | undefined;
 let page: Page;
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const workspace = mkdtempSync(join(tmpdir(), 'chainlab-ws-'));
-    mkdirSync(join(workspace, 'samples'));
-    for (const file of Object.values(FILES))
-        copyFileSync(join(repo, file), join(workspace, 'samples', file.split('/').at(-1)!));
-    server = await startCodeServer(workspace, {
-        'chainlab.python': join(repo, 'backend', '.venv', 'bin', 'python'),
-        'workbench.colorTheme': THEMES.light,
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.addInitScript('window.__name = f => f'); // a helper the TS transform may put into functions sent to frames
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const workspace = sampleWorkspace(fromRepo(...Object.values(FILES)));
+    workbench = await openWorkbench(workspace, { 'workbench.colorTheme': THEMES.light });
+    page = workbench.page;
 });
 
-afterAll(async () => {
-    if (page) await page.screenshot({ path: join(artifacts, 'views-last.png') }).catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
-});
+afterAll(() => closeWorkbench(workbench, join(artifacts, 'views-last.png')));
 
 /** Opens `view` from its CodeLens and returns its webview, once its diagram is drawn and fitted. */
 async function openView(view: View, before: Frame[]): Promise<Frame> {
