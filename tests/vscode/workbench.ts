@@ -6,9 +6,20 @@ export const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Moder
 
 /** Quick Open (Ctrl+P) the file `name` and wait for its tab to be the active one. */
 export async function openFile(page: Page, name: string): Promise<void> {
-    await page.keyboard.press('Control+P');
-    await page.keyboard.type(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+P');
+        await page.keyboard.type(name);
+        try {
+            await row.waitFor({ timeout: 10_000 });
+            break;
+        } catch (error) {
+            // a file written a moment ago: Quick Open searches again when asked again, once VS Code has seen it
+            if (attempt === 4) throw error;
+            await page.keyboard.press('Escape');
+        }
+    }
+    await row.click();
     await page.locator(`.tab.active[data-resource-name="${name}"]`).waitFor(); // not a panel whose title names it
 }
 
@@ -140,14 +151,20 @@ export async function codeLensAbove(
     const text = page.locator('.monaco-editor .view-line', { hasText: new RegExp(`^${escaped}`) }).first();
     const lenses = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true });
     await lenses.first().waitFor({ timeout: timeoutMs });
-    const y = (await text.boundingBox())!.y;
-    let best: { lens: Locator; y: number } | undefined;
-    for (const lens of await lenses.all()) {
-        const box = await lens.boundingBox();
-        if (box && box.y < y && (!best || box.y > best.y)) best = { lens, y: box.y };
+    // the editor may still be scrolling to the line or making room for lenses: measured until the line stands still
+    // with its lens right above it
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        const y = (await text.boundingBox())?.y;
+        let best: { lens: Locator; y: number } | undefined;
+        for (const lens of y === undefined ? [] : await lenses.all()) {
+            const box = await lens.boundingBox();
+            if (box && box.y < y! && (!best || box.y > best.y)) best = { lens, y: box.y };
+        }
+        if (best && y! - best.y < 40 && (await text.boundingBox())?.y === y) return best.lens;
+        if (Date.now() > deadline) throw new Error(`no ${title} lens right above ${declaration}`);
+        await page.waitForTimeout(200);
     }
-    if (!best) throw new Error(`no ${title} lens above ${declaration}`);
-    return best.lens;
 }
 
 /**
