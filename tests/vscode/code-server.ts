@@ -171,7 +171,7 @@ export interface Workbench {
 }
 
 /** The suites' window size: a 1600-pixel-wide screen, a half-width editor group beside the text. */
-export const WINDOW = { width: 1600, height: 1000 } as const;
+const WINDOW = { width: 1600, height: 1000 } as const;
 
 /**
  * Starts code-server on `workspace` with the user settings `settings` (the backend of this checkout, no schema
@@ -188,17 +188,22 @@ export async function openWorkbench(workspace: string, settings: Record<string, 
     let browser: Browser | undefined;
     try {
         browser = await launchBrowser();
-        const page = await browser.newPage({ viewport: WINDOW });
-        // a helper the TS transform may put into functions that tests send into frames
-        await page.addInitScript('window.__name = f => f');
-        await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-        return { server, browser, page };
+        return { server, browser, page: await openWindow(browser, server, workspace) };
     } catch (error) {
         await browser?.close();
         await server.stop();
         throw error;
     }
+}
+
+/** A new Chromium window (1600×1000) showing `folder` in `server`'s workbench, once the workbench is drawn. */
+export async function openWindow(browser: Browser, server: CodeServer, folder: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: WINDOW });
+    // a helper the TS transform may put into functions that tests send into frames
+    await page.addInitScript('window.__name = f => f');
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    return page;
 }
 
 /** Closes the window and stops code-server, after a last screenshot at `lastShot` (what a failure left on screen). */

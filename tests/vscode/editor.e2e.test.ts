@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
     closeWorkbench,
     fromRepo,
+    openWindow,
     openWorkbench,
     repo,
     sampleWorkspace,
-    WINDOW,
     type CodeServer,
     type Workbench,
 } from './code-server.js';
@@ -294,10 +294,8 @@ describe('the language polish in VS Code', () => {
     });
 
     test('this repository open in VS Code: no problem in extension/package.json, none in the status bar', async () => {
-        const window = await browser.newPage({ viewport: WINDOW });
+        const window = await openWindow(browser, server, repo);
         try {
-            await window.goto(`${server.url}/?folder=${encodeURIComponent(repo)}`);
-            await window.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
             await window.keyboard.press('Control+P');
             await window.keyboard.type('extension/package.json');
             await window.locator('.quick-input-list .monaco-list-row', { hasText: 'package.json' }).first().click();

@@ -155,13 +155,13 @@ export async function codeLensAbove(
     // with its lens right above it
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-        const y = (await text.boundingBox())?.y;
+        const y = (await text.boundingBox())?.y ?? -Infinity; // not drawn yet: no lens is above it
         let best: { lens: Locator; y: number } | undefined;
-        for (const lens of y === undefined ? [] : await lenses.all()) {
+        for (const lens of await lenses.all()) {
             const box = await lens.boundingBox();
-            if (box && box.y < y! && (!best || box.y > best.y)) best = { lens, y: box.y };
+            if (box && box.y < y && (!best || box.y > best.y)) best = { lens, y: box.y };
         }
-        if (best && y! - best.y < 40 && (await text.boundingBox())?.y === y) return best.lens;
+        if (best && y - best.y < 40 && (await text.boundingBox())?.y === y) return best.lens;
         if (Date.now() > deadline) throw new Error(`no ${title} lens right above ${declaration}`);
         await page.waitForTimeout(200);
     }
