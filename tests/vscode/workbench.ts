@@ -129,6 +129,15 @@ export async function webviewFrame(page: Page, selector: string, query: FrameQue
     }
 }
 
+/** Go to Line (Ctrl+G) in the active editor: `line` typed once the input is open, not into the text. */
+export async function goToLine(page: Page, line: number): Promise<void> {
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').waitFor();
+    await page.keyboard.type(String(line));
+    await page.keyboard.press('Enter');
+}
+
 /**
  * The CodeLens `title` right above the line of `lines` that starts with `declaration`, in the active editor (several
  * elements have one: the nearest above the line is its own). The line is brought into view with Go to Line.
@@ -142,10 +151,7 @@ export async function codeLensAbove(
 ): Promise<Locator> {
     const line = lines.findIndex(l => l.startsWith(declaration)) + 1;
     if (line === 0) throw new Error(`no line starts with ${declaration}`);
-    await page.locator('.monaco-editor textarea').first().focus();
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type(String(line));
-    await page.keyboard.press('Enter');
+    await goToLine(page, line);
     // case-sensitive and from the line's start: a comment such as "// A chain small…" must not count as "chain Small"
     const escaped = declaration.replace(/[.*+?^$()|[\]{}\\]/g, c => `\\${c}`).replace(/ /g, '\\s'); // VS Code draws spaces as U+00A0
     const text = page.locator('.monaco-editor .view-line', { hasText: new RegExp(`^${escaped}`) }).first();
