@@ -5,15 +5,17 @@
  * idempotently, so that they work on a fresh machine: Debian packages (when
  * root), npm dependencies (with the lint tools: ESLint, typescript-eslint,
  * Prettier, dependency-cruiser), the contract (TypeScript generated from
- * contract/schemas), the language build, the Python venv with the backend, and
- * the C build. Each step keeps a content-hash stamp and is skipped when its
- * inputs did not change, so a second run takes a few seconds.
+ * contract/schemas), the language build, the CLI's npm package, the Python venv
+ * with the backend, the backend's wheel and sdist with a wheelhouse of its
+ * dependencies (offline installs), the extension's .vsix and the C build. Each
+ * step keeps a content-hash stamp and is skipped when its inputs did not
+ * change, so a second run takes a few seconds.
  *
  * Plain Node with no dependencies: it runs before anything is installed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -191,6 +193,22 @@ function languageBuild() {
     stamp('language', hash);
 }
 
+/** The CLI as an npm package (language/chainlab-cli-VERSION.tgz): one bundle, no dependencies (package-cli.mjs). */
+function cliPackage() {
+    const { version } = JSON.parse(readFileSync(join(root, 'language', 'package.json'), 'utf-8'));
+    const hash = hashOf([
+        'language/src',
+        'language/package.json',
+        'language/package-cli.mjs',
+        'language/cli-package',
+        ...CONTRACT_INPUTS,
+    ]);
+    if (upToDate('cli-package', hash, `language/chainlab-cli-${version}.tgz`)) return;
+    log(`packing the CLI (language/chainlab-cli-${version}.tgz)`);
+    run('node', ['package-cli.mjs'], { cwd: join(root, 'language') });
+    stamp('cli-package', hash);
+}
+
 function diagramBuild() {
     const hash = hashOf(['diagram/src', 'diagram/css', 'diagram/esbuild.mjs', ...CONTRACT_INPUTS]);
     if (upToDate('diagram', hash, 'diagram/dist/webview.js')) return;
@@ -214,6 +232,9 @@ function extensionBuild() {
         'diagram/src',
         'diagram/css',
         ...CONTRACT_INPUTS,
+        // the .vsix carries the backend's wheel (extension/esbuild.mjs copies it): hashed by content, as hashOf
+        // skips folders named dist
+        ...backendWheels(),
     ]);
     if (upToDate('extension', hash, 'extension/chainlab.vsix')) return;
     log('building and packaging the VS Code extension (extension/chainlab.vsix)');
@@ -258,9 +279,83 @@ function pythonBackend() {
         '--quiet',
         '--disable-pip-version-check',
         '-e',
-        `${join(root, 'backend')}[test]`,
+        `${join(root, 'backend')}[test,package]`,
     ]);
+    // the distribution was called 'chainlab' before it became 'chainlab-backend': one editable install, not two
+    run(python, ['-m', 'pip', 'uninstall', '--yes', '--quiet', '--disable-pip-version-check', 'chainlab'], {
+        check: false,
+    });
     stamp('python', hash);
+}
+
+function backendVersion() {
+    const pyproject = readFileSync(join(root, 'backend', 'pyproject.toml'), 'utf-8');
+    return /^version = "([^"]+)"/m.exec(pyproject)[1];
+}
+
+/** The built wheels in backend/dist (one, unless someone put more there), as paths for hashOf. */
+function backendWheels() {
+    const dist = join(root, 'backend', 'dist');
+    if (!existsSync(dist)) return [];
+    return readdirSync(dist)
+        .filter(name => name.endsWith('.whl'))
+        .sort()
+        .map(name => `backend/dist/${name}`);
+}
+
+/**
+ * The backend as a wheel and an sdist in backend/dist (chainlab_backend-VERSION-py3-none-any.whl): the package with
+ * the C runtime's and the throttler's sources (through the links resources/runtime-c and contract/). Built with the
+ * venv's pinned build and setuptools, offline; SOURCE_DATE_EPOCH makes the same sources give the same wheel.
+ */
+function backendPackage() {
+    const hash = hashOf([
+        'backend/pyproject.toml',
+        'backend/README.md',
+        'backend/chainlab',
+        'runtime-c',
+        'contract/schemas',
+    ]);
+    const wheel = `backend/dist/chainlab_backend-${backendVersion()}-py3-none-any.whl`;
+    if (upToDate('backend-package', hash, wheel)) return;
+    log(`building the backend's wheel and sdist (${wheel})`);
+    const dist = join(root, 'backend', 'dist');
+    rmSync(dist, { recursive: true, force: true });
+    run(join(root, 'backend', '.venv', 'bin', 'python'), ['-m', 'build', '--no-isolation', '--outdir', dist, '.'], {
+        cwd: join(root, 'backend'),
+        env: { ...process.env, SOURCE_DATE_EPOCH: '315532800' },
+    });
+    stamp('backend-package', hash);
+}
+
+/**
+ * backend/wheelhouse: a wheel of every runtime dependency of the backend (and theirs), from PyPI, so that
+ * `pip install --no-index --find-links backend/wheelhouse backend/dist/chainlab_backend-*.whl` needs no network.
+ * The wheels are for this machine's Python and platform.
+ */
+function backendWheelhouse() {
+    const python = join(root, 'backend', '.venv', 'bin', 'python');
+    const hash = hashOf(['backend/pyproject.toml']) + pythonCommand();
+    if (upToDate('wheelhouse', hash, 'backend/wheelhouse')) return;
+    log("collecting wheels of the backend's dependencies (backend/wheelhouse)");
+    const read =
+        "import sys, tomllib; print('\\n'.join(tomllib.load(open(sys.argv[1], 'rb'))['project']['dependencies']))";
+    const requirements = run(python, ['-c', read, join(root, 'backend', 'pyproject.toml')])
+        .stdout.trim()
+        .split('\n');
+    const wheelhouse = join(root, 'backend', 'wheelhouse');
+    rmSync(wheelhouse, { recursive: true, force: true });
+    run(python, [
+        '-m',
+        'pip',
+        'wheel',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--wheel-dir',
+        wheelhouse,
+        ...requirements,
+    ]);
+    stamp('wheelhouse', hash);
 }
 
 function cBuild() {
@@ -278,9 +373,12 @@ debianPackages();
 npmDependencies();
 contractBuild();
 languageBuild();
+cliPackage();
 diagramBuild();
-extensionBuild();
 pythonBackend();
+backendPackage();
+backendWheelhouse();
+extensionBuild(); // after backendPackage: the .vsix carries the wheel
 cBuild();
 codeServer();
 log(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);

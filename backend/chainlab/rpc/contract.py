@@ -32,7 +32,8 @@ class ContractMismatch(Exception):
 
     def __init__(self, client: str):
         super().__init__(
-            f"chainlab backend speaks contract {CONTRACT_VERSION}, this client {client}: reinstall (npm run setup)"
+            f"chainlab backend speaks contract {CONTRACT_VERSION}, this client {client}: "
+            "install matching versions of the backend (chainlab-backend) and of the CLI or extension"
         )
         self.data = {"backend": CONTRACT_VERSION, "client": client}
 

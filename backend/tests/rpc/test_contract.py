@@ -98,8 +98,8 @@ def test_a_client_of_another_contract_version_is_refused(client: Client) -> None
     error = error_of(client, "backend/version", {"contract_version": "0.9.0"})
     assert error["code"] == ERROR_CODES["CONTRACT_MISMATCH"]
     assert (
-        error["message"]
-        == f"chainlab backend speaks contract {CONTRACT_VERSION}, this client 0.9.0: reinstall (npm run setup)"
+        error["message"] == f"chainlab backend speaks contract {CONTRACT_VERSION}, this client 0.9.0: "
+        "install matching versions of the backend (chainlab-backend) and of the CLI or extension"
     )
     assert error["data"] == {"backend": CONTRACT_VERSION, "client": "0.9.0"}
     assert result_of(client, "backend/version", {"contract_version": CONTRACT_VERSION})  # still serving
