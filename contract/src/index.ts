@@ -6,3 +6,4 @@ export type * from './generated/types.js';
 export type * from './generated/methods.js';
 export * from './generated/constants.js';
 export { SCHEMA_BASE, SCHEMAS } from './generated/schemas.js';
+export { backendPointerPath } from './backend-pointer.js';

@@ -23,7 +23,7 @@ describe('contract handshake', () => {
         });
         expect(r.status).toBe(1);
         expect(r.stderr).toMatch(
-            /^chainlab: error: chainlab backend speaks contract 0\.9\.0, this client \d+\.\d+\.\d+: reinstall \(npm run setup\)$/m,
+            /^chainlab: error: chainlab backend speaks contract 0\.9\.0, this client \d+\.\d+\.\d+: install matching versions of the backend \(chainlab-backend\) and of the CLI or extension$/m,
         );
         expect(r.stdout).toBe('');
     });

@@ -5,9 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
     CancellationTokenSource,
     NotificationType,
@@ -27,6 +24,7 @@ import {
     type ParamsOf,
     type ResultOf,
 } from '@chainlab/contract';
+import { NO_BACKEND_MESSAGE, checkoutRoot, findBackendPython } from './backend-python.js';
 
 /** An error the backend reports about the model: print it, do not treat it as a crash. */
 export class BackendModelError extends Error {
@@ -52,7 +50,7 @@ function firstLine(text: string): string {
 export class ContractMismatchError extends BackendUnavailableError {
     constructor(readonly backendVersion: string | undefined) {
         super(
-            `chainlab backend speaks contract ${backendVersion ?? 'none (it predates the contract)'}, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+            `chainlab backend speaks contract ${backendVersion ?? 'none (it predates the contract)'}, this client ${CONTRACT_VERSION}: install matching versions of the backend (chainlab-backend) and of the CLI or extension`,
         );
     }
 
@@ -68,34 +66,13 @@ export class RequestCancelledError extends Error {}
 
 export type Progress = Omit<BackendProgressParams, 'token'>;
 
-/** This module's folder, both as ESM (the CLI) and inside the CommonJS bundle of the language server. */
-function moduleDir(): string {
-    try {
-        return dirname(fileURLToPath(import.meta.url));
-    } catch {
-        return __dirname;
-    }
-}
-
-/** The checkout that holds backend/ (found upwards, since out/ and dist/ sit at different depths). */
-function repoRoot(): string {
-    let dir = moduleDir();
-    while (!existsSync(join(dir, 'backend', 'pyproject.toml'))) {
-        const parent = dirname(dir);
-        if (parent === dir) return resolve(moduleDir(), '..', '..', '..');
-        dir = parent;
-    }
-    return dir;
-}
-
-/** The backend's Python: $CHAINLAB_PYTHON, else the venv that `npm start`/`npm test` set up. */
+/** The backend's Python (see backend-python.ts for where it is looked for), else what to do to get one. */
 export function backendPython(): string {
-    if (process.env.CHAINLAB_PYTHON) return process.env.CHAINLAB_PYTHON;
-    const venv = join(repoRoot(), 'backend', '.venv', 'bin', 'python');
-    if (existsSync(venv)) return venv;
-    throw new BackendUnavailableError(
-        `the Python backend is not set up (${venv} is missing): run 'npm start' or 'npm run setup' once, or set CHAINLAB_PYTHON`,
-    );
+    const python = findBackendPython();
+    if (python) return python;
+    const checkout = checkoutRoot();
+    const inCheckout = checkout ? ` (in this checkout, ${checkout}: run 'npm run setup')` : '';
+    throw new BackendUnavailableError(`${NO_BACKEND_MESSAGE}${inCheckout}`);
 }
 
 let nextToken = 0;
@@ -331,7 +308,7 @@ export class BackendClient {
     /** The interpreter could not be started: that, not "exited (exit code -2)". */
     private cannotStart(): string | undefined {
         if (!this.startError) return undefined;
-        return `cannot start the backend: ${this.python}: ${startFailure(this.startError)} (set CHAINLAB_PYTHON to a Python with chainlab installed, or run 'npm run setup')`;
+        return `cannot start the backend: ${this.python}: ${startFailure(this.startError)} (set CHAINLAB_PYTHON to a Python that has the chainlab backend: python3 -m pip install chainlab-backend)`;
     }
 
     private lastStderr(): string {

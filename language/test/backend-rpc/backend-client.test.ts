@@ -69,7 +69,7 @@ describe('BackendClient', () => {
             expect(error).toBeInstanceOf(ContractMismatchError);
             expect(error).toBeInstanceOf(BackendUnavailableError); // the CLI and the language server report it like a missing backend
             expect((error as Error).message).toBe(
-                `chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+                `chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: install matching versions of the backend (chainlab-backend) and of the CLI or extension`,
             );
         } finally {
             await client.stop();
@@ -86,7 +86,7 @@ describe('BackendClient', () => {
             );
             expect(error).toBeInstanceOf(ContractMismatchError);
             expect((error as Error).message).toBe(
-                `chainlab backend speaks contract none (it predates the contract), this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+                `chainlab backend speaks contract none (it predates the contract), this client ${CONTRACT_VERSION}: install matching versions of the backend (chainlab-backend) and of the CLI or extension`,
             );
         } finally {
             await client.stop();

@@ -64,7 +64,7 @@ describe('a backend of another contract version', () => {
         expect(error).toBeInstanceOf(ResponseError);
         expect((error as ResponseError<unknown>).code).toBe(ERROR_CODES.CONTRACT_MISMATCH);
         expect((error as Error).message).toBe(
-            `chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: reinstall (npm run setup)`,
+            `chainlab backend speaks contract 0.9.0, this client ${CONTRACT_VERSION}: install matching versions of the backend (chainlab-backend) and of the CLI or extension`,
         );
         expect((error as ResponseError<unknown>).data).toEqual({ backend: '0.9.0', client: CONTRACT_VERSION });
     });
