@@ -1,8 +1,9 @@
 // Builds the extension into dist/: the extension host code (CommonJS, `vscode` external), the language
 // server bundle and the diagram webview (copied from their workspaces, so the .vsix is self-contained),
-// the plot webview, and the TextMate grammar Langium generated (tuned by language/textmate.mjs).
+// the plot webview, the backend wheel (set up by the extension on first use), the example workspace's
+// files, and the TextMate grammar Langium generated (tuned by language/textmate.mjs).
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tunedTextMateGrammar } from '../language/textmate.mjs';
@@ -35,6 +36,31 @@ export async function buildPlotWebview() {
     copyFileSync(join(root, 'webview/plot.css'), join(dist, 'plot.css'));
 }
 
+/** The samples of the walkthrough's example workspace (flat: each file opens by its name), and their README. */
+const EXAMPLES = {
+    'xray.chain': 'samples/xray.chain',
+    'fig3-5.chain': 'samples/chains/fig3-5.chain',
+    'thesis-fig5-2.chain': 'samples/ptts/thesis-fig5-2.chain',
+    'README.md': 'extension/walkthrough/examples-readme.md',
+};
+
+/** The backend wheel (scripts/setup.mjs builds it into backend/dist) and the examples, into dist/. */
+function copyPayload() {
+    const wheels = existsSync(join(repo, 'backend/dist'))
+        ? readdirSync(join(repo, 'backend/dist')).filter(f => /^chainlab_backend-.*\.whl$/.test(f))
+        : [];
+    if (wheels.length !== 1)
+        throw new Error(
+            `expected one backend wheel in backend/dist, found ${wheels.length}: run node scripts/setup.mjs`,
+        );
+    rmSync(join(dist, 'backend'), { recursive: true, force: true });
+    mkdirSync(join(dist, 'backend'), { recursive: true });
+    copyFileSync(join(repo, 'backend/dist', wheels[0]), join(dist, 'backend', wheels[0]));
+    mkdirSync(join(dist, 'examples'), { recursive: true });
+    for (const [name, from] of Object.entries(EXAMPLES))
+        copyFileSync(need(join(repo, from), 'a sample the example workspace ships'), join(dist, 'examples', name));
+}
+
 export async function buildExtension() {
     mkdirSync(join(dist, 'diagram'), { recursive: true });
     await esbuild.build({
@@ -61,6 +87,9 @@ export async function buildExtension() {
             join(dist, 'diagram', file),
         );
     }
+    copyPayload();
+    // the repository's licence, where vsce and the marketplaces look for it
+    copyFileSync(join(repo, 'LICENSE'), join(root, 'LICENSE'));
     mkdirSync(join(root, 'syntaxes'), { recursive: true });
     need(join(repo, 'language/syntaxes/chain.tmLanguage.json'), 'run langium generate in language/');
     // Langium's grammar, with keywords that are names too (`x`, `s`, `in` …) highlighted only in their places

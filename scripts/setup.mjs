@@ -227,6 +227,13 @@ function extensionBuild() {
         'extension/language-configuration.json',
         'extension/walkthrough',
         'extension/media',
+        'extension/README.md',
+        'extension/CHANGELOG.md',
+        'LICENSE',
+        // the example workspace the walkthrough creates is copied from these
+        'samples/xray.chain',
+        'samples/chains/fig3-5.chain',
+        'samples/ptts/thesis-fig5-2.chain',
         'language/src',
         'language/textmate.mjs',
         'diagram/src',

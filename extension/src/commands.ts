@@ -18,6 +18,7 @@ import {
     type RequestParamsOf,
     type RequestResultOf,
 } from '@chainlab/contract';
+import type { BackendSetup } from './backend-setup';
 import type { ChainlabPanelManager } from './diagram-panels';
 import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
 import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
@@ -27,6 +28,7 @@ import type { BackendStatus } from './status-bar';
 
 export interface CommandContext {
     client: LanguageClient;
+    backend: BackendSetup;
     diagrams: ChainlabPanelManager;
     plots: PlotPanels;
     status: BackendStatus;
@@ -78,6 +80,8 @@ async function request<R extends LanguageServerRequest>(
     params: Omit<RequestParamsOf<R>, 'progressToken'>,
     cancellable = true,
 ): Promise<RequestResultOf<R> | undefined> {
+    // on first use the backend is set up first (its own progress and messages)
+    if (!(await ctx.backend.ready())) return undefined;
     const progressToken = `${method}-${Date.now()}`;
     ctx.output.appendLine(`[${new Date().toISOString()}] ${title}`);
     try {
@@ -111,7 +115,7 @@ async function request<R extends LanguageServerRequest>(
         const message = (error as Error).message;
         ctx.output.appendLine(`  failed: ${message}`);
         const hint = /No module named|not set up|python/i.test(message)
-            ? ' Set "chainlab.python" to an interpreter with the chainlab backend.'
+            ? ' Check the setting "chainlab.python" (empty: the environment chainlab sets up itself).'
             : '';
         void vscode.window.showErrorMessage(`chainlab: ${title} failed: ${message}${hint}`, 'Show log').then(choice => {
             if (choice) ctx.output.show();
@@ -127,6 +131,8 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
     register('chainlab.openDiagram', async (uriArg, view = 'chain', element) => {
         const uri = documentUri(uriArg);
         if (!uri) return void vscode.window.showWarningMessage('chainlab: open a .chain file first');
+        // the plan and its lanes come from the backend; the box chain, PTTS and timeline views need none
+        if ((view === 'plan' || view === 'lanes') && !(await ctx.backend.ready())) return;
         await ctx.diagrams.open(
             uri,
             typeof view === 'string' ? view : 'chain',
@@ -400,16 +406,6 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         } catch (error) {
             void vscode.window.showWarningMessage(`chainlab: ${(error as Error).message}`);
         }
-    });
-
-    register('chainlab.openSample', async () => {
-        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-        const sample = folder && vscode.Uri.joinPath(folder, 'samples', 'xray.chain');
-        if (!sample || !existsSync(sample.fsPath))
-            return void vscode.window.showWarningMessage(
-                'chainlab: open the chainlab repository (it has samples/xray.chain)',
-            );
-        await vscode.window.showTextDocument(sample);
     });
 
     register('chainlab.showLog', () => ctx.output.show());

@@ -1,10 +1,10 @@
 /**
  * The language client: starts the bundled language server (dist/server.cjs) over stdio with the Python
- * backend chosen by the `chainlab.python` setting. vscode-languageclient restarts a crashed server; the
- * server itself restarts a dead backend on the next request.
+ * backend's interpreter (backend-setup.ts: the `chainlab.python` setting, else the extension's private
+ * environment). vscode-languageclient restarts a crashed server; the server itself restarts a dead backend on the
+ * next request, so an environment set up after the server started is used without a restart.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -31,17 +31,6 @@ export class ChainlabLanguageClient extends LanguageClient {
     }
 }
 
-/** The configured interpreter, else the workspace's backend/.venv (what `npm start` sets up), else python3. */
-export function backendPython(): string {
-    const configured = vscode.workspace.getConfiguration('chainlab').get<string>('python')?.trim();
-    if (configured) return configured;
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const venv = join(folder.uri.fsPath, 'backend', '.venv', 'bin', 'python');
-        if (existsSync(venv)) return venv;
-    }
-    return 'python3';
-}
-
 /** The server process as vscode-languageclient forks it (stdio, Node mode under Electron, inspector when debugging). */
 function forkServer(module: string, env: NodeJS.ProcessEnv): ChildProcess {
     const debugging = process.execArgv.some(arg => /^--(inspect|debug)/.test(arg));
@@ -52,7 +41,12 @@ function forkServer(module: string, env: NodeJS.ProcessEnv): ChildProcess {
     });
 }
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {
+/** `backendPython` says which interpreter runs the backend, asked again at each (re)start of the server. */
+export function createLanguageClient(
+    context: vscode.ExtensionContext,
+    output: vscode.OutputChannel,
+    backendPython: () => string,
+): LanguageClient {
     const module = context.asAbsolutePath(join('dist', 'server.cjs'));
     const env = { ...process.env, CHAINLAB_PYTHON: backendPython() };
     // The first server starts now, while the client and the busy extension host get ready (a few hundred ms
