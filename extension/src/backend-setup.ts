@@ -5,7 +5,7 @@
  * setting `chainlab.python` overrides all of it. A half-made environment is never taken for a ready one: it counts
  * only once its stamp (the wheel's hash) is written, last.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { backendPointerPath, type BackendPointer } from '@chainlab/contract';
 import { SetupLock } from './setup-lock';
+import { CANCELLED, runSetupStep } from './setup-process';
 import { findSetupPython, SetupError } from './setup-python';
 
 /** What the stamp of a ready environment records: which wheel it holds. */
@@ -149,7 +150,7 @@ export class BackendSetup implements vscode.Disposable {
         token: vscode.CancellationToken,
     ): Promise<void> {
         const waiting = () => progress.report({ message: 'another window is setting it up; waiting for it' });
-        if (!(await this.lock.acquire(token, waiting))) throw new SetupError('cancelled; it starts again on next use');
+        if (!(await this.lock.acquire(token, waiting))) throw new SetupError(CANCELLED);
         try {
             if (fresh || !this.isReady()) await this.installLocked(fresh, progress, token);
         } finally {
@@ -200,49 +201,21 @@ export class BackendSetup implements vscode.Disposable {
         writeAtomically(backendPointerPath(process.env, homedir()), JSON.stringify(pointer) + '\n');
     }
 
-    /** Runs `command`, output to the log; a SetupError with its last lines and `hint` if it fails or is cancelled. */
+    /** One step as a process, its output to the log, its child named in the lock while it runs. */
     private run(
         command: string,
         args: string[],
         token: vscode.CancellationToken,
-        { onLine, hint }: { onLine?: (line: string) => void; hint?: string } = {},
+        options: { onLine?: (line: string) => void; hint?: string } = {},
     ): Promise<void> {
-        this.output.appendLine(`$ ${command} ${args.join(' ')}`);
-        const child = spawn(command, args, { env: { ...process.env, PIP_NO_INPUT: '1' } });
-        this.child = child;
-        this.lock.setChild(child.pid);
-        const tail: string[] = [];
-        const take = (chunk: Buffer) => {
-            for (const line of String(chunk)
-                .split('\n')
-                .filter(l => l.trim())) {
-                this.output.appendLine(line);
-                tail.push(line);
-                if (tail.length > 8) tail.shift();
-                onLine?.(line);
-            }
-        };
-        child.stdout.on('data', take);
-        child.stderr.on('data', take);
-        const cancel = token.onCancellationRequested(() => child.kill());
-        return new Promise<void>((resolve, reject) => {
-            child.on('error', error => reject(new SetupError(`${command} could not be started: ${error.message}`)));
-            child.on('close', code => {
-                cancel.dispose();
-                this.child = undefined;
-                this.lock.setChild(undefined);
-                if (token.isCancellationRequested)
-                    return reject(new SetupError('cancelled; it starts again on next use'));
-                if (code === 0) return resolve();
-                const why = tail.filter(l => /error|could not|no matching|not find/i.test(l)).pop() ?? tail.pop() ?? '';
-                const what = `${command.split('/').pop()} ${args.slice(0, 3).join(' ')}`;
-                reject(
-                    new SetupError(
-                        `'${what}…' failed (exit ${code}): ${why.trim()}.${hint ? ` ${hint}` : ''}`,
-                        hint ? 'chainlab.backend' : undefined,
-                    ),
-                );
-            });
+        return runSetupStep(command, args, {
+            ...options,
+            token,
+            log: line => this.output.appendLine(line),
+            onChild: child => {
+                this.child = child;
+                this.lock.setChild(child?.pid);
+            },
         });
     }
 }
