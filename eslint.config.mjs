@@ -20,6 +20,10 @@ export default tseslint.config(
             'test-results/**',
             'chainlab-runs/**',
             'runs/**',
+            // what `theia build` generates
+            'tests/theia/lib/**',
+            'tests/theia/src-gen/**',
+            'tests/theia/*esbuild*.mjs',
         ],
     },
     js.configs.recommended,

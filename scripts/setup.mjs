@@ -365,6 +365,31 @@ function backendWheelhouse() {
     stamp('wheelhouse', hash);
 }
 
+/**
+ * tests/theia: an Eclipse Theia browser application (one @theia version set, pinned by its lock file) for the
+ * Theia suite: npm ci, then `theia build`. Offline: no puppeteer browser download, node headers from /usr/include.
+ */
+function theiaApp() {
+    const dir = join(root, 'tests', 'theia');
+    const hash = hashOf(['tests/theia/package.json', 'tests/theia/package-lock.json']);
+    if (upToDate('theia', hash, 'tests/theia/lib/backend/main.js')) return;
+    log('installing and building Eclipse Theia for its end-to-end tests (npm ci and theia build in tests/theia)');
+    const tmp = join(dir, '.tmp');
+    mkdirSync(tmp, { recursive: true });
+    const env = {
+        ...process.env,
+        TMPDIR: tmp,
+        PUPPETEER_SKIP_DOWNLOAD: 'true',
+        npm_config_nodedir: '/usr',
+        npm_config_unsafe_perm: 'true',
+        npm_config_yes: 'true',
+        NODE_OPTIONS: '--max-old-space-size=4096',
+    };
+    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env });
+    run('npm', ['run', 'build', '--silent'], { cwd: dir, env });
+    stamp('theia', hash);
+}
+
 function cBuild() {
     const source = join(root, 'runtime-c');
     if (!existsSync(join(source, 'CMakeLists.txt'))) return;
@@ -388,4 +413,5 @@ backendWheelhouse();
 extensionBuild(); // after backendPackage: the .vsix carries the wheel
 cBuild();
 codeServer();
+theiaApp();
 log(`ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -81,8 +81,8 @@ describe('dependency hygiene', () => {
 
 /**
  * The npm packages of the repository and the files each one's package.json answers for. The root holds the
- * configs, scripts/, tests/ (tests/vscode too: its package.json only installs code-server, its files resolve the
- * root's node_modules) and bench/.
+ * configs, scripts/, tests/ (tests/vscode and tests/theia too: their package.json only install code-server and the
+ * Theia application, their files resolve the root's node_modules) and bench/.
  */
 const WORKSPACES = ['language', 'diagram', 'extension', 'contract'].filter(dir =>
     existsSync(join(repo, dir, 'package.json')),
@@ -100,6 +100,9 @@ const NOT_SOURCES = new Set([
     'runtime-c',
     'samples',
 ]);
+
+/** What `theia build` generates into tests/theia (git ignores it): Theia's own imports, not ours. */
+const THEIA_GENERATED = /^tests\/theia\/(lib|src-gen)$|^tests\/theia\/(gen-)?esbuild[^/]*\.mjs$/;
 
 /** Modules the host provides at run time, declared through their types. */
 const PROVIDED: Record<string, string> = { vscode: '@types/vscode' };
@@ -121,6 +124,7 @@ function sourceFiles(dir: string, top = dir): string[] {
         const path = join(dir, entry);
         const isDir = statSync(path).isDirectory();
         if (isDir && (NOT_SOURCES.has(entry) || entry.startsWith('.'))) continue;
+        if (THEIA_GENERATED.test(relative(repo, path))) continue;
         if (isDir && dir === top && top === repo && WORKSPACES.includes(entry)) continue; // their own package.json
         if (isDir) files.push(...sourceFiles(path, top));
         else if (/\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(entry)) files.push(path);

@@ -59,6 +59,12 @@ const SUITES = [
         join(root, 'tests', 'vscode'),
         'vitest.config.ts',
     ),
+    vitestSuite(
+        'theia',
+        'Eclipse Theia + Chromium: the same packaged extension in a Theia browser application',
+        join(root, 'tests', 'theia'),
+        'vitest.config.ts',
+    ),
     {
         name: 'backend',
         what: 'pytest: IR, PTTS analysis, plan, RPC',

@@ -15,7 +15,8 @@ export async function launchBrowser(): Promise<Browser> {
             '--no-sandbox',
             '--disable-gpu',
             '--disable-dev-shm-usage',
-            '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+            // loopback only; Theia serves each webview from a subdomain of localhost
+            '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost',
         ],
     });
 }

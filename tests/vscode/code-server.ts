@@ -3,14 +3,14 @@
  * scripts/setup.mjs into tests/vscode/node_modules), run with private user/extension/config dirs, no gallery
  * and no network, the chainlab .vsix installed the way a user installs it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../diagram/test/browser.js';
+import { freePort, startServer, waitUntilServing } from './server-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = join(here, '..', '..');
@@ -29,17 +29,6 @@ export interface CodeServer {
     dirs: { user: string; extensions: string };
     log: () => string;
     stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const server = createServer();
-        server.listen(0, '127.0.0.1', () => {
-            const port = (server.address() as { port: number }).port;
-            server.close(() => resolve(port));
-        });
-        server.on('error', reject);
-    });
 }
 
 export async function startCodeServer(workspace: string, settings: Record<string, unknown>): Promise<CodeServer> {
@@ -90,8 +79,7 @@ export async function startCodeServer(workspace: string, settings: Record<string
     });
     if (install.status !== 0) throw new Error(`installing ${vsix} failed: ${install.stdout}${install.stderr}`);
     const port = await freePort();
-    let output = '';
-    const child: ChildProcess = spawn(
+    const server = startServer(
         codeServerBin,
         [
             ...common,
@@ -103,51 +91,16 @@ export async function startCodeServer(workspace: string, settings: Record<string
             '--disable-getting-started-override',
             workspace,
         ],
-        { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+        env,
     );
-    child.stdout!.on('data', chunk => {
-        output += String(chunk);
-    });
-    child.stderr!.on('data', chunk => {
-        output += String(chunk);
-    });
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-        try {
-            if ((await fetch(`${url}/healthz`)).ok) break;
-        } catch {
-            /* not listening yet */
-        }
-        if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}): ${output}`);
-        if (Date.now() > deadline) throw new Error(`code-server did not answer on ${url} within 60 s: ${output}`);
-        await new Promise(resolve => setTimeout(resolve, 200));
+    try {
+        await waitUntilServing('code-server', `${url}/healthz`, server);
+    } catch (error) {
+        await server.stop();
+        throw error;
     }
-    return {
-        url,
-        dirs,
-        log: () => output,
-        stop: async () => {
-            if (child.exitCode !== null) return;
-            try {
-                process.kill(-child.pid!, 'SIGTERM');
-            } catch {
-                /* gone */
-            }
-            await new Promise(resolve => {
-                const t = setTimeout(resolve, 5000);
-                child.once('exit', () => {
-                    clearTimeout(t);
-                    resolve(undefined);
-                });
-            });
-            try {
-                process.kill(-child.pid!, 'SIGKILL');
-            } catch {
-                /* gone */
-            }
-        },
-    };
+    return { url, dirs, log: server.log, stop: server.stop };
 }
 
 /** A workspace folder of its own: each of `files` (name → text) in its samples/ folder. */
