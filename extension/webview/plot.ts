@@ -28,13 +28,13 @@ type CurvePoint = { ms: number; p: number; name: string };
 type SweepPoint = ExplorePlotData['points'][number];
 
 const COLOURS = [
-    'var(--vscode-charts-blue, #1a85ff)',
-    'var(--vscode-charts-orange, #d18616)',
-    'var(--vscode-charts-green, #388a34)',
-    'var(--vscode-charts-purple, #652d90)',
-    'var(--vscode-charts-yellow, #bf8803)',
+    'var(--chainlab-chart-blue)',
+    'var(--chainlab-chart-orange)',
+    'var(--chainlab-chart-green)',
+    'var(--chainlab-chart-purple)',
+    'var(--chainlab-chart-yellow)',
 ];
-const FAIL = 'var(--vscode-charts-red, #e51400)';
+const FAIL = 'var(--chainlab-chart-red)';
 const FOREGROUND = 'var(--vscode-editor-foreground, #333)';
 const BACKGROUND = 'var(--vscode-editor-background, #fff)';
 /** The CCDF's lowest decade: tails are read down to one in a million (cyclictest/OSADL practice). */

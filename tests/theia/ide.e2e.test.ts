@@ -134,6 +134,12 @@ describe('chainlab in Eclipse Theia', () => {
             /^measured baseline — KS \d/,
         );
         expect(await frame.locator('svg.plot-cdf g.series-predicted path').count()).toBe(1);
+        // every curve drawn opaque, though Theia's chart orange is translucent
+        const strokes = await frame
+            .locator('svg.plot-cdf g[class*="series-"] path')
+            .evaluateAll(paths => paths.map(path => getComputedStyle(path).stroke));
+        expect(strokes.length).toBeGreaterThan(1);
+        expect(strokes.filter(stroke => !/^rgb\(\d+, \d+, \d+\)$/.test(stroke))).toEqual([]);
         await shotInBothThemes(page, [frame], theme => join(artifacts, `run-${theme}.png`));
     });
 
