@@ -6,16 +6,15 @@
  * wheel in the .vsix, the dependencies from the wheelhouse scripts/setup.mjs fills: no network); then Analyze
  * latency works there. Screenshots in test-results/theia/fresh-*.png, light and dark.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freshUser, wheelhouse } from '../vscode/fresh-user.js';
 import { closeTheia, openTheia, repo, type TheiaWorkbench } from './theia.js';
 import { codeLensAbove, notifications, runCommand, shotInBothThemes, webviewFrame } from './theia-workbench.js';
 
 const artifacts = join(repo, 'test-results', 'theia');
-const wheelhouse = join(repo, 'backend', 'wheelhouse');
 
 let workbench: TheiaWorkbench | undefined;
 let page: Page;
@@ -25,14 +24,8 @@ const examples = () => join(projects, 'chainlab-examples');
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const filled = existsSync(wheelhouse) && readdirSync(wheelhouse).some(f => f.startsWith('numpy-'));
-    expect(filled, `${wheelhouse} has no wheels: run node scripts/setup.mjs`).toBe(true);
-    delete process.env.CHAINLAB_PYTHON; // nothing of this checkout's backend reaches the extension
-    const home = mkdtempSync(join(tmpdir(), 'chainlab-theia-user-'));
-    projects = join(home, 'projects');
-    mkdirSync(join(projects, 'other-project'), { recursive: true });
-    const empty = join(home, 'empty');
-    mkdirSync(empty);
+    let empty: string;
+    ({ projects, empty } = freshUser());
     workbench = await openTheia(empty, {
         'chainlab.python': undefined, // as installed: no interpreter configured
         'chainlab.backend.wheelhouse': wheelhouse,

@@ -7,7 +7,9 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export { codeLensAbove, webviewFrame } from '../vscode/workbench.js';
+import { openFile as openFileAsInVSCode, runCommand } from '../vscode/workbench.js';
+
+export { codeLensAbove, runCommand, webviewFrame } from '../vscode/workbench.js';
 
 export const THEMES = { light: 'Light (Theia)', dark: 'Dark (Theia)' } as const;
 export type Theme = keyof typeof THEMES;
@@ -18,21 +20,8 @@ export function tab(page: Page, title: string | RegExp): Locator {
 }
 
 /** Quick Open (Ctrl+P) the file `name` and wait for its editor tab to be the active one. */
-export async function openFile(page: Page, name: string): Promise<void> {
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-    for (let attempt = 1; ; attempt++) {
-        await page.keyboard.press('Control+P');
-        await page.keyboard.type(name);
-        try {
-            await row.waitFor({ timeout: 10_000 });
-            break;
-        } catch (error) {
-            if (attempt === 3) throw error;
-            await page.keyboard.press('Escape');
-        }
-    }
-    await row.click();
-    await page.locator('.lm-TabBar-tab.theia-mod-active', { hasText: name }).waitFor();
+export function openFile(page: Page, name: string): Promise<void> {
+    return openFileAsInVSCode(page, name, page.locator('.lm-TabBar-tab.theia-mod-active', { hasText: name }));
 }
 
 /** Brings the editor of `name` forward: its tab if it is open, else Quick Open (Theia would open a second one). */
@@ -50,27 +39,6 @@ export async function hideBottomPanel(page: Page): Promise<void> {
     if (!(await panel.isVisible())) return;
     await runCommand(page, 'View: Toggle Bottom Panel');
     await expect.poll(() => panel.isVisible(), { timeout: 10_000 }).toBe(false);
-}
-
-/** Runs the command palette entry `title` (F1, its title, a click on its row). */
-export async function runCommand(page: Page, title: string): Promise<void> {
-    const input = page.locator('.quick-input-widget input');
-    for (let attempt = 1; ; attempt++) {
-        // a focused webview keeps F1 to itself: give the focus back to the workbench first
-        await page.evaluate(() => {
-            if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
-        });
-        await page.keyboard.press('F1');
-        try {
-            await expect.poll(() => input.inputValue().catch(() => ''), { timeout: 5_000 }).toBe('>');
-            break;
-        } catch (error) {
-            if (attempt === 3) throw error;
-            await page.keyboard.press('Escape');
-        }
-    }
-    await page.keyboard.type(title);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }
 
 /** The workbench's theme kind now (Theia marks the body). */

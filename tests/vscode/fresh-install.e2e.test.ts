@@ -7,16 +7,15 @@
  * network is needed); then the diagram, Analyze latency and Run on target (`here`) work there. Screenshots in
  * test-results/vscode/fresh-*.png, light and dark.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeWorkbench, openWorkbench, repo, type Workbench } from './code-server.js';
+import { freshUser, wheelhouse } from './fresh-user.js';
 import { codeLensAbove, openFile, runCommand, shotInBothThemes, webviewFrame } from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
-const wheelhouse = join(repo, 'backend', 'wheelhouse');
 
 let workbench: Workbench | undefined;
 let page: Page;
@@ -35,14 +34,8 @@ const notifications = () =>
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const filled = existsSync(wheelhouse) && readdirSync(wheelhouse).some(f => f.startsWith('numpy-'));
-    expect(filled, `${wheelhouse} has no wheels: run node scripts/setup.mjs`).toBe(true);
-    delete process.env.CHAINLAB_PYTHON; // nothing of this checkout's backend reaches the extension
-    const home = mkdtempSync(join(tmpdir(), 'chainlab-user-'));
-    projects = join(home, 'projects');
-    mkdirSync(join(projects, 'other-project'), { recursive: true });
-    const empty = join(home, 'empty');
-    mkdirSync(empty);
+    let empty: string;
+    ({ projects, empty } = freshUser());
     workbench = await openWorkbench(empty, {
         'chainlab.python': undefined, // as installed: no interpreter configured
         'chainlab.backend.wheelhouse': wheelhouse,

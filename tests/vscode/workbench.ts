@@ -4,8 +4,15 @@ import { expect } from 'vitest';
 
 export const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
 
-/** Quick Open (Ctrl+P) the file `name` and wait for its tab to be the active one. */
-export async function openFile(page: Page, name: string): Promise<void> {
+/**
+ * Quick Open (Ctrl+P) the file `name` and wait for its tab to be the active one (`activeTab`: how the workbench marks
+ * it; VS Code's by default).
+ */
+export async function openFile(
+    page: Page,
+    name: string,
+    activeTab = page.locator(`.tab.active[data-resource-name="${name}"]`),
+): Promise<void> {
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
     for (let attempt = 1; ; attempt++) {
         await page.keyboard.press('Control+P');
@@ -20,7 +27,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
         }
     }
     await row.click();
-    await page.locator(`.tab.active[data-resource-name="${name}"]`).waitFor(); // not a panel whose title names it
+    await activeTab.waitFor(); // not a panel whose title names it
 }
 
 /** Switches the colour theme the way a user does: Preferences: Color Theme. */
