@@ -31,7 +31,14 @@ from chainlab.deploy.transport import LocalTransport, RemoteProcess, Transport, 
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.files import resolved
 from chainlab.ir import find_chain
-from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
+from chainlab.plan import (
+    RUN_PREDICTION_DRAWS,
+    PlanOptions,
+    pin_threads,
+    plan_for_cores,
+    plan_to_json,
+    predict_latency,
+)
 from chainlab.progress import ProgressFn
 from chainlab.resources import runtime_sources
 from chainlab.run.build import content_hash, default_cache
@@ -484,7 +491,7 @@ async def deploy(
             phase("calibrate")
         measured = measured_costs(calibration, plan) if calibration is not None else None
         prediction = predict_latency(
-            plan, iterations=min(iterations, 2000), seed=1, measured=measured, period_ns=int(period)
+            plan, iterations=RUN_PREDICTION_DRAWS, seed=1, measured=measured, period_ns=int(period)
         )
         dep.predicted = [(int(v), float(q)) for v, q in prediction.points]
         pinned.latency = prediction.summary()  # the plan that runs, with the prediction at its period

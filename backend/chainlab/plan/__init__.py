@@ -14,10 +14,11 @@ from chainlab.plan.api import PlanError, chain_latency_etp, make_plan, plan_to_j
 from chainlab.plan.memory import greedy_by_size
 from chainlab.plan.options import PlanOptions
 from chainlab.plan.pinning import pin_threads, plan_for_cores
-from chainlab.plan.predict import LatencyPrediction, predict_latency
+from chainlab.plan.predict import RUN_PREDICTION_DRAWS, LatencyPrediction, predict_latency
 from chainlab.plan.sync import token_game
 
 __all__ = [
+    "RUN_PREDICTION_DRAWS",
     "LatencyPrediction",
     "PlanError",
     "PlanOptions",

@@ -133,6 +133,11 @@ def iteration_interval(timing: Timing) -> float:
     return float((ends[-1] - ends[WARMUP]) / (len(ends) - 1 - WARMUP))
 
 
+#: Draws of a run's prediction (run/ and deploy/ both): with a calibration, a few thousand left the predicted p99
+#: moving by several per cent with the seed alone; bench/plan/bench_prediction_noise.py measures the spread.
+RUN_PREDICTION_DRAWS = 10_000
+
+
 def predict_latency(
     plan: Plan,
     ir: dict[str, Any] | None = None,

@@ -26,7 +26,14 @@ from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
 from chainlab.files import resolved, write_atomic
 from chainlab.ir import find_chain, find_target
-from chainlab.plan import PlanOptions, pin_threads, plan_for_cores, plan_to_json, predict_latency
+from chainlab.plan import (
+    RUN_PREDICTION_DRAWS,
+    PlanOptions,
+    pin_threads,
+    plan_for_cores,
+    plan_to_json,
+    predict_latency,
+)
 from chainlab.plan.model import Plan
 from chainlab.progress import ProgressFn
 from chainlab.run.build import build_project
@@ -211,7 +218,7 @@ def execute_run(
     measured = latency_stats(lat)
     measured_times = measured_costs(prep.calibration, prep.plan) if prep.calibration else None
     pred = predict_latency(
-        prep.plan, iterations=min(iterations, 2000), seed=1, measured=measured_times, period_ns=period
+        prep.plan, iterations=RUN_PREDICTION_DRAWS, seed=1, measured=measured_times, period_ns=period
     )
     trace = read_trace(out / "tasks.csv")
     threads = {s.name: pinned.mapping.thread_of[s.id] for s in pinned.inst.subs}
