@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freshUser, wheelhouse } from '../vscode/fresh-user.js';
 import { closeTheia, openTheia, repo, type TheiaWorkbench } from './theia.js';
-import { codeLensAbove, notifications, runCommand, shotInBothThemes, webviewFrame } from './theia-workbench.js';
+import { codeLensAbove, notifications, runCommand, shotInBothThemes, webviewFromLens } from './theia-workbench.js';
 
 const artifacts = join(repo, 'test-results', 'theia');
 
@@ -93,8 +93,8 @@ describe('a fresh install of the .vsix in Theia, in an empty window', () => {
 
     test('Analyze latency in the example workspace plots the exact distribution', async () => {
         const lines = readFileSync(join(examples(), 'xray.chain'), 'utf-8').split('\n');
-        await (await codeLensAbove(page, lines, 'ptts System', 'Analyze latency')).click();
-        const frame = await webviewFrame(page, '#plot table.stats', { timeoutMs: 120_000 });
+        const lens = () => codeLensAbove(page, lines, 'ptts System', 'Analyze latency');
+        const frame = await webviewFromLens(page, lens, '#plot table.stats', { timeoutMs: 120_000 });
         expect(await frame.locator('svg.plot-cdf g.series-predicted path').count()).toBe(1);
         expect(await frame.locator('table.verdicts td.verdict').allTextContents()).toEqual([
             '✓ PASS',

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contrastOffenders } from '../../diagram/test/contrast.js';
 import { smallestDiagramText } from '../../diagram/test/readable-text.js';
@@ -22,6 +22,7 @@ import {
     shotInBothThemes,
     tab,
     webviewFrame as findWebviewFrame,
+    webviewFromLens,
 } from './theia-workbench.js';
 
 const artifacts = join(repo, 'test-results', 'theia');
@@ -48,10 +49,13 @@ afterAll(() => closeTheia(workbench, join(artifacts, 'last.png')));
 /** Every webview frame a test found: a later view is looked for among the others. */
 const opened: Frame[] = [];
 
-/** The webview frame, not one found before, whose document has `selector`. */
-async function webviewFrame(selector: string, timeoutMs = 60_000): Promise<Frame> {
-    const explain = () => workbench!.server.log().slice(-3000);
-    const frame = await findWebviewFrame(page, selector, { timeoutMs, not: opened, explain });
+/**
+ * The webview frame, not one found before, whose document has `selector`; after a click on the CodeLens `lens` finds
+ * when given (clicked again if the first click missed).
+ */
+async function webviewFrame(selector: string, timeoutMs = 60_000, lens?: () => Promise<Locator>): Promise<Frame> {
+    const query = { timeoutMs, not: opened, explain: () => workbench!.server.log().slice(-3000) };
+    const frame = await (lens ? webviewFromLens(page, lens, selector, query) : findWebviewFrame(page, selector, query));
     opened.push(frame);
     return frame;
 }
@@ -92,8 +96,9 @@ describe('chainlab in Eclipse Theia', () => {
     });
 
     test('the box-chain diagram opens from its CodeLens, every text readable in both themes', async () => {
-        await (await codeLens(XRAY, 'chain XRay', 'Diagram')).click();
-        const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node');
+        const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node', 60_000, () =>
+            codeLens(XRAY, 'chain XRay', 'Diagram'),
+        );
         await expect
             .poll(() => frame.locator('[id$="_container"] g.sprotty-node').count(), { timeout: 30_000 })
             .toBeGreaterThan(4);
@@ -109,8 +114,9 @@ describe('chainlab in Eclipse Theia', () => {
     test('Analyze latency: the plot panel with the exact distribution and every verdict', async () => {
         const expected = cli('analyze', join(workspace, 'xray.chain'), '--ptts', 'System', '--json');
         await showFile(page, 'xray.chain');
-        await (await codeLens(XRAY, 'ptts System', 'Analyze latency')).click();
-        const frame = await webviewFrame('#plot table.stats', 120_000);
+        const frame = await webviewFrame('#plot table.stats', 120_000, () =>
+            codeLens(XRAY, 'ptts System', 'Analyze latency'),
+        );
         const row = frame.locator('table.stats tr[data-series="predicted"] td');
         await expect
             .poll(() => row.nth(3).textContent(), { timeout: 30_000 })
@@ -146,8 +152,9 @@ describe('chainlab in Eclipse Theia', () => {
 
     test('an edit in the diagram changes the text: the palette adds a box to the chain', async () => {
         await showFile(page, 'small.chain');
-        await (await codeLens(SMALL, 'chain Small', 'Diagram')).click();
-        const frame = await webviewFrame('select.chainlab-palette');
+        const frame = await webviewFrame('select.chainlab-palette', 60_000, () =>
+            codeLens(SMALL, 'chain Small', 'Diagram'),
+        );
         const nodes = () => frame.locator('[id$="_container"] g.sprotty-node').count();
         await expect.poll(nodes, { timeout: 30_000 }).toBe(3);
         await frame.locator('select.chainlab-palette').selectOption('Gain');

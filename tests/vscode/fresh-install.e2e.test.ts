@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeWorkbench, openWorkbench, repo, type Workbench } from './code-server.js';
 import { freshUser, wheelhouse } from './fresh-user.js';
-import { codeLensAbove, openFile, runCommand, shotInBothThemes, webviewFrame } from './workbench.js';
+import { codeLensAbove, openFile, runCommand, shotInBothThemes, webviewFrame, webviewFromLens } from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 
@@ -113,16 +113,16 @@ describe('a fresh install of the .vsix, in an empty window', () => {
     }, 480_000);
 
     test('the box-chain diagram opens from its CodeLens', async () => {
-        await (await codeLensAbove(page, lines('xray.chain'), 'chain XRay', 'Diagram')).click();
-        const frame = await webviewFrame(page, 'svg.sprotty-graph g.sprotty-node');
+        const lens = () => codeLensAbove(page, lines('xray.chain'), 'chain XRay', 'Diagram');
+        const frame = await webviewFromLens(page, lens, 'svg.sprotty-graph g.sprotty-node');
         expect(await frame.locator('g.sprotty-node').count()).toBeGreaterThan(5);
         await shotInBothThemes(page, [frame], theme => join(artifacts, `fresh-diagram-${theme}.png`));
     });
 
     test('Analyze latency plots the exact distribution', async () => {
         await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
-        await (await codeLensAbove(page, lines('xray.chain'), 'ptts System', 'Analyze latency')).click();
-        const frame = await webviewFrame(page, '#plot table.stats', { timeoutMs: 120_000 });
+        const lens = () => codeLensAbove(page, lines('xray.chain'), 'ptts System', 'Analyze latency');
+        const frame = await webviewFromLens(page, lens, '#plot table.stats', { timeoutMs: 120_000 });
         expect(await frame.locator('svg.plot-cdf g.series-predicted path').count()).toBe(1);
         expect(await frame.locator('table.verdicts td.verdict').allTextContents()).toEqual([
             '✓ PASS',

@@ -136,6 +136,25 @@ export async function webviewFrame(page: Page, selector: string, query: FrameQue
     }
 }
 
+/**
+ * Clicks the CodeLens that `lens` finds and returns the webview that then shows `selector`. A click while the lens
+ * line is being redrawn can miss it, so after 30 s without the view the lens is clicked once more, as a user would.
+ */
+export async function webviewFromLens(
+    page: Page,
+    lens: () => Promise<Locator>,
+    selector: string,
+    query: FrameQuery = {},
+): Promise<Frame> {
+    await (await lens()).click();
+    try {
+        return await webviewFrame(page, selector, { ...query, timeoutMs: 30_000 });
+    } catch {
+        await (await lens()).click();
+        return webviewFrame(page, selector, query);
+    }
+}
+
 /** Go to Line (Ctrl+G) in the active editor: `line` typed once the input is open, not into the text. */
 export async function goToLine(page: Page, line: number): Promise<void> {
     await page.locator('.monaco-editor textarea').first().focus();
