@@ -12,7 +12,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freshUser, wheelhouse } from '../vscode/fresh-user.js';
 import { closeTheia, openTheia, repo, type TheiaWorkbench } from './theia.js';
-import { codeLensAbove, notifications, runCommand, shotInBothThemes, webviewFromLens } from './theia-workbench.js';
+import {
+    codeLensAbove,
+    expectLensInViewAbove,
+    notifications,
+    runCommand,
+    shotInBothThemes,
+    webviewFromLens,
+} from './theia-workbench.js';
 
 const artifacts = join(repo, 'test-results', 'theia');
 
@@ -62,13 +69,7 @@ describe('a fresh install of the .vsix in Theia, in an empty window', () => {
             'xray.chain',
         ]);
         await page.locator('.lm-TabBar-tab.theia-mod-active', { hasText: 'xray.chain' }).waitFor({ timeout: 60_000 });
-        const declaration = page.locator('.monaco-editor .view-line', { hasText: /^chain\sXRay\son/ });
-        await declaration.waitFor({ timeout: 30_000 });
-        const lens = page.locator('.codelens-decoration a', { hasText: 'Diagram' }).filter({ visible: true }).first();
-        await lens.waitFor({ timeout: 60_000 });
-        const [lensBox, lineBox] = [await lens.boundingBox(), await declaration.boundingBox()];
-        expect(lineBox!.y - lensBox!.y).toBeGreaterThan(0);
-        expect(lineBox!.y - lensBox!.y).toBeLessThan(40);
+        await expectLensInViewAbove(page, /^chain\sXRay\son/, 'Diagram');
         await page.screenshot({ path: join(artifacts, 'fresh-example-opened.png') });
     });
 

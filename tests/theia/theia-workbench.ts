@@ -9,7 +9,13 @@ import { expect } from 'vitest';
 
 import { openFile as openFileAsInVSCode, runCommand } from '../vscode/workbench.js';
 
-export { codeLensAbove, runCommand, webviewFrame, webviewFromLens } from '../vscode/workbench.js';
+export {
+    codeLensAbove,
+    expectLensInViewAbove,
+    runCommand,
+    webviewFrame,
+    webviewFromLens,
+} from '../vscode/workbench.js';
 
 export const THEMES = { light: 'Light (Theia)', dark: 'Dark (Theia)' } as const;
 export type Theme = keyof typeof THEMES;

@@ -13,7 +13,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeWorkbench, openWorkbench, repo, type Workbench } from './code-server.js';
 import { freshUser, wheelhouse } from './fresh-user.js';
-import { codeLensAbove, openFile, runCommand, shotInBothThemes, webviewFrame, webviewFromLens } from './workbench.js';
+import {
+    codeLensAbove,
+    expectLensInViewAbove,
+    openFile,
+    runCommand,
+    shotInBothThemes,
+    webviewFrame,
+    webviewFromLens,
+} from './workbench.js';
 
 const artifacts = join(repo, 'test-results', 'vscode');
 
@@ -80,13 +88,7 @@ describe('a fresh install of the .vsix, in an empty window', () => {
         ]);
         await page.locator('.tab.active[data-resource-name="xray.chain"]').waitFor({ timeout: 60_000 });
         // at its declaration, its CodeLens in view without scrolling
-        const declaration = page.locator('.monaco-editor .view-line', { hasText: /^chain\sXRay\son/ });
-        await declaration.waitFor({ timeout: 30_000 });
-        const lens = page.locator('.codelens-decoration a', { hasText: 'Diagram' }).filter({ visible: true }).first();
-        await lens.waitFor({ timeout: 60_000 });
-        const [lensBox, lineBox] = [await lens.boundingBox(), await declaration.boundingBox()];
-        expect(lineBox!.y - lensBox!.y).toBeGreaterThan(0);
-        expect(lineBox!.y - lensBox!.y).toBeLessThan(40);
+        await expectLensInViewAbove(page, /^chain\sXRay\son/, 'Diagram');
         await page.screenshot({ path: join(artifacts, 'fresh-example-opened.png') });
     });
 

@@ -164,6 +164,17 @@ export async function goToLine(page: Page, line: number): Promise<void> {
     await page.keyboard.press('Enter');
 }
 
+/** The visible line matching `declaration` has its CodeLens `title` right above it, without any scrolling. */
+export async function expectLensInViewAbove(page: Page, declaration: RegExp, title: string): Promise<void> {
+    const line = page.locator('.monaco-editor .view-line', { hasText: declaration });
+    await line.waitFor({ timeout: 30_000 });
+    const lens = page.locator('.codelens-decoration a', { hasText: title }).filter({ visible: true }).first();
+    await lens.waitFor({ timeout: 60_000 });
+    const [lensBox, lineBox] = [await lens.boundingBox(), await line.boundingBox()];
+    expect(lineBox!.y - lensBox!.y).toBeGreaterThan(0);
+    expect(lineBox!.y - lensBox!.y).toBeLessThan(40);
+}
+
 /**
  * The CodeLens `title` right above the line of `lines` that starts with `declaration`, in the active editor (several
  * elements have one: the nearest above the line is its own). The line is brought into view with Go to Line.
