@@ -1,12 +1,13 @@
 // Builds the extension into dist/: the extension host code (CommonJS, `vscode` external), the language
 // server bundle and the diagram webview (copied from their workspaces, so the .vsix is self-contained),
 // the plot webview, the backend wheel (set up by the extension on first use), the example workspace's
-// files, and the TextMate grammar Langium generated (tuned by language/textmate.mjs).
+// files, and the TextMate grammar Langium generated (tuned by language/textmate.mjs). `node esbuild.mjs report`
+// builds the script and style of a run's report.html into the backend's package instead (scripts/setup.mjs runs it
+// before the backend's tests and wheel, which need them).
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tunedTextMateGrammar } from '../language/textmate.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const repo = join(root, '..');
@@ -34,6 +35,31 @@ export const plotOptions = {
 export async function buildPlotWebview() {
     await esbuild.build(plotOptions);
     copyFileSync(join(root, 'webview/plot.css'), join(dist, 'plot.css'));
+}
+
+/** Where the backend finds report.html's script and style (package data of chainlab, git-ignored). */
+export const reportResources = join(repo, 'backend', 'chainlab', 'resources', 'report');
+
+/**
+ * report.html's script and style: the plot view with report.ts as its entry, one minified IIFE (the backend writes
+ * it inline into each report, no source map: the page is one file), and plot.css followed by report.css.
+ */
+export async function buildReportPage() {
+    mkdirSync(reportResources, { recursive: true });
+    await esbuild.build({
+        absWorkingDir: root,
+        entryPoints: [join(root, 'webview/report.ts')],
+        outfile: join(reportResources, 'report.js'),
+        bundle: true,
+        platform: 'browser',
+        format: 'iife',
+        target: 'es2022',
+        minify: true,
+        legalComments: 'none',
+        logLevel: 'warning',
+    });
+    const css = ['plot.css', 'report.css'].map(f => readFileSync(join(root, 'webview', f), 'utf-8')).join('\n');
+    writeFileSync(join(reportResources, 'report.css'), css);
 }
 
 /** The samples of the walkthrough's example workspace (flat: each file opens by its name), and their README. */
@@ -93,6 +119,7 @@ export async function buildExtension() {
     mkdirSync(join(root, 'syntaxes'), { recursive: true });
     need(join(repo, 'language/syntaxes/chain.tmLanguage.json'), 'run langium generate in language/');
     // Langium's grammar, with keywords that are names too (`x`, `s`, `in` …) highlighted only in their places
+    const { tunedTextMateGrammar } = await import('../language/textmate.mjs');
     writeFileSync(
         join(root, 'syntaxes/chain.tmLanguage.json'),
         JSON.stringify(await tunedTextMateGrammar(), null, 2) + '\n',
@@ -101,6 +128,11 @@ export async function buildExtension() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const started = Date.now();
-    await buildExtension();
-    console.log(`esbuild: extension/dist in ${Date.now() - started} ms`);
+    if (process.argv[2] === 'report') {
+        await buildReportPage();
+        console.log(`esbuild: ${reportResources} in ${Date.now() - started} ms`);
+    } else {
+        await buildExtension();
+        console.log(`esbuild: extension/dist in ${Date.now() - started} ms`);
+    }
 }

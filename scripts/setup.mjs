@@ -5,7 +5,8 @@
  * idempotently, so that they work on a fresh machine: Debian packages (when
  * root), npm dependencies (with the lint tools: ESLint, typescript-eslint,
  * Prettier, dependency-cruiser), the contract (TypeScript generated from
- * contract/schemas), the language build, the CLI's npm package, the Python venv
+ * contract/schemas), the language build, the CLI's npm package, report.html's
+ * script (into the backend's package), the Python venv
  * with the backend, the backend's wheel and sdist with a wheelhouse of its
  * dependencies (offline installs), the extension's .vsix and the C build. Each
  * step keeps a content-hash stamp and is skipped when its inputs did not
@@ -217,6 +218,24 @@ function diagramBuild() {
     stamp('diagram', hash);
 }
 
+/**
+ * report.html's script and style (the editor's plot view, bundled) into the backend's package: before the backend's
+ * tests and its wheel, which carry them.
+ */
+function reportPage() {
+    const hash = hashOf([
+        'extension/webview',
+        'extension/src',
+        'extension/esbuild.mjs',
+        'package-lock.json',
+        ...CONTRACT_INPUTS,
+    ]);
+    if (upToDate('report-page', hash, 'backend/chainlab/resources/report/report.js')) return;
+    log("bundling report.html's script (backend/chainlab/resources/report)");
+    run('node', ['esbuild.mjs', 'report'], { cwd: join(root, 'extension') });
+    stamp('report-page', hash);
+}
+
 function extensionBuild() {
     const hash = hashOf([
         'extension/src',
@@ -407,6 +426,7 @@ contractBuild();
 languageBuild();
 cliPackage();
 diagramBuild();
+reportPage(); // before the backend's wheel and tests: both need it
 pythonBackend();
 backendPackage();
 backendWheelhouse();

@@ -77,6 +77,13 @@ class TooExpensiveError(ChainlabError):
         return data
 
 
+class RunError(ChainlabError):
+    """A run on a target that could not go on (a failed build there, a target that lacks essentials, a lost
+    connection); what was measured before is kept."""
+
+    code = "deploy-failed"
+
+
 class FileSystemError(ChainlabError):
     """A file or directory could not be read or written: its path and the system's reason, in one line."""
 

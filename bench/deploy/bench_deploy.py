@@ -23,7 +23,7 @@ sys.path[:0] = [str(REPO / "backend"), str(REPO / "backend" / "tests" / "deploy"
 
 from lab import lab_host  # noqa: E402
 
-from chainlab.deploy.experiment import deploy_sync  # noqa: E402
+from chainlab.run import RunOptions, run_chain  # noqa: E402
 from chainlab.run.stats import read_latencies  # noqa: E402
 
 ANCHOR_S = 3.0
@@ -50,13 +50,15 @@ def main() -> None:
     with lab_host() as lab, tempfile.TemporaryDirectory() as runs:
         os.environ["CHAINLAB_KNOWN_HOSTS"] = str(lab.known_hosts)
         ir = xray_ir(lab)
-        kw = dict(file="samples/xray.chain", scenarios=["baseline"], iterations=args.iterations, runs_root=Path(runs))
-        deploy_sync(ir, "XRay", "lab1", **kw)  # warm: uploads and builds once
+        options = RunOptions(
+            target="lab1", model_file="samples/xray.chain", iterations=args.iterations, runs_root=Path(runs)
+        )
+        run_chain(ir, "XRay", options)  # warm: uploads and builds once
         totals = []
         print(f"XRay on the lab host {lab.host} (warm, cached build), {args.iterations} measured iterations excluded")
         for i in range(args.repeat):
-            dep = deploy_sync(ir, "XRay", "lab1", **kw)
-            lat = read_latencies(Path(dep.scenarios[0].local_dir) / "latencies.csv")
+            dep = run_chain(ir, "XRay", options)
+            lat = read_latencies(Path(dep.scenarios[0]["dir"]) / "latencies.csv")
             measured_s = (lat.sum() / 1e9) if lat.size else 0.0
             total = sum(dep.phases_s.values())
             overhead = total - measured_s

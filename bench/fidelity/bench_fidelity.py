@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +34,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "backend")]
 
-from chainlab.deploy.experiment import deploy_sync  # noqa: E402
-from chainlab.deploy.report import results, source_period_ns  # noqa: E402
+from chainlab.plan import PlanOptions, make_plan  # noqa: E402
+from chainlab.run import RunOptions, run_chain  # noqa: E402
 from chainlab.run.calibration import load_calibration  # noqa: E402
 from chainlab.run.stats import ks_distance, read_latencies  # noqa: E402
 
@@ -71,49 +72,31 @@ def run_case(name: str, iterations: int, calibrate: int, scratch: Path) -> list[
     shutil.copy(REPO / source, model)
     ir = export(model)
     # calibrate once at the chain's own period, then choose the period from what was measured
-    calib = deploy_sync(
-        ir,
-        chain,
-        "here",
-        file=str(model),
-        scenarios=["baseline"],
-        iterations=20,
-        calibrate=calibrate,
-        runs_root=folder / "runs",
-    )
+    calibrating = RunOptions(model_file=str(model), iterations=20, calibrate=calibrate, runs_root=folder / "runs")
+    calib = run_chain(ir, chain, calibrating)
     cal_file = Path(calib.calibration or "")
-    own = source_period_ns(ir, chain) or 0
+    own = make_plan(ir, chain, PlanOptions(predict=False)).chain.period_ns or 0
     period = max(busy_period_ns(cal_file, chain), own)
     if period != own:  # at another period the sub-boxes meet other caches: calibrate there
-        calib = deploy_sync(
-            ir,
-            chain,
-            "here",
-            file=str(model),
-            scenarios=["baseline"],
-            iterations=20,
-            calibrate=calibrate,
-            period_ns=period,
-            runs_root=folder / "runs",
-        )
-    measure = dict(
-        file=str(model),
-        scenarios=["baseline", "throttled"],
+        calib = run_chain(ir, chain, replace(calibrating, period_ns=period))
+    measure = RunOptions(
+        scenarios=("baseline", "throttled"),
+        model_file=str(model),
         iterations=iterations,
         period_ns=period,
         runs_root=folder / "runs",
     )
-    dep = deploy_sync(ir, chain, "here", **measure)
+    dep = run_chain(ir, chain, measure)
     # the same scenarios measured once more: how far two measured runs of one chain are apart here
-    again = deploy_sync(ir, chain, "here", **measure)
-    res = results(dep, ir, dep.predicted)
+    again = run_chain(ir, chain, measure)
+    res = dep.to_json()
     cal = load_calibration(cal_file, chain, "here")
     assert cal is not None
     # the calibration run's latencies: each traced iteration's last end from its release
     calibrated = (np.asarray(cal.starts_ns, dtype=float) + np.asarray(cal.durations_ns, dtype=float)).max(axis=1)
     floor_points = [(int(v), 1 / calibrated.size) for v in np.sort(calibrated)]
-    local = {r.scenario: Path(r.local_dir) for r in dep.scenarios}
-    local_again = {r.scenario: Path(r.local_dir) for r in again.scenarios}
+    local = {r["scenario"]: Path(r["dir"]) for r in dep.scenarios}
+    local_again = {r["scenario"]: Path(r["dir"]) for r in again.scenarios}
     rows = []
     for s in res["scenarios"]:
         q = s.get("quantiles_ms") or {}

@@ -24,9 +24,9 @@ from pathlib import Path
 repo = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(repo / "backend"))
 
-from chainlab.plan import RUN_PREDICTION_DRAWS, predict_latency  # noqa: E402
-from chainlab.run.calibration import measured_costs  # noqa: E402
-from chainlab.run.local import prepare_run  # noqa: E402
+from chainlab.plan import RUN_PREDICTION_DRAWS, PlanOptions, plan_for_cores, predict_latency  # noqa: E402
+from chainlab.run import RunOptions, run_chain  # noqa: E402
+from chainlab.run.calibration import apply_calibration, load_calibration, measured_costs  # noqa: E402
 
 TARGET_SPREAD = 0.01  # the p99's own spread across seeds, as a fraction of it
 
@@ -44,9 +44,16 @@ def main() -> None:
     ir = exported_ir(repo / "samples" / "chains" / "fig3-5.chain")
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        prep = prepare_run(ir, "Fig35", target="here", calibrate=args.calibrate, out_dir=Path(tmp))
+        model = Path(tmp) / "fig3-5.chain"  # the calibration is kept beside it
+        options = RunOptions(iterations=20, calibrate=args.calibrate, out_dir=Path(tmp) / "run", model_file=str(model))
+        run_chain(ir, "Fig35", options)
         print(f"calibration of Fig35 on here: {args.calibrate} iterations in {time.perf_counter() - t0:.1f} s")
-    measured = measured_costs(prep.calibration, prep.plan) if prep.calibration else None
+        cal = load_calibration(Path(tmp) / ".chainlab" / "calibration" / "Fig35@here.json", "Fig35", "here")
+    assert cal is not None
+    cores = next(t["rt_cores"] for t in ir["targets"] if t["name"] == "here")  # where the run was calibrated
+    plan = plan_for_cores(apply_calibration(ir, cal), "Fig35", cores, PlanOptions())
+    period_ns = plan.chain.period_ns or 0
+    measured = measured_costs(cal, plan)
     if measured is None:
         sys.exit("the calibration did not match the plan: nothing to measure")
     print(f"{'draws':>7s} {'p99 min ms':>10s} {'p99 max ms':>10s} {'spread':>8s} {'vs 1 %':>7s} {'ms/prediction':>14s}")
@@ -54,7 +61,7 @@ def main() -> None:
         p99s, times = [], []
         for seed in range(args.seeds):
             t = time.perf_counter()
-            p = predict_latency(prep.plan, iterations=draws, seed=seed, measured=measured, period_ns=prep.period_ns)
+            p = predict_latency(plan, iterations=draws, seed=seed, measured=measured, period_ns=period_ns)
             times.append(time.perf_counter() - t)
             p99s.append(p.p99_ns / 1e6)
         spread = (max(p99s) - min(p99s)) / statistics.median(p99s)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO / "backend"))
 
 from chainlab.experiment.plans import PLANS  # noqa: E402
 from chainlab.plan import PlanOptions  # noqa: E402
-from chainlab.run.local import run_local  # noqa: E402
+from chainlab.run import RunOptions, run_chain  # noqa: E402
 from chainlab.synth import synth_chain_ir  # noqa: E402
 
 ROWS = list(PLANS)  # the papers' eight rows (heuristic, allocator)
@@ -72,25 +72,25 @@ def main() -> None:
         for h, m in ROWS:
             if args.rows and f"{h}/{m}" not in args.rows.split(","):
                 continue
-            r = run_local(
-                ir,
-                chain,
-                options=PlanOptions(heuristic=h, memory=m, threads=threads),
+            options = RunOptions(
+                plan=PlanOptions(heuristic=h, memory=m, threads=threads),
                 iterations=args.iterations,
                 out_dir=Path(args.out) / which / f"{h}-{m}",
                 period_ns=period,
-                extra_args=["--fifo", str(args.fifo)] if args.fifo else None,
+                chain_args=("--fifo", str(args.fifo)) if args.fifo else (),
             )
-            x = r.measured
+            r = run_chain(ir, chain, options)
+            [row] = r.scenarios
+            x, arena = row["measured"], r.plan["arena_bytes"]
             if base is None:
-                base = (x["mean_ns"], x["std_ns"], r.arena_bytes)
-            sums.add(r.checksum)
+                base = (x["mean_ns"], x["std_ns"], arena)
+            sums.add(row["checksum"])
             name = f"{h}/{'naive' if m == 'simple' else m}"
             print(
                 f"{name:22} {x['mean_ns'] / 1e6:9.3f} {x['std_ns'] / 1e6:9.3f} {x['p99_ns'] / 1e6:9.3f} "
                 f"{x['max_ns'] / 1e6:9.3f} "
-                f"{r.arena_bytes / 2**20:10.1f} {x['mean_ns'] / base[0]:7.2f} {x['std_ns'] / base[1]:8.2f} "
-                f"{r.arena_bytes / base[2]:6.2f}  {r.checksum}",
+                f"{arena / 2**20:10.1f} {x['mean_ns'] / base[0]:7.2f} {x['std_ns'] / base[1]:8.2f} "
+                f"{arena / base[2]:6.2f}  {row['checksum']}",
                 flush=True,
             )
         print("checksums identical across rows:", len(sums) == 1)

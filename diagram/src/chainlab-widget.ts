@@ -23,7 +23,7 @@ interface ChainlabIdentifier {
 @injectable()
 export class ChainlabDiagramWidget extends VscodeDiagramWidget {
     @inject(EditingState) protected readonly editing!: EditingState;
-    private readonly options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '' };
+    private readonly options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '', showMeasured: false };
     private toolbar?: Toolbar;
     /** The panel size the shown layout was made for. */
     private laidOutFor?: Viewport;
@@ -40,7 +40,7 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
             onOptionsChanged: () => void this.requestModel(),
         });
         this.toolbar.showView(id.view || 'chain');
-        this.editing.onModel(root => this.toolbar?.showView(root.view));
+        this.editing.onModel(root => this.toolbar?.showView(root.view, root.measuredRun));
         container?.prepend(this.toolbar.element);
         window.addEventListener('resize', () => {
             clearTimeout(this.resizeTimer);
@@ -79,6 +79,7 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
                     showPorts: this.options.showPorts,
                     showCosts: this.options.showCosts,
                     heuristic: this.options.heuristic,
+                    showMeasured: this.options.showMeasured,
                     viewport: { ...viewport },
                 } satisfies DiagramOptions & { sourceUri: string; diagramType: string }),
             );

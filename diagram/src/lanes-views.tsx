@@ -9,6 +9,7 @@ import type { VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import { RenderingContext, SNodeImpl, ShapeView } from 'sprotty';
 import type { ArrowFields, AxisFields, AxisTick, IntervalFields, LaneFields, LegendEntry } from '@chainlab/contract';
+import { clipMark } from './views.js';
 
 type Tooltip = { tooltip?: string };
 
@@ -155,6 +156,13 @@ function sample(mark: string): VNode | string {
             return <rect class-gantt-bar={true} x={0} y={-4} width={24} height={10} />;
         case 'measured':
             return <rect class-gantt-bar={true} class-measured={true} x={0} y={-4} width={24} height={10} />;
+        case 'clipped':
+            return (
+                <g>
+                    <rect class-gantt-bar={true} class-measured={true} x={0} y={-4} width={16} height={10} />
+                    <g transform="translate(0, -4)">{clipMark(16, 10)}</g>
+                </g>
+            );
         default:
             if (mark.startsWith('arrow-')) {
                 const arrow: VNode = (

@@ -24,7 +24,7 @@ import {
 } from 'sprotty-protocol';
 import type { RequestPopupModelAction, SModelElement, SModelRoot } from 'sprotty-protocol';
 import { createChainlabDiagramContainer } from './di.config.js';
-import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type DiagramView } from '@chainlab/contract';
+import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type GraphFields } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 import { createToolbar, type ToolbarOptions } from './toolbar.js';
 import { readableFit } from './zoom.js';
@@ -80,7 +80,7 @@ const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
 const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
 /** The toolbar's display options; in VS Code a change re-requests the model, here the page's host does. */
-const options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '' };
+const options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '', showMeasured: false };
 const optionChanges: ToolbarOptions[] = [];
 const toolbar = createToolbar(
     {
@@ -99,14 +99,14 @@ window.addEventListener('resize', () => {
 });
 
 (window as unknown as { chainlabDiagram: object }).chainlabDiagram = {
-    show: async (model: SModelRoot & { view?: DiagramView }) => {
-        toolbar.showView(model.view);
+    show: async (model: SModelRoot & Partial<GraphFields>) => {
+        toolbar.showView(model.view, model.measuredRun);
         await source.setModel(model);
         await dispatcher().dispatch(readableFit());
     },
     /** A new model of the same diagram (the server's updateModel): zoom and scroll stay. */
-    update: async (model: SModelRoot & { view?: DiagramView }) => {
-        toolbar.showView(model.view);
+    update: async (model: SModelRoot & Partial<GraphFields>) => {
+        toolbar.showView(model.view, model.measuredRun);
         await source.updateModel(model);
     },
     /** The whole diagram on screen, at any zoom (sprotty renders only the elements in view). */
@@ -125,7 +125,7 @@ window.addEventListener('resize', () => {
     },
     selected: () => [...selected],
     edits: () => [...edits],
-    /** The options after each change in the toolbar (ports, costs, heuristic). */
+    /** The options after each change in the toolbar (ports, costs, heuristic, measured). */
     optionChanges: () => [...optionChanges],
     /** The diagram as a standalone SVG document (what the toolbar's Export SVG saves). */
     exportSvg: async () => {

@@ -1,18 +1,21 @@
 /**
  * The diagram's toolbar: zoom buttons (Fit, −, +, 100 %) in every view, and only the controls that mean
  * something in the view shown: the box palette, ports and costs in the box chain, the plan heuristic where a
- * plan is drawn (plan and thread lanes). Controls are plain HTML styled with VS Code's theme variables
- * (diagram.css), so they look and switch like the workbench's own.
+ * plan is drawn (plan and thread lanes), and in the thread lanes after a run the `measured` overlay, named
+ * after the run. Controls are plain HTML styled with VS Code's theme variables (diagram.css), so they look and
+ * switch like the workbench's own.
  */
 import type { IActionDispatcher } from 'sprotty';
 import { RequestExportSvgAction } from 'sprotty-protocol';
-import { HEURISTICS, type DiagramView, type Heuristic } from '@chainlab/contract';
+import { HEURISTICS, type DiagramView, type Heuristic, type MeasuredRunFields } from '@chainlab/contract';
 import { readableFit, ZOOM_STEP, zoomStep } from './zoom.js';
 
 export interface ToolbarOptions {
     showPorts: boolean;
     showCosts: boolean;
     heuristic: Heuristic | '';
+    /** Thread lanes: the latest run's measured bars over the model's plan (off: the plan alone). */
+    showMeasured: boolean;
 }
 
 export interface ToolbarHost {
@@ -30,12 +33,13 @@ const VIEWS_OF: Record<string, DiagramView[]> = {
     ports: ['chain'],
     costs: ['chain'],
     heuristic: ['plan', 'lanes'],
+    measured: ['lanes'],
 };
 
 export interface Toolbar {
     element: HTMLElement;
-    /** Shows the controls of `view` and hides the others. */
-    showView(view: DiagramView | undefined): void;
+    /** Shows the controls of `view` and hides the others; `measured` only where the view has a run to overlay. */
+    showView(view: DiagramView | undefined, run?: MeasuredRunFields): void;
 }
 
 export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.createElement('div')): Toolbar {
@@ -55,8 +59,9 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
     const controls: Array<[string, HTMLElement]> = [];
     if (host.palette) controls.push(['palette', host.palette]);
     const options = host.options;
+    let measured: HTMLLabelElement | undefined;
     if (options) {
-        const toggle = (key: 'showPorts' | 'showCosts', text: string) => {
+        const toggle = (key: 'showPorts' | 'showCosts' | 'showMeasured', text: string) => {
             const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: options[key] });
             box.addEventListener('change', () => {
                 options[key] = box.checked;
@@ -78,6 +83,8 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
         });
         controls.push(['ports', toggle('showPorts', 'ports')], ['costs', toggle('showCosts', 'costs')]);
         controls.push(['heuristic', heuristic]);
+        measured = toggle('showMeasured', 'measured');
+        controls.push(['measured', measured]);
     }
     for (const [name, control] of controls) control.dataset.control = name;
     const exportSvg = button('Export SVG', 'save the diagram as an SVG file', 'export', () =>
@@ -86,8 +93,15 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
     bar.append(zoom, ...controls.map(([, c]) => c), exportSvg);
     return {
         element: bar,
-        showView(view) {
+        showView(view, run) {
             for (const [name, control] of controls) control.hidden = !view || !VIEWS_OF[name].includes(view);
+            if (!measured) return;
+            // the run it draws is named on the toggle, so the user knows what the overlay shows before picking it
+            measured.hidden ||= !run;
+            measured.lastChild!.textContent = ` measured: ${run?.run ?? ''}${run?.overloaded ? ' (overloaded)' : ''}`;
+            measured.title = run?.overloaded
+                ? 'draw the run over the plan: it fell behind its period, its bars run past the axis and are cut there'
+                : "draw the latest run's measured bars under the predicted ones";
         },
     };
 }

@@ -31,6 +31,8 @@ export class SparklineImpl extends SShapeElementImpl {
 export class TimelineNodeImpl extends SNodeImpl {
     tooltip?: string;
     splits?: number[];
+    /** A measured bar that runs past the end of the time axis, cut there (an overloaded run). */
+    clipped?: boolean;
 }
 
 /** The root with the contract's graph fields (contract/schemas/diagram.schema.json). */
@@ -193,9 +195,25 @@ export class TimelineNodeView extends ShapeView {
             <g class-sprotty-node={true} class-selected={node.selected}>
                 <rect class-node-body={true} x={0} y={0} width={width} height={height} />
                 {...(node.splits ?? []).map(x => <line class-split={true} x1={x} y1={-2} x2={x} y2={height + 2} />)}
+                {node.clipped ? clipMark(width, height) : ''}
                 {title(node.tooltip)}
                 {context.renderChildren(node)}
             </g>
         );
     }
+}
+
+/** A bar cut at the axis end: a torn right edge and an arrowhead past it, saying that the bar goes on. */
+export function clipMark(width: number, height: number): VNode {
+    const zigzag = [0, 1, 2, 3, 4].map(i => `${width - (i % 2 ? 4 : 0)},${(i * height) / 4}`).join(' ');
+    const middle = height / 2;
+    return (
+        <g class-clip-mark={true}>
+            <polyline class-clip-edge={true} points={zigzag} />
+            <polygon
+                class-clip-arrow={true}
+                points={`${width + 2},${middle - 5} ${width + 9},${middle} ${width + 2},${middle + 5}`}
+            />
+        </g>
+    );
 }

@@ -205,7 +205,7 @@ describe('diagrams in a half-width panel', () => {
                         window as unknown as { chainlabDiagram: { optionChanges(): unknown[] } }
                     ).chainlabDiagram.optionChanges(),
                 );
-                expect(changes).toEqual([{ showPorts: false, showCosts: true, heuristic: '' }]);
+                expect(changes).toEqual([{ showPorts: false, showCosts: true, heuristic: '', showMeasured: false }]);
             }
             await page.close();
         }

@@ -157,13 +157,13 @@ describe.each(['light', 'dark'] as const)('time-scaled views in Chromium, %s the
 });
 
 describe('thread lanes after a real run on this machine', () => {
-    test('measured bars under the predicted ones, explained in the legend, readable in every theme', async () => {
+    test('with the overlay picked: measured bars under the predicted ones, in the legend, readable in every theme', async () => {
         const fig = join(repo, 'samples', 'chains', 'fig3-5.chain');
         const figUri = pathToFileURL(fig).toString();
         await client.open(figUri, readFileSync(fig, 'utf-8'));
         const runs = mkdtempSync(join(tmpdir(), 'chainlab-lanes-'));
         // Run on target as the editor asks for it: baseline on `here`, a short run with the trace on
-        const reply = await client.connection.sendRequest<{ results: { scenarios: Array<{ tasks?: unknown[] }> } }>(
+        const reply = await client.connection.sendRequest<{ scenarios: Array<{ tasks?: unknown[] }> }>(
             'chainlab/deploy',
             {
                 uri: figUri,
@@ -174,10 +174,15 @@ describe('thread lanes after a real run on this machine', () => {
                 runs,
             },
         );
-        const traced = reply.results.scenarios[0].tasks ?? [];
+        const traced = reply.scenarios[0].tasks ?? [];
         expect(traced.length).toBeGreaterThan(0);
         for (const [theme, look] of Object.entries(VSCODE_THEMES)) {
-            const model = (await client.requestModel(`lanes-run-${theme}`, figUri, { view: 'lanes' })).newRoot;
+            // the measured bars are an overlay the user picks (the toolbar's `measured`); by default the plan alone
+            const plain = (await client.requestModel(`lanes-plain-${theme}`, figUri, { view: 'lanes' })).newRoot;
+            expect(JSON.stringify(plain)).not.toContain('step-measured');
+            const model = (
+                await client.requestModel(`lanes-run-${theme}`, figUri, { view: 'lanes', showMeasured: true })
+            ).newRoot;
             const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
             await page.addInitScript('window.__name = f => f'); // esbuild's keepNames helper, for functions sent to the page
             await page.goto(pageUrl);

@@ -22,6 +22,7 @@ import type { BackendSetup } from './backend-setup';
 import type { ChainlabPanelManager } from './diagram-panels';
 import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
 import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
+import { etpAction } from './etp-offer';
 import { analysisPlot, measuredSomething, reportOf, runPlot } from './plot-data';
 import { openReport, type PlotPanels } from './plot-panel';
 import type { BackendStatus } from './status-bar';
@@ -343,7 +344,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         if (measuredSomething(reply)) lastMeasured = { uri: uri.toString(), chain };
         await vscode.commands.executeCommand('setContext', 'chainlab.hasMeasurement', !!lastMeasured);
         const verdict = reply.status === 'ok' ? 'done' : reply.status;
-        const overloaded = reply.results.scenarios.filter(s => s.overloaded).map(s => s.scenario);
+        const overloaded = reply.scenarios.filter(s => s.overloaded).map(s => s.scenario);
         const report = reportOf(reply);
         const openIt = 'Open report';
         const reportAction = report ? [openIt] : [];
@@ -353,7 +354,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
                 .showWarningMessage(
                     `chainlab: run ${verdict}, but ${overloaded.join(', ')} OVERLOADED: latency grew through the run ` +
                         '(a backlog), so it measured queueing, not the chain. Give the chain a longer period or more ' +
-                        `rt-cores and run again. Report in ${reply.local_dir}`,
+                        `rt-cores and run again. Report in ${reply.out_dir}`,
                     ...reportAction,
                 )
                 .then(choice => {
@@ -361,12 +362,14 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
                 });
             return;
         }
-        const update = 'Update ETP from measurement';
+        // only an action that can work: the language server knows whether a component has `etp chain <chain>`
+        const etp = await etpAction(ctx.client, uri.toString(), chain, line => ctx.output.appendLine(line));
+        const update = etp ? [etp.label] : [];
         void vscode.window
-            .showInformationMessage(`chainlab: run ${verdict}; report in ${reply.local_dir}`, ...reportAction, update)
+            .showInformationMessage(`chainlab: run ${verdict}; report in ${reply.out_dir}`, ...reportAction, ...update)
             .then(choice => {
                 if (choice === openIt && report) openReport(report);
-                if (choice === update) void vscode.commands.executeCommand('chainlab.updateEtpFromMeasurement');
+                if (etp && choice === etp.label) void etp.take();
             });
     });
 

@@ -3,15 +3,10 @@
  * number comes from the backend's reply: the distributions, the histogram of a measurement, the percentiles, KS
  * and the requirements' verdicts; this module picks them, converts ns to ms and words the verdicts.
  */
-import type {
-    AnalyzeResult,
-    DeployResult,
-    DistributionStats,
-    LatencyStats,
-    RequirementResult,
-} from '@chainlab/contract';
+import type { AnalyzeResult, LatencyStats, RequirementResult, RunReport } from '@chainlab/contract';
 import { quantile, type Point } from './distribution';
 import { formatLevel, formatMs, formatNumber, formatPercent, formatProbability } from './number-format';
+import { runTables, type DetailTable } from './run-tables';
 
 export interface PlotSeries {
     name: string;
@@ -50,6 +45,8 @@ export interface RequirementVerdict {
     /** A loss requirement: the limit and the loss found, drawn as levels of the CCDF (a lost frame never arrives:
      *  it is the part of the tail beyond every latency). */
     loss?: { limit: number; value: number };
+    /** The series it was judged on (a run judges the chain's requirements on the prediction and each scenario). */
+    series?: string;
 }
 
 export interface StatsRow {
@@ -77,6 +74,8 @@ export interface LatencyPlotData {
     notes?: string[];
     /** The run's report.html. */
     report?: string;
+    /** A run's scenarios and phases, under the plot. */
+    tables?: DetailTable[];
 }
 type AnalysisReply = Pick<
     AnalyzeResult,
@@ -169,10 +168,11 @@ export function analysisPlot(result: AnalysisReply): LatencyPlotData {
 }
 
 /** Latency statistics as the backend reports them (ns); `samples` is 0 where nothing was measured. */
-type NsStats = LatencyStats | DistributionStats;
+type NsStats = LatencyStats;
 
-/** What the plot reads of a `Run on target` reply (the backend's deploy/run). */
-export type RunReply = Pick<DeployResult, 'results'> & Partial<Pick<DeployResult, 'files' | 'local_dir' | 'summary'>>;
+/** What the plot reads of a run's report (`Run on target`: the backend's deploy/run reply, or a report.json). */
+export type RunReply = Pick<RunReport, 'scenarios' | 'predicted' | 'diagnosis'> &
+    Partial<Pick<RunReport, 'files' | 'out_dir' | 'summary' | 'phases_s' | 'checksums_equal'>>;
 
 const ms = (ns: number | undefined) => (ns ?? NaN) / 1e6;
 const statsRow = (name: string, s: NsStats, p999?: number | null) => ({
@@ -194,7 +194,7 @@ export function reportOf(reply: RunReply): string | undefined {
 
 /** A `Run on target` reply: the plan's prediction and every scenario that measured something. */
 export function runPlot(chain: string, target: string, reply: RunReply, when = ''): LatencyPlotData {
-    const run = reply.local_dir?.split(/[\\/]/).at(-1);
+    const run = reply.out_dir?.split(/[\\/]/).at(-1);
     const plot: LatencyPlotData = {
         view: 'latency',
         key: `run ${run ?? `${chain} ${target} ${when}`}`,
@@ -206,10 +206,10 @@ export function runPlot(chain: string, target: string, reply: RunReply, when = '
     };
     const report = reportOf(reply);
     if (report) plot.report = report;
-    if (reply.results.diagnosis?.length) plot.notes = [...reply.results.diagnosis];
-    const predicted = reply.results.predicted;
+    if (reply.diagnosis.length) plot.notes = [...reply.diagnosis];
+    const predicted = reply.predicted;
     // the percentiles of the prediction the backend compared with (the same in every scenario)
-    const predictedAt = reply.results.scenarios.find(s => s.quantiles_ms)?.quantiles_ms;
+    const predictedAt = reply.scenarios.find(s => s.quantiles_ms)?.quantiles_ms;
     if (predicted.points.length) {
         plot.series.push({
             name: 'predicted',
@@ -223,14 +223,14 @@ export function runPlot(chain: string, target: string, reply: RunReply, when = '
                 plot.markers.push({ series: 'predicted', level, ms: at });
         }
     }
-    const overloaded = reply.results.scenarios.filter(s => s.overloaded).map(s => s.scenario);
+    const overloaded = reply.scenarios.filter(s => s.overloaded).map(s => s.scenario);
     if (overloaded.length > 0) {
         plot.warnings = [
             `Overloaded: ${overloaded.join(', ')}. The latency grew through the run (a backlog), so these numbers ` +
                 'measure queueing, not the chain; give it a longer period or more rt-cores.',
         ];
     }
-    for (const s of reply.results.scenarios) {
+    for (const s of reply.scenarios) {
         if (!s.measured.samples || !s.histogram_ms?.length) continue;
         const name = `measured ${s.scenario}`;
         plot.series.push({ name, kind: 'measured', points: s.histogram_ms, ks: s.ks ?? null });
@@ -240,25 +240,57 @@ export function runPlot(chain: string, target: string, reply: RunReply, when = '
             if (at !== undefined) plot.markers.push({ series: name, level, ms: at });
         }
     }
+    plot.requirements = runRequirements(reply);
+    plot.tables = runTables(reply);
     return plot;
+}
+
+/** The chain's requirements as the backend judged them on the prediction and on each measured scenario. */
+function runRequirements(reply: RunReply): RequirementVerdict[] {
+    const predicted = reply.predicted.points.map(([ns, p]): Point => [ns / 1e6, p]);
+    return [
+        ...(reply.predicted.requirements ?? []).map(r => ({
+            ...requirementVerdict(r, predicted),
+            series: 'predicted',
+        })),
+        ...reply.scenarios.flatMap(s =>
+            (s.requirements ?? []).map(r => ({
+                ...requirementVerdict(r, s.histogram_ms ?? []),
+                series: `measured ${s.scenario}`,
+            })),
+        ),
+    ];
 }
 
 /** Whether a run measured anything the ETP could be updated from. */
 export function measuredSomething(reply: RunReply): boolean {
-    return reply.results.scenarios.some(s => (s.measured.samples ?? 0) > 0);
+    return reply.scenarios.some(s => (s.measured.samples ?? 0) > 0);
 }
 
-/** Another panel's curves overlaid on this one (*Compare with…*): its series, named after it. */
+/**
+ * Another panel's curves overlaid on this one (*Compare with…*): its series, named after it, each with its row of
+ * statistics.
+ */
 export function withComparison(plot: LatencyPlotData, other: LatencyPlotData): LatencyPlotData {
-    const own = plot.series.filter(s => s.kind !== 'compared');
+    const base = withoutComparison(plot),
+        theirs = withoutComparison(other);
     const label = other.key.replace(/^(run|ptts) /, '');
     return {
-        ...plot,
+        ...base,
         series: [
-            ...own,
-            ...other.series
-                .filter(s => s.kind !== 'compared')
-                .map(s => ({ name: `${label}: ${s.name}`, kind: 'compared' as const, points: s.points })),
+            ...base.series,
+            ...theirs.series.map(s => ({ name: `${label}: ${s.name}`, kind: 'compared' as const, points: s.points })),
         ],
+        stats: [...base.stats, ...theirs.stats.map(s => ({ ...s, name: `${label}: ${s.name}` }))],
+    };
+}
+
+/** A panel without the curves of *Compare with…* and their statistics. */
+export function withoutComparison(plot: LatencyPlotData): LatencyPlotData {
+    const compared = new Set(plot.series.filter(s => s.kind === 'compared').map(s => s.name));
+    return {
+        ...plot,
+        series: plot.series.filter(s => !compared.has(s.name)),
+        stats: plot.stats.filter(s => !compared.has(s.name)),
     };
 }

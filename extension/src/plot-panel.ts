@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { LatencyPlotData } from './plot-data';
-import { withComparison } from './plot-data';
-import type { PlotRequest, PlotViewData } from './plot-messages';
+import { withComparison, withoutComparison } from './plot-data';
+import type { ExportFormat, PlotRequest, PlotViewData } from './plot-messages';
 
 interface Shown {
     panel: vscode.WebviewPanel;
@@ -80,7 +80,7 @@ export class PlotPanels {
                 await shown.panel.webview.postMessage(shown.data);
                 return;
             case 'export':
-                return this.save(message.name, message.format, message.content);
+                return saveExport(message.name, message.format, message.content);
             case 'compare':
                 return this.compare(shown);
             case 'openReport':
@@ -95,23 +95,10 @@ export class PlotPanels {
         }
     }
 
-    private async save(name: string, format: 'svg' | 'png' | 'csv', content: string): Promise<void> {
-        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-        const target = await vscode.window.showSaveDialog({
-            title: `Export the plot as ${format.toUpperCase()}`,
-            defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-            filters: FILTERS[format],
-        });
-        if (!target) return;
-        const bytes = format === 'png' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf-8');
-        await vscode.workspace.fs.writeFile(target, bytes);
-        void vscode.window.showInformationMessage(`chainlab: plot saved as ${target.fsPath}`);
-    }
-
     /** Overlays the curves of another open latency panel on this one. */
     private async compare(shown: Shown): Promise<void> {
         if (shown.data.view !== 'latency') return;
-        const base = stripComparison(shown.data);
+        const base = withoutComparison(shown.data);
         const others = [...this.shown.values()].filter(s => s !== shown && s.data.view === 'latency');
         if (!others.length)
             return void vscode.window.showInformationMessage(
@@ -130,24 +117,40 @@ export class PlotPanels {
             },
         );
         if (!picked) return;
-        shown.data = 'other' in picked && picked.other ? withComparison(base, stripComparison(picked.other)) : base;
+        shown.data = 'other' in picked && picked.other ? withComparison(base, picked.other) : base;
         await shown.panel.webview.postMessage(shown.data);
     }
 }
 
-const stripComparison = (d: LatencyPlotData): LatencyPlotData => ({
-    ...d,
-    series: d.series.filter(s => s.kind !== 'compared'),
-});
+/** What a plot view exports, where the save dialog says. */
+async function saveExport(name: string, format: ExportFormat, content: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+        title: `Export the plot as ${format.toUpperCase()}`,
+        defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+        filters: FILTERS[format],
+    });
+    if (!target) return;
+    const bytes = format === 'png' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf-8');
+    await vscode.workspace.fs.writeFile(target, bytes);
+    void vscode.window.showInformationMessage(`chainlab: plot saved as ${target.fsPath}`);
+}
 
-/** A run's report.html in a panel of its own (its images are inline; it runs no script). */
+/**
+ * A run's report.html in a panel of its own: the plot view drawn by the page's one inline script (its CSP allows
+ * that script by its hash and loads nothing else), in the editor's theme.
+ */
 export function openReport(path: string): void {
     const panel = vscode.window.createWebviewPanel(
         'chainlab.report',
         `Report: ${dirname(path).split(/[\\/]/).at(-1)}`,
         vscode.ViewColumn.Active,
-        { enableScripts: false, localResourceRoots: [vscode.Uri.file(dirname(path))] },
+        { enableScripts: true, localResourceRoots: [] },
     );
+    // the report's exports: the save dialog, as in the plot panel
+    panel.webview.onDidReceiveMessage((message: PlotRequest) => {
+        if (message.type === 'export') void saveExport(message.name, message.format, message.content);
+    });
     try {
         panel.webview.html = readFileSync(path, 'utf-8');
     } catch (error) {

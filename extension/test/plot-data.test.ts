@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { AnalyzeResult, DeployResult, ExploreResult, RequirementResult } from '@chainlab/contract';
+import type { AnalyzeResult, ExploreResult, RequirementResult, RunReport } from '@chainlab/contract';
 import { ccdf, cdf, histogram, niceStep, quantile, type Point } from '../src/distribution';
 import { exploreChart } from '../src/explore-data';
 import { plotCsv } from '../src/plot-csv';
@@ -16,7 +16,7 @@ import { analysisPlot, reportOf, requirementVerdict, runPlot, withComparison } f
 const vectors = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tests', 'rpc-vectors');
 const reply = <T>(name: string) => (JSON.parse(readFileSync(join(vectors, name), 'utf-8')) as { value: T }).value;
 const analysis = reply<AnalyzeResult>('valid-ptts-analyze.json');
-const run = reply<DeployResult>('valid-deploy-run.json');
+const run = reply<RunReport>('valid-deploy-run.json');
 const sweep = reply<ExploreResult>('valid-ptts-explore.json');
 
 describe('distribution arithmetic', () => {
@@ -96,40 +96,78 @@ describe('analysis plot', () => {
 
 describe('run plot', () => {
     const plot = runPlot('App', 'bench', run);
+    const baseline = run.scenarios[0];
     test('measured and predicted in ms, KS and percentiles of each measurement, the report', () => {
-        expect(plot.key).toBe('run 20261124-160047-App-bench');
+        expect(plot.key).toBe(`run ${run.out_dir.split('/').at(-1)}`);
         expect(plot.series.map(s => [s.name, s.kind, s.ks])).toEqual([
             ['predicted', 'predicted', undefined],
-            ['measured baseline', 'measured', 0.9],
-            ['measured congested', 'measured', 0.92],
-            ['measured throttled', 'measured', 0.9],
+            ...run.scenarios.map(s => [`measured ${s.scenario}`, 'measured', s.ks]),
         ]);
-        expect(plot.series[0].points).toEqual(run.results.predicted.points.map(([ns, p]) => [ns / 1e6, p]));
-        expect(plot.markers.filter(m => m.series === 'measured baseline').map(m => m.ms)).toEqual([
-            0.3356555, 10.428384529999992, 12.21902225300003,
+        expect(plot.series[0].points).toEqual(run.predicted.points.map(([ns, p]) => [ns / 1e6, p]));
+        expect(plot.markers.filter(m => m.series === 'measured baseline').map(m => m.ms)).toEqual(
+            (['50', '99', '99.9'] as const).map(q => baseline.quantiles_ms![q].measured),
+        );
+        expect(plot.markers.filter(m => m.series === 'predicted').map(m => m.ms)).toEqual(
+            (['50', '99', '99.9'] as const).map(q => baseline.quantiles_ms![q].predicted),
+        );
+        // the table's predicted p50/p99 are the markers' (one number for one thing)
+        const predictedRow = plot.stats.find(s => s.name === 'predicted')!;
+        expect([predictedRow.p50, predictedRow.p99]).toEqual([
+            baseline.quantiles_ms!['50'].predicted,
+            baseline.quantiles_ms!['99'].predicted,
         ]);
-        expect(plot.markers.filter(m => m.series === 'predicted').map(m => m.ms)).toEqual([1.96, 2.07, 2.07]);
-        expect(plot.report).toBe('/tmp/chainlab-test/scen/20261124-160047-App-bench/report.html');
-        expect(plot.notes).toEqual(run.results.diagnosis);
+        expect(plot.report).toBe(`${run.out_dir}/report.html`);
+        expect(plot.notes).toEqual(run.diagnosis);
         expect(plot.warnings).toBeUndefined();
     });
-    test('the report comes from the files the reply lists', () => {
-        expect(reportOf({ results: run.results, files: ['/x/results.json'] })).toBeUndefined();
-        expect(reportOf({ results: run.results, files: ['/x/report.html'], summary: run.summary })).toBe(
-            '/x/report.html',
-        );
-        expect(run.files.some(f => f.endsWith('report.html'))).toBe(false); // the shortened vector: from the summary
+    test('the report comes from the files the reply lists, else the summary', () => {
+        const { scenarios, predicted, diagnosis } = run;
+        expect(reportOf({ scenarios, predicted, diagnosis, files: ['/x/report.json'] })).toBeUndefined();
+        expect(reportOf({ scenarios, predicted, diagnosis, files: ['/x/report.html'] })).toBe('/x/report.html');
+        expect(reportOf({ scenarios, predicted, diagnosis, summary: 'report: /y/report.html' })).toBe('/y/report.html');
     });
     test("Compare with…: the other result's curves, named after it, replacing an earlier overlay", () => {
         const once = withComparison(analysisPlot(analysis), plot);
         const twice = withComparison(once, plot);
+        const label = run.out_dir.split('/').at(-1);
         expect(twice.series.map(s => [s.name, s.kind])).toEqual([
             ['predicted', 'predicted'],
-            ['20261124-160047-App-bench: predicted', 'compared'],
-            ['20261124-160047-App-bench: measured baseline', 'compared'],
-            ['20261124-160047-App-bench: measured congested', 'compared'],
-            ['20261124-160047-App-bench: measured throttled', 'compared'],
+            [`${label}: predicted`, 'compared'],
+            [`${label}: measured baseline`, 'compared'],
+            [`${label}: measured congested`, 'compared'],
+            [`${label}: measured throttled`, 'compared'],
         ]);
+        // each overlaid curve has its row of statistics, after the result's own
+        expect(twice.stats.map(s => s.name)).toEqual(twice.series.map(s => s.name));
+        expect(twice.stats.find(s => s.name === `${label}: measured baseline`)).toEqual({
+            ...plot.stats.find(s => s.name === 'measured baseline'),
+            name: `${label}: measured baseline`,
+        });
+    });
+    test("the chain's requirements, judged on the prediction and each scenario, drawn once per bound", () => {
+        const judged = (value_ms: number): RequirementResult => ({
+            kind: 'percentile',
+            op: '<',
+            percentile: 99,
+            bound_ms: 1,
+            value: value_ms,
+            value_ms,
+            probability: 0.99,
+            passed: value_ms < 1,
+            pass: value_ms < 1,
+        });
+        const [first, ...rest] = run.scenarios;
+        const withRequirements = {
+            ...run,
+            predicted: { ...run.predicted, requirements: [judged(0.5)] },
+            scenarios: [{ ...first, requirements: [judged(1.5)] }, ...rest],
+        };
+        const verdicts = runPlot('App', 'bench', withRequirements).requirements;
+        expect(verdicts.map(r => [r.series, r.text, r.value, r.passed])).toEqual([
+            ['predicted', 'latency p99 < 1 ms', 'p99 = 0.5 ms', true],
+            [`measured ${first.scenario}`, 'latency p99 < 1 ms', 'p99 = 1.5 ms', false],
+        ]);
+        expect(verdicts[1].margin).toBe('0.5 ms (50 %) over the bound');
     });
     test('the CSV has every point of every curve', () => {
         const lines = plotCsv(plot).trim().split('\n');
@@ -137,7 +175,7 @@ describe('run plot', () => {
         // the vector's 3 points, normalised
         const [name, kind, ...numbers] = lines[1].split(',');
         expect([name, kind]).toEqual(['"predicted"', '"predicted"']);
-        numbers.map(Number).forEach((v, i) => expect(v).toBeCloseTo([1.88, 0.2, 0.2, 0.8][i], 12));
+        numbers.map(Number).forEach((v, i) => expect(v).toBeCloseTo([1.81, 0.1, 0.1, 0.9][i], 12));
     });
 });
 

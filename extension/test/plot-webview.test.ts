@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AnalyzeResult, DeployResult, ExploreResult, PeriodsResult } from '@chainlab/contract';
+import type { AnalyzeResult, RunReport, ExploreResult, PeriodsResult } from '@chainlab/contract';
 import { launchBrowser } from '../../diagram/test/browser.js';
 import { contrastOffenders } from '../../diagram/test/contrast.js';
 import { THEMES, themeScript, type Theme } from '../../diagram/test/vscode-themes.js';
@@ -93,7 +93,7 @@ let browser: Browser;
 let pageUrl: string;
 let passing: AnalyzeResult;
 let failing: AnalyzeResult;
-let run: DeployResult;
+let run: RunReport;
 let sweep1: ExploreResult;
 let sweep2: ExploreResult;
 
@@ -380,7 +380,7 @@ describe('latency plot of a run on this machine', () => {
         expect(await page.locator('g[class^="series-"] path').count()).toBe(3);
         const legend = await texts(page, '.legend-item');
         expect(legend[0]).toBe('predicted');
-        for (const s of run.results.scenarios)
+        for (const s of run.scenarios)
             expect(legend).toContain(`measured ${s.scenario} — KS ${Number(s.ks!.toPrecision(3))} vs predicted`);
         expect(await page.locator('button[data-action="report"]').count()).toBe(1);
         await page.click('button[data-action="report"]');
@@ -416,10 +416,10 @@ describe('latency plot of a run on this machine', () => {
     });
 
     test('an overloaded run keeps its warning banner above the plot', async () => {
-        const [first, ...rest] = run.results.scenarios;
+        const [first, ...rest] = run.scenarios;
         const overloaded = {
             ...run,
-            results: { ...run.results, scenarios: [{ ...first, overloaded: true }, ...rest] },
+            scenarios: [{ ...first, overloaded: true }, ...rest],
         };
         const page = await show(runPlot('Small', 'here', overloaded));
         const banner = page.locator('.warning[role="alert"]');
@@ -438,6 +438,16 @@ describe('latency plot of a run on this machine', () => {
         const page = await show(withComparison(analysisPlot(passing), other));
         expect(await page.locator('g.series-compared path').count()).toBe(3);
         expect(await texts(page, '.legend-item')).toContain('other-run: measured baseline');
+        // each overlaid curve has its own row of statistics
+        const rows = await page
+            .locator('table.stats tr[data-series]')
+            .evaluateAll(trs => trs.map(tr => tr.getAttribute('data-series')));
+        expect(rows).toEqual([
+            'predicted',
+            'other-run: predicted',
+            'other-run: measured baseline',
+            'other-run: measured congested',
+        ]);
         await page.close();
     });
 
@@ -460,6 +470,10 @@ describe('latency plot of a run on this machine', () => {
         expect(svg.content).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
         expect(svg.content).toContain('latency (ms');
         expect(svg.content).not.toContain('var(--vscode'); // a viewer has no theme
+        // what is on screen: the title and the legend with the chart
+        expect(svg.content).toContain(plot.title);
+        expect(svg.content).toContain('measured baseline — KS');
+        expect(svg.content).not.toContain('color(srgb');
         writeFileSync(join(artifacts, 'export.svg'), svg.content);
         const png = await exported('png');
         const bytes = Buffer.from(png.content, 'base64');

@@ -17,7 +17,7 @@ import {
     type TextEdit,
 } from 'vscode-languageserver-protocol/node.js';
 import { startServer } from '../../language/test/lsp/server-bundle';
-import type { AnalyzeResult, DeployResult, RequestResultOf } from '@chainlab/contract';
+import type { AnalyzeResult, RunReport, RequestResultOf } from '@chainlab/contract';
 import { analysisPlot, measuredSomething, runPlot } from '../src/plot-data';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,7 +48,7 @@ const model = [
 
 let server: ChildProcessWithoutNullStreams;
 let connection: ProtocolConnection;
-let reply: DeployResult;
+let reply: RunReport;
 
 beforeAll(async () => {
     writeFileSync(file, model);
@@ -57,7 +57,7 @@ beforeAll(async () => {
         textDocument: { uri, languageId: 'chain', version: 1, text: model },
     });
     // what `Run on target` sends (commands.ts)
-    reply = await connection.sendRequest<DeployResult>('chainlab/deploy', {
+    reply = await connection.sendRequest<RunReport>('chainlab/deploy', {
         uri,
         chain: 'Small',
         target: 'here',
@@ -102,7 +102,7 @@ function millionths(text: string): bigint {
 
 describe('calibrate and run', () => {
     test('what Calibrate and run sends: a calibration kept beside the model, the prediction drawn from it', async () => {
-        const calibrated = await connection.sendRequest<DeployResult>('chainlab/deploy', {
+        const calibrated = await connection.sendRequest<RunReport>('chainlab/deploy', {
             uri,
             chain: 'Small',
             target: 'here',
@@ -112,11 +112,11 @@ describe('calibrate and run', () => {
             runs: join(dir, 'runs-calibrated'),
         });
         const stored = join(dir, '.chainlab', 'calibration', 'Small@here.json');
-        expect(calibrated.results.calibration).toBe(stored);
+        expect(calibrated.calibration).toBe(stored);
         expect(existsSync(stored)).toBe(true);
-        expect(calibrated.results.scenarios[0].tasks?.length).toBeGreaterThan(0);
+        expect(calibrated.scenarios[0].tasks?.length).toBeGreaterThan(0);
         // the plain run (before) predicted from the model's costs
-        expect(reply.results.calibration ?? null).toBeNull();
+        expect(reply.calibration ?? null).toBeNull();
     }, 120_000);
 });
 
@@ -136,13 +136,13 @@ describe('run → plot → ETP from measurement', () => {
         expect(reply.status).toBe('ok');
         expect(measuredSomething(reply)).toBe(true);
         const plot = runPlot('Small', 'here', reply);
-        const [baseline] = reply.results.scenarios;
+        const [baseline] = reply.scenarios;
         expect(plot.series.map(s => s.name)).toEqual(['predicted', 'measured baseline']);
         expect(plot.series[1].points).toEqual(baseline.histogram_ms);
         expect(baseline.overloaded).toBe(false);
         expect(plot.warnings).toBeUndefined();
         // the same reply had the run been overloaded: the plot says so above the curves
-        const overloaded = { ...reply, results: { ...reply.results, scenarios: [{ ...baseline, overloaded: true }] } };
+        const overloaded = { ...reply, scenarios: [{ ...baseline, overloaded: true }] };
         expect(runPlot('Small', 'here', overloaded).warnings).toEqual([
             expect.stringMatching(/^Overloaded: baseline\. The latency grew through the run \(a backlog\)/),
         ]);
@@ -157,7 +157,7 @@ describe('run → plot → ETP from measurement', () => {
         });
         expect(plot.series[1].ks).toBe(baseline.ks);
         expect(plot.report).toBe(reply.files.find(f => f.endsWith('report.html')));
-        const p = reply.results.predicted.stats;
+        const p = reply.predicted.stats;
         expect(plot.stats[0]).toEqual({
             name: 'predicted',
             mean: p.mean_ns! / 1e6,

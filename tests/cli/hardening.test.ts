@@ -149,11 +149,12 @@ describe('run', () => {
         const first = await chainlab(['run', APP, '--iterations', '5', '--json'], { cwd, env });
         expect(first.status, first.stderr).toBe(0);
         expect(JSON.parse(first.stdout).out_dir).toBe(join(cwd, 'chainlab-runs', 'App'));
-        expect(existsSync(join(cwd, 'chainlab-runs', 'App', 'run.json'))).toBe(true);
+        expect(existsSync(join(cwd, 'chainlab-runs', 'App', 'baseline', 'run.json'))).toBe(true);
         expect(existsSync(join(cwd, 'chainlab-runs', 'chain'))).toBe(false);
 
-        const [build] = readdirSync(join(cache, 'builds'));
-        const binary = join(cache, 'builds', build, 'build', 'chain');
+        const builds = join(cache, 'targets', 'here', 'builds');
+        const [build] = readdirSync(builds);
+        const binary = join(builds, build, 'build', 'chain');
         for (const damage of [
             () => truncateSync(binary, 100),
             () => truncateSync(binary, 0),
@@ -197,12 +198,13 @@ describe('one pmf rule, front and back (F5)', () => {
 describe('a full disk during run (F11)', () => {
     test('the chain binary cannot write its latencies: exit 1, one line, no run.json', async () => {
         const out = tempDir('chainlab-run-full');
-        symlinkSync('/dev/full', join(out, 'latencies.csv.tmp')); // every write there fails with ENOSPC
+        mkdirSync(join(out, 'baseline'));
+        symlinkSync('/dev/full', join(out, 'baseline', 'latencies.csv.tmp')); // every write there fails with ENOSPC
         const result = await chainlab(['run', APP, '--iterations', '5', '-o', out]);
         expect(result.status).toBe(1);
-        expectOneLine(result.stderr, 'exit 4', `cannot write ${out}/latencies.csv`, 'No space left on device');
-        expect(existsSync(join(out, 'run.json'))).toBe(false);
-        expect(existsSync(join(out, 'latencies.csv'))).toBe(false);
+        expectOneLine(result.stderr, 'exit 4', `cannot write ${out}/baseline/latencies.csv`, 'No space left on device');
+        expect(existsSync(join(out, 'baseline', 'run.json'))).toBe(false);
+        expect(existsSync(join(out, 'baseline', 'latencies.csv'))).toBe(false);
     });
 
     test.skipIf(process.getuid?.() !== 0)('a full file system from the start: one line naming the file', async () => {

@@ -191,13 +191,15 @@ describe('chainlab installed, the backend on PATH', () => {
             '20',
         ]);
         expect(result.status, result.stderr).toBe(0);
-        expect(result.stdout).toContain('iterations 20/20 (ok)');
-        expect(result.stdout).toMatch(/measured {2}mean [\d.]+ ms {2}sigma [\d.]+ ms/);
-        expect(result.stdout).toMatch(/predicted mean [\d.]+ ms/);
+        expect(result.stdout).toMatch(/^baseline +[\d.]+ .* 20\/20$/m);
+        expect(result.stdout).toMatch(/^predicted +[\d.]+ +[\d.]+/m);
         const out = join(project, 'chainlab-runs', 'Fig35');
-        for (const file of ['run.json', 'report.json', 'tasks.csv', 'cdf.svg'])
+        for (const file of ['baseline/run.json', 'baseline/tasks.csv', 'report.json', 'report.html', 'cdf.svg'])
             expect(existsSync(join(out, file)), file).toBe(true);
-        const rows = readFileSync(join(out, 'latencies.csv'), 'utf-8').trim().split('\n').slice(1);
+        const rows = readFileSync(join(out, 'baseline', 'latencies.csv'), 'utf-8')
+            .trim()
+            .split('\n')
+            .slice(1);
         expect(rows).toHaveLength(20);
         expect(rows.every(row => /\d/.test(row))).toBe(true);
     });

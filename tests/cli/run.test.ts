@@ -57,30 +57,21 @@ describe('chainlab generate / run', () => {
         ]);
         expect(result.status, result.stderr).toBe(0);
         const report = JSON.parse(result.stdout);
-        expect(report).toMatchObject({ chain: 'App', status: 'ok', completed: 200, iterations: 200 });
-        expect(report.measured.samples).toBe(200);
-        expect(report.summary).toContain('measured  mean');
-        for (const file of ['latencies.csv', 'run.json', 'report.json', 'cdf.png', 'cdf.svg'])
-            expect(existsSync(join(out, file))).toBe(true);
+        expect(report).toMatchObject({ chain: 'App', target: 'here', status: 'ok', iterations: 200 });
+        expect(report.scenarios[0]).toMatchObject({ scenario: 'baseline', status: 'ok', completed: 200 });
+        expect(report.scenarios[0].measured.samples).toBe(200);
+        expect(report.summary).toMatch(/^baseline +[\d.]+ +[\d.]+/m);
+        expect(report.summary).toMatch(/^predicted +[\d.]+ +[\d.]+/m);
+        for (const file of ['baseline/latencies.csv', 'baseline/run.json', 'report.json', 'report.html', 'cdf.png'])
+            expect(existsSync(join(out, file)), file).toBe(true);
         const text = await chainlab(['run', 'samples/chains/appendix-a.chain', '--iterations', '50', '-o', out]);
         expect(text.status).toBe(0);
-        expect(text.stdout).toMatch(/iterations 50\/50 \(ok\), checksum [0-9a-f]{16}/);
+        expect(text.stdout).toMatch(/^baseline .* 50\/50$/m);
+        expect(text.stdout).toContain(`report: ${out}/report.html`);
     });
 
-    test('ssh and unknown targets are refused with a message', async () => {
-        const ssh = await chainlab([
-            'run',
-            'samples/xray.chain',
-            '--chain',
-            'XRay',
-            '--target',
-            'lab1',
-            '--iterations',
-            '5',
-        ]);
-        expect(ssh.status).toBe(1);
-        expect(ssh.stderr).toContain('ssh target');
-        expect(ssh.stderr).not.toContain('Traceback');
+    // an ssh target runs through the same pipeline as deploy: backend/tests/deploy runs `run --target` on the lab
+    test('an unknown target is refused with a message', async () => {
         const none = await chainlab([
             'run',
             'samples/xray.chain',

@@ -1,7 +1,7 @@
 /** `chainlab run --scenario` (baseline, congested, throttled) and Ctrl-C during a run, through the real CLI. */
 import { describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chainlab, cli, repo, tempDir } from './cli-helpers.js';
 
@@ -55,8 +55,7 @@ describe('chainlab run --scenario', () => {
         expect(result.stdout).toMatch(/^baseline\s+[\d.]+/m);
         expect(result.stdout).toMatch(/^congested\s+(-?[\d.]+\s+){5}[+-][\d.]+\s+[\d.]+\s+[\d.]+/m);
         expect(result.stdout).toMatch(/^throttled\s+/m);
-        const [deployment] = readdirSync(out);
-        const results = JSON.parse(readFileSync(join(out, deployment, 'results.json'), 'utf-8'));
+        const results = JSON.parse(readFileSync(join(out, 'report.json'), 'utf-8'));
         const scenarios = results.scenarios;
         expect(scenarios.map((s: { scenario: string }) => s.scenario)).toEqual(['baseline', 'congested', 'throttled']);
         expect(results.checksums_equal).toBe(true);
@@ -67,12 +66,12 @@ describe('chainlab run --scenario', () => {
         // suspended 900 of every ~1000 us while over the threshold: the hog moves far less
         expect(throttled.be_bytes_per_s).toBeLessThan(0.6 * congested.be_bytes_per_s);
         for (const s of ['baseline', 'congested', 'throttled'])
-            expect(existsSync(join(out, deployment, s, 'latencies.csv'))).toBe(true);
-        expect(readFileSync(join(out, deployment, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain(
+            expect(existsSync(join(out, s, 'latencies.csv'))).toBe(true);
+        expect(readFileSync(join(out, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain(
             'mechanism=sigstop',
         );
-        const remote = JSON.parse(readFileSync(join(out, deployment, 'deployment.json'), 'utf-8')).remote_dir;
-        expect(remote).toMatch(/runs\/\d{8}-\d{6}-App$/);
+        const remote = results.remote_dir;
+        expect(remote).toBe(out); // a local target runs in the run's own folder
         expect(hogsOf(remote)).toEqual([]);
     });
 
@@ -123,11 +122,15 @@ describe('Ctrl-C during chainlab run', () => {
         const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
         expect(code).toBe(130);
         expect(stderr).toContain('interrupted');
-        expect(stdout).toMatch(/iterations \d+\/1000000 \(stopped\)/);
+        expect(stdout).toMatch(/^baseline .* \d+\/1000000 STOPPED$/m);
         const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf-8'));
         expect(report.status).toBe('stopped');
-        expect(report.completed).toBeGreaterThan(0);
-        expect(readFileSync(join(out, 'latencies.csv'), 'utf-8').trim().split('\n').length).toBe(report.completed + 1);
+        const [{ completed }] = report.scenarios;
+        expect(completed).toBeGreaterThan(0);
+        const rows = readFileSync(join(out, 'baseline', 'latencies.csv'), 'utf-8')
+            .trim()
+            .split('\n');
+        expect(rows.length).toBe(completed + 1);
         expect(spawnSync('ps', ['-eo', 'args'], { encoding: 'utf-8' }).stdout).not.toContain(`--out ${out}`);
     }, 120_000);
 });

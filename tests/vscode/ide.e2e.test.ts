@@ -235,17 +235,39 @@ describe('chainlab in VS Code (code-server)', () => {
             /^measured baseline — KS \d/,
         );
         await page.screenshot({ path: join(artifacts, 'run-panels.png') });
+        // the series the panel draws, to find in the report
+        const drawn = async (frame: Frame) => ({
+            legend: await frame
+                .locator('.legend-item')
+                .evaluateAll(items => items.map(i => i.getAttribute('data-series'))),
+            curves: await frame
+                .locator('svg.plot-cdf g[class^="series-"]')
+                .evaluateAll(gs => gs.map(g => g.getAttribute('class'))),
+            stats: await frame.locator('table.stats tr[data-series]').count(),
+        });
+        const inPanel = await drawn(plot);
         await report.first().click();
         await page.locator('.tab', { hasText: /^Report: / }).waitFor({ timeout: 30_000 });
-        const shown = await webviewFrame('h1', 30_000); // report.html's own heading, in its panel
-        expect(await shown.locator('h1').textContent()).toBe('Small on here');
+        // report.html in its panel, its plot drawn by its own script: the panel's view
+        const shown = await webviewFrame('body.chainlab-report svg.plot-cdf', 30_000);
+        expect(await shown.locator('h1').textContent()).toBe('chain Small on here');
+        expect(await drawn(shown)).toEqual(inPanel);
         await page.screenshot({ path: join(artifacts, 'run-report.png') });
     });
 
-    test('Thread lanes after the runs: the measured bars under the predicted ones, the legend names the run', async () => {
+    test('Thread lanes after the runs: the plan by default; the measured overlay, picked, under the predicted bars', async () => {
         await page.locator('.tab', { hasText: 'small.chain' }).first().click();
         await (await codeLens('chain Small', 'Thread lanes', SMALL.split('\n'))).click();
-        const lanes = await webviewFrame('[id$="_container"] g.step-measured');
+        // after a run the view is still the model's plan: the toolbar's `measured`, named after the run, draws it
+        const toggle = '.chainlab-toolbar label[data-control="measured"]';
+        const lanes = await webviewFrame(`${toggle}:visible`);
+        expect(await lanes.locator(toggle).textContent()).toMatch(/^ measured: baseline on here, 50 iterations/);
+        expect(await lanes.locator('[id$="_container"] g.step-measured').count()).toBe(0);
+        await lanes.locator(toggle).locator('input').check();
+        await lanes
+            .locator('[id$="_container"] g.step-measured')
+            .first()
+            .waitFor({ state: 'attached', timeout: 30_000 });
         // the lanes' own group, maximized: the whole iteration at a readable zoom (a half-width panel scrolls)
         await page.locator('.tab', { hasText: 'Small (thread lanes)' }).first().click();
         await runCommand(page, 'View: Toggle Maximize Editor Group');

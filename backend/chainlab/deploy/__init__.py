@@ -1,5 +1,5 @@
-"""Deploy and measure: an experiment (plan, upload, build, run scenarios, collect, report) on a target
-reached through a Transport (this machine or SSH)."""
+"""Target plumbing: how a run reaches a target (a Transport: this machine or SSH), its host keys, the preflight
+checklist and the names that may reach it. Running a chain there is chainlab.run's."""
 
 from chainlab.deploy.transport import Completed, LocalTransport, RemoteProcess, Transport, TransportError, command_text
 

@@ -180,6 +180,10 @@ class LocalTransport:
         shutil.copy2(local, remote)
 
     async def get_file(self, remote: str, local: Path) -> None:
+        if Path(remote).resolve() == local.resolve():  # a local run writes into its own folder: nothing to fetch
+            if not local.exists():
+                raise FileNotFoundError(f"no such file: {local}")
+            return
         local.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(remote, local)
 
@@ -241,10 +245,9 @@ class LocalTransport:
         """The run ended normally: the watchdog leaves (and is waited for: a child that outlives this event loop
         makes asyncio warn when it exits)."""
         Path(run_dir, "done").touch()
-        if self._watchdog is not None:
-            if await self._watchdog.wait(2.0) is None:
-                await self._watchdog.signal(signal.SIGTERM)
-                await self._watchdog.wait(2.0)
+        if self._watchdog is not None:  # told at once rather than left to notice `done` within its second
+            await self._watchdog.signal(signal.SIGTERM)
+            await self._watchdog.wait(2.0)
             self._watchdog = None
 
     async def close(self) -> None:

@@ -10,8 +10,8 @@ them. Then the summaries (tables.py) go to OUT/tables.md and the box plots (plot
 The model chain (the X-ray chain of samples/xray.chain for Table I) is planned here the same way and stored in the
 same file. Table III (reduced with 4, 8 and 16 threads) is planned on the Table II chain (seed S).
 
-With a target, every plan of the model chain and of each synthetic chain also runs there through the deploy path
-(`deploy/run`'s experiment, baseline scenario only), one after the other (measurements must not share the
+With a target, every plan of the model chain and of each synthetic chain also runs there through the run pipeline
+(chainlab.run, baseline scenario only), one after the other (measurements must not share the
 machine), into OUT/measured.csv (resumed the same way) and the runs' own folders under OUT/runs/.
 """
 
@@ -26,9 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from chainlab.deploy.experiment import deploy_sync
 from chainlab.deploy.names import check_target
-from chainlab.deploy.report import results
 from chainlab.deploy.targets import resolve_target
 from chainlab.errors import ModelError
 from chainlab.experiment.plans import (
@@ -54,7 +52,7 @@ from chainlab.experiment.tables import (
 from chainlab.files import write_atomic
 from chainlab.plan import PlanOptions
 from chainlab.progress import ProgressFn
-from chainlab.run import interrupt
+from chainlab.run import RunOptions, interrupt, run_chain
 from chainlab.sweep import RowStore, SweepCancelled, run_sweep
 
 #: Bumped when a row's meaning changes: a results.csv of another version is refused, not mixed.
@@ -215,18 +213,14 @@ def _run_on_target(
     exp: Experiment, ir: dict[str, Any], chain: str, heuristic: str, memory: str, file: str | None
 ) -> dict[str, Any]:
     assert exp.target is not None
-    dep = deploy_sync(
-        ir,
-        chain,
-        exp.target,
-        file=file or "FILE",
-        scenarios=["baseline"],
+    options = RunOptions(
+        target=exp.target,
         iterations=exp.iterations,
-        calibrate=0,
-        options=PlanOptions(heuristic=heuristic, memory=memory, threads=exp.threads),
+        plan=PlanOptions(heuristic=heuristic, memory=memory, threads=exp.threads),
         runs_root=exp.out.resolve() / "runs",
+        model_file=file,
     )
-    res = results(dep, ir, dep.predicted)
+    res = run_chain(ir, chain, options).to_json()
     scenario: dict[str, Any] = res["scenarios"][0] if res["scenarios"] else {"status": "failed", "dir": ""}
     got: dict[str, Any] = scenario.get("measured") or {}
     pred = res["predicted"]["stats"]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from chainlab.errors import ModelError
 from chainlab.ir import select_chain
 from chainlab.plan import PlanOptions
+from chainlab.progress import ProgressFn
+from chainlab.run import RunOptions
+from chainlab.run.scenarios import parse_scenarios
 
 #: Params that override the chain's planning settings; each is the PlanOptions field of the same name.
 PLAN_PARAMS = ("heuristic", "memory", "threads", "seed")
@@ -37,3 +41,23 @@ def whole_param(params: dict[str, Any], key: str, low: int, high: int) -> int | 
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ModelError(f"{key} takes a whole number from {low} to {high}, not {str(value)[:40]!r}")
     return value
+
+
+def run_options(
+    params: dict[str, Any], progress: ProgressFn | None, log: Any, *, scenarios: str, out: Path | None
+) -> RunOptions:
+    """A run's options from the request (run/local and deploy/run): `scenarios` and `out` are the entry point's
+    defaults (out None: a dated folder under `runs`)."""
+    given_out = params.get("out")
+    return RunOptions(
+        target=str(params.get("target") or "here"),
+        scenarios=tuple(parse_scenarios(params.get("scenario") or scenarios)),
+        iterations=whole_param(params, "iterations", 1, MAX_ITERATIONS),
+        calibrate=whole_param(params, "calibrate", 0, MAX_CALIBRATE) or 0,
+        plan=plan_options(params),
+        out_dir=Path(given_out) if isinstance(given_out, str) and given_out else out,
+        runs_root=Path(params.get("runs") or "runs"),
+        model_file=str(params["file"]) if params.get("file") else None,
+        progress=progress,
+        log=log,
+    )

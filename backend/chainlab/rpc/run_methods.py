@@ -1,4 +1,4 @@
-"""JSON-RPC methods of the C code generator and local runs: generate a project, run a chain here."""
+"""JSON-RPC methods of the C code generator and runs: generate a project, run a chain (by default here, once)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,14 @@ from typing import Any
 
 from chainlab.codegen import generate_project
 from chainlab.codegen.output import check_target, write_generated
-from chainlab.deploy.targets import HERE
 from chainlab.errors import ModelError
 from chainlab.files import resolved
-from chainlab.ir import has_target, validate_ir
+from chainlab.ir import validate_ir
 from chainlab.plan import make_plan
 from chainlab.rpc.context import RequestContext, start_work
-from chainlab.rpc.deploy_methods import deploy_run
 from chainlab.rpc.methods import method
-from chainlab.rpc.params import MAX_CALIBRATE, MAX_ITERATIONS, chain_param, plan_options, whole_param
-from chainlab.run.local import run_local, summary_text, target_cores
+from chainlab.rpc.params import chain_param, plan_options, run_options
+from chainlab.run import run_chain
 
 
 def _out(params: dict[str, Any]) -> Path:
@@ -47,28 +45,11 @@ def generate(params: dict[str, Any], _context: RequestContext) -> dict[str, Any]
 
 @method("run/local")
 def run(params: dict[str, Any], context: RequestContext) -> dict[str, Any]:
+    """`chainlab run`: by default the baseline on this machine, into chainlab-runs/CHAIN."""
     ir = validate_ir(params.get("ir"))
     chain = chain_param(ir, params)
-    target = params.get("target") or HERE
-    if target == HERE and not has_target(ir, HERE):
-        target = None  # `--target here` without a target of that name: this machine, all cores
-    target_cores(ir, target)
+    options = run_options(
+        params, context.progress, lambda _: None, scenarios="baseline", out=Path("chainlab-runs") / chain
+    )
     start_work()
-    if params.get("scenario"):
-        if target is None:
-            raise ModelError("scenarios need a target of the model with rt- and be-cores (e.g. --target here)")
-        # the same experiment as `deploy` on this machine; its files go under the run's output directory
-        out = Path(params["out"]) if params.get("out") else Path("chainlab-runs") / chain
-        return deploy_run({**params, "ir": ir, "chain": chain, "target": target, "runs": str(out)}, context)
-    result = run_local(
-        ir,
-        chain,
-        target=target,
-        options=plan_options(params),
-        iterations=whole_param(params, "iterations", 1, MAX_ITERATIONS),
-        calibrate=whole_param(params, "calibrate", 0, MAX_CALIBRATE) or 0,
-        out_dir=Path(params["out"]) if params.get("out") else None,
-        progress=context.report,
-        model_file=params.get("file"),
-    )  # always a callable: the binary reports progress either way
-    return {**result.to_json(), "summary": summary_text(result)}
+    return run_chain(ir, chain, options).to_json()

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 from chainlab.codegen import write_project
+from chainlab.deploy.targets import cache_root
 from chainlab.errors import ChainlabError, FileSystemError
 
 
@@ -27,7 +28,7 @@ def content_hash(files: dict[str, str], flavour: str = "") -> str:
 
 
 def default_cache() -> Path:
-    return Path(os.environ.get("CHAINLAB_CACHE", Path.home() / ".cache" / "chainlab")) / "builds"
+    return cache_root() / "builds"
 
 
 def file_hash(path: Path) -> str:

@@ -4,7 +4,7 @@
 - congested: + the best-effort workload on the be-cores (the built-in hog, Syn 'C', or the target's command).
 - throttled: + chainlab-throttle with the model's throttle parameters on the be-cores.
 
-chainlab.deploy.experiment runs them, on this machine (`run --scenario`, `deploy --target here`) or over SSH.
+chainlab.run.session runs them, on this machine or over SSH (`run --scenario`, `deploy`).
 """
 
 from __future__ import annotations

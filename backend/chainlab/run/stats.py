@@ -1,4 +1,4 @@
-"""Latency statistics of a run, the KS distance to a prediction, and the CDF plot."""
+"""Latency statistics of a run (one shape for measured and predicted) and the KS distance to a prediction."""
 
 from __future__ import annotations
 
@@ -61,16 +61,23 @@ def pmf_quantile(points: list[tuple[int, float]], q: float) -> float:
     return float(points[min(i, len(points) - 1)][0])
 
 
-def pmf_stats(points: list[tuple[int, float]]) -> dict[str, Any]:
-    """Mean, p50, p99 and max (ns) of a predicted distribution given as (value, probability) points."""
+def pmf_latency_stats(points: list[tuple[int, float]], samples: int) -> dict[str, Any]:
+    """A predicted distribution's statistics in the shape of a measurement's (latency_stats), its percentiles
+    read off the points as the scenarios' predicted quantiles are: the same numbers in table, markers and CLI."""
     if not points:
-        return {}
-    total = sum(p for _, p in points)
+        return {"samples": 0}
+    values = np.array([v for v, _ in points], dtype=float)
+    probs = np.array([p for _, p in points], dtype=float)
+    probs /= probs.sum()
+    mean = float(values @ probs)
     return {
-        "mean_ns": sum(v * p for v, p in points) / total,
-        "p50_ns": pmf_quantile(points, 0.5),
-        "p99_ns": pmf_quantile(points, 0.99),
-        "max_ns": float(max(v for v, _ in points)),
+        "samples": int(samples),
+        "mean_ns": mean,
+        "std_ns": float(np.sqrt(((values - mean) ** 2) @ probs)),
+        "min_ns": int(values[probs > 0].min()),
+        "p50_ns": int(pmf_quantile(points, 0.5)),
+        "p99_ns": int(pmf_quantile(points, 0.99)),
+        "max_ns": int(values[probs > 0].max()),
     }
 
 
@@ -85,27 +92,3 @@ def ks_distance(measured: np.ndarray, points: list[tuple[int, float]]) -> float:
     idx = np.searchsorted(xs, grid, side="right") - 1
     f_pred = np.where(idx >= 0, ps[np.clip(idx, 0, None)], 0.0)
     return float(np.max(np.abs(f_meas - f_pred)))
-
-
-def plot_cdf(measured: np.ndarray, points: list[tuple[int, float]] | None, title: str, out: Path) -> list[Path]:
-    """CDF of measured (and predicted) latencies as PNG and SVG; returns the files written."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    m = np.sort(measured) / 1e6
-    ax.step(m, np.arange(1, m.size + 1) / max(1, m.size), where="post", label="measured")
-    if points:
-        ax.step([p[0] / 1e6 for p in points], np.cumsum([p[1] for p in points]), where="post", label="predicted")
-    ax.set_xlabel("latency (ms)")
-    ax.set_ylabel("P(latency <= x)")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend()
-    files = [out.with_suffix(".png"), out.with_suffix(".svg")]
-    for f in files:
-        fig.savefig(f, dpi=120)
-    plt.close(fig)
-    return files

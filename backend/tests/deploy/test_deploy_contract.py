@@ -51,8 +51,8 @@ def test_deploy_run_reply_on_this_machine(tmp_path: Path) -> None:
             "file": "lab.chain",
         },
     )
-    assert [s["scenario"] for s in reply["results"]["scenarios"]] == ["baseline", "congested", "throttled"]
-    assert reply["results"]["scenarios"][2]["throttle"] is not None
+    assert [s["scenario"] for s in reply["scenarios"]] == ["baseline", "congested", "throttled"]
+    assert reply["scenarios"][2]["throttle"] is not None
 
 
 def test_trust_host_reply_on_the_lab(lab: Lab, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

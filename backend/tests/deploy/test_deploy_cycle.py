@@ -130,12 +130,14 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
     results = {}
     for kind, runs in (("local", local_runs), ("ssh", ssh_runs)):
         d = deployment(runs)
-        res = json.loads((d / "results.json").read_text())
+        res = json.loads((d / "report.json").read_text())
         assert [s["scenario"] for s in res["scenarios"]] == ["baseline", "congested", "throttled"]
         assert all(s["status"] == "ok" and s["completed"] == 2000 for s in res["scenarios"])
         assert res["checksums_equal"]
         html = (d / "report.html").read_text()
-        assert "<svg" in html and not re.search(r"(src|href)=[\"'](https?:)?//|<script|<link", html)  # self-contained
+        # self-contained: the plot view's script inline (allowed by its hash), the report embedded, nothing loaded
+        assert not re.search(r"\s(src|href)\s*=|<link|@import", html) and "script-src 'sha256-" in html
+        assert '<script type="application/json" id="chainlab-report">' in html and "<svg" in html  # CDF for no-JS
         for f in (
             "plan.json",
             "preflight.json",
@@ -156,30 +158,30 @@ def test_local_and_ssh_cycles_agree_in_shape(lab: Lab, tmp_path: Path) -> None:
         results[kind] = res
     # the image does not depend on the plan (calibrated there, not here): the same checksum here and there
     assert results["local"]["scenarios"][0]["checksum"] == results["ssh"]["scenarios"][0]["checksum"]
-    remote_dep = json.loads((deployment(ssh_runs) / "deployment.json").read_text())
     stored = tmp_path / "s" / ".chainlab" / "calibration" / "App@lab.json"  # beside the model
-    assert remote_dep["calibrated"] and remote_dep["calibration"] == str(stored) and stored.exists()
+    assert results["ssh"]["calibrated"] and stored.exists()
     assert results["ssh"]["calibration"] == str(stored) and results["ssh"]["scenarios"][0]["tasks"]
     assert remote_processes(lab.root) == []
     # a second deploy of the unchanged chain does not rebuild
+    # `run` is the same pipeline with other defaults (the baseline, into -o DIR): on the lab too
     again = chainlab(
         [
-            "deploy",
+            "run",
             str(tmp_path / "s" / "lab.chain"),
             "--target",
             "lab",
-            "--scenario",
-            "baseline",
             "--iterations",
             "50",
-            "--runs",
+            "-o",
             str(tmp_path / "again"),
         ],
         env,
     )
     # ... and predicts with the calibration kept from the first
     assert again.returncode == 0 and "cached build" in again.stdout, again.stderr
-    assert json.loads((deployment(tmp_path / "again") / "results.json").read_text())["calibration"] == str(stored)
+    rerun = json.loads((tmp_path / "again" / "report.json").read_text())
+    assert rerun["calibration"] == str(stored) and rerun["kind"] == "ssh"
+    assert [s["scenario"] for s in rerun["scenarios"]] == ["baseline"]
 
 
 def test_unknown_host_key_refused_before_anything_is_uploaded(lab: Lab, tmp_path: Path) -> None:
@@ -302,7 +304,7 @@ def test_ctrl_c_stops_everything_remote_and_keeps_local_data(lab: Lab, tmp_path:
     assert proc.returncode == 130, err
     assert "interrupted" in err
     d = deployment(runs)
-    base = json.loads((d / "results.json").read_text())["scenarios"][0]
+    base = json.loads((d / "report.json").read_text())["scenarios"][0]
     assert base["status"] == "stopped" and base["completed"] > 0
     assert (d / "baseline" / "latencies.csv").exists()
     time.sleep(0.5)
@@ -326,7 +328,7 @@ def test_dropped_connection_keeps_what_was_measured(tmp_path: Path) -> None:
             and "what was measured before is kept in" in err
         ), err[-600:]
         d = deployment(runs)
-        dep = json.loads((d / "deployment.json").read_text())
+        dep = json.loads((d / "report.json").read_text())
         base = dep["scenarios"][0]
         assert base["status"] == "partial" and base["completed"] > 0
         lines = (d / "baseline" / "latencies.csv").read_text().strip().splitlines()

@@ -121,16 +121,16 @@ def check_data(root: Path) -> list[str]:
             elif run.get("completed") is not None and int(run["completed"]) != rows:
                 problems.append(f"{lat}: {rows} rows, run.json says {run['completed']} completed")
             continue
-        # a deploy's local copy: its scenario in results.json / deployment.json says what it holds
-        dep = next((p / "deployment.json" for p in lat.parents if (p / "deployment.json").exists()), None)
+        # a run's local copy: its scenario in report.json says what it holds
+        dep = next((p / "report.json" for p in lat.parents if (p / "report.json").exists()), None)
         if dep is None:
             problems.append(f"{lat}: {rows} rows and nothing says whether they are complete")
             continue
-        scen = next((s for s in json.loads(dep.read_text())["scenarios"] if s["name"] == lat.parent.name), None)
+        scen = next((s for s in json.loads(dep.read_text())["scenarios"] if s["scenario"] == lat.parent.name), None)
         if scen is None or scen["status"] not in ("ok", "stopped", "partial"):
             problems.append(f"{lat}: scenario {scen and scen['status']}")
         elif scen.get("completed") is not None and int(scen["completed"]) != rows:
-            problems.append(f"{lat}: {rows} rows, deployment.json says {scen['completed']}")
+            problems.append(f"{lat}: {rows} rows, report.json says {scen['completed']}")
     return problems
 
 

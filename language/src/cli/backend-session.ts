@@ -1,5 +1,5 @@
 /** Runs one piece of backend work from the CLI: starts the backend, reports its errors readably, always stops it. */
-import type { ParamsOf, ResultOf } from '@chainlab/contract';
+import type { ParamsOf, ResultOf, RunReport } from '@chainlab/contract';
 import {
     BackendClient,
     BackendError,
@@ -77,4 +77,14 @@ export async function measuredRun<M extends 'run/local' | 'deploy/run' | 'experi
         bar.end();
         stopOnCtrlC();
     }
+}
+
+/** The exit code of a run (`run`, `deploy`): 130 when Ctrl-C stopped it (what it measured is kept), 1 when a
+ * scenario did not end ok. */
+export function runExitCode(reply: Pick<RunReport, 'status' | 'out_dir'>, output: Output): number {
+    if (reply.status === 'stopped') {
+        output.err(`chainlab: interrupted: what was measured is kept in ${reply.out_dir}`);
+        return 130;
+    }
+    return reply.status === 'ok' ? 0 : 1;
 }

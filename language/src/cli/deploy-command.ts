@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { HEURISTICS, MEMORY_ALLOCATORS, SCENARIOS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
-import { measuredRun, withBackend } from './backend-session.js';
+import { measuredRun, runExitCode, withBackend } from './backend-session.js';
 import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
@@ -40,11 +40,7 @@ export async function deployCommand(
             threads: options.threads,
             runs: resolve(options.runs ?? 'runs'),
         });
-        if (reply.status === 'stopped') {
-            output.err(`chainlab: interrupted: what was measured is kept in ${reply.local_dir}`);
-            return 130;
-        }
-        return reply.status === 'ok' ? 0 : 1;
+        return runExitCode(reply, output);
     });
 }
 
@@ -87,7 +83,7 @@ export function registerDeploy(program: Command): void {
     program
         .command('deploy')
         .description(
-            'Run the chain on a target (this machine or a lab machine over SSH) in scenarios, collect and report measured vs predicted latency.',
+            'Run the chain on a target (this machine or a lab machine over SSH) in every scenario, each run in a dated folder under --runs; the same run as `run` with other defaults.',
         )
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')

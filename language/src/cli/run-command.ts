@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HEURISTICS, MEMORY_ALLOCATORS, type Heuristic, type MemoryAllocator } from '@chainlab/contract';
-import { measuredRun, withBackend } from './backend-session.js';
+import { measuredRun, runExitCode, withBackend } from './backend-session.js';
 import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 
@@ -80,11 +80,7 @@ export async function runCommand(file: string, options: RunOptions, output: Outp
             // no -o: the backend's chainlab-runs/CHAIN, named after the chain it picked (not one folder for all)
             out: options.out ? resolve(options.out) : undefined,
         });
-        if (reply.status === 'stopped') {
-            output.err('chainlab: interrupted: the iterations measured so far are kept in the report above');
-            return 130;
-        }
-        return reply.status === 'watchdog' ? 1 : 0;
+        return runExitCode(reply, output);
     });
 }
 
@@ -109,11 +105,15 @@ export function registerRun(program: Command): void {
     program
         .command('run')
         .description(
-            'Plan, generate, build (cached) and run the chain on a target; report measured vs predicted latency.',
+            'Plan, generate, build (cached) and run the chain on a target (this machine by default) and report measured vs predicted latency; the same run as deploy, once, into one folder.',
         )
         .argument('<file>', 'a .chain file')
         .option('--chain <name>', 'the chain (optional when the file has one)')
-        .option('--target <name>', 'a local target of the file (threads = its rt-cores); "here" = this machine', 'here')
+        .option(
+            '--target <name>',
+            'a target of the file, local or ssh (threads = its rt-cores); "here" = this machine',
+            'here',
+        )
         .option(
             '--iterations <n>',
             "iterations to measure (default: the chain's)",
@@ -135,6 +135,7 @@ export function registerRun(program: Command): void {
             '--scenario <list>',
             'comma-separated: baseline (chain alone), congested (+ best-effort workload on the be-cores), throttled (+ the throttler); prints a Table 4.4-style comparison',
             scenarioList,
+            'baseline',
         )
         .option('-o, --out <dir>', "directory of the run's files (default chainlab-runs/CHAIN)")
         .option('--json', 'print the report as JSON')

@@ -90,9 +90,10 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             }
             if (view === 'plan') return planView(chain, plan, ctx);
             const run = this.measured.get(document.uri.toString(), chain.name);
-            // measured bars belong to the plan that ran: on a target with fewer cores it has other threads
-            const ran = run?.plan && !sameSchedule(plan, run.plan) ? run.plan : undefined;
-            return lanesView(chain, ran ?? plan, ctx, run, ran ? plan : undefined);
+            // the model's plan stays the view; measured bars belong to the plan that ran, which on a target with
+            // fewer cores has other threads: the overlay draws those in lanes of their own
+            const ranPlan = run?.plan && !sameSchedule(plan, run.plan) ? run.plan : undefined;
+            return lanesView(chain, plan, ctx, run && { tasks: run, shown: options.showMeasured === true, ranPlan });
         }
         const ptts = elements.filter(isPtts).find(p => !options.element || p.name === options.element);
         if (!ptts)

@@ -1,7 +1,7 @@
 /**
  * The sub-boxes as they ran in the latest run of each chain (`Run on target`: the backend's deploy/run results,
- * relayed as `chainlab/deploy`), kept by the language server so that the thread lanes show measured bars
- * next to the predicted ones.
+ * relayed as `chainlab/deploy`), kept by the language server so that the thread lanes can draw measured bars
+ * over the predicted ones (an overlay the user picks).
  */
 import type { MeasuredTask, PlanResult } from '@chainlab/contract';
 
@@ -12,6 +12,8 @@ export interface MeasuredTasks {
     tasks: MeasuredTask[];
     /** The plan that ran (threads on the target's cores), when the reply has it. */
     plan?: PlanResult;
+    /** The run fell behind its period (latency grew through it): its bars measure a backlog, not the plan. */
+    overloaded: boolean;
 }
 
 export class MeasuredTaskStore {
@@ -26,7 +28,7 @@ export class MeasuredTaskStore {
     }
 }
 
-type ScenarioTasks = { scenario: string; completed: number; tasks?: MeasuredTask[] };
+type ScenarioTasks = { scenario: string; completed: number; tasks?: MeasuredTask[]; overloaded?: boolean };
 
 /** Keeps the tasks of a `chainlab/deploy` reply's baseline (else first traced) scenario; true when kept. */
 export function rememberTasks(
@@ -37,8 +39,7 @@ export function rememberTasks(
     result: unknown,
 ): boolean {
     if (request !== 'chainlab/deploy' || !('chain' in params) || typeof params.chain !== 'string') return false;
-    const results = (result as { results?: { target?: string; plan?: PlanResult; scenarios?: ScenarioTasks[] } } | null)
-        ?.results;
+    const results = result as { target?: string; plan?: PlanResult; scenarios?: ScenarioTasks[] } | null;
     const traced = (results?.scenarios ?? []).filter(s => Array.isArray(s.tasks) && s.tasks.length);
     const run = traced.find(s => s.scenario === 'baseline') ?? traced[0];
     if (!run) return false;
@@ -48,6 +49,7 @@ export function rememberTasks(
         target: results?.target ?? '',
         tasks: run.tasks!,
         plan: results?.plan,
+        overloaded: run.overloaded === true,
     });
     return true;
 }

@@ -23,12 +23,12 @@ type MeasuredScenario = Pick<ScenarioResult, 'scenario' | 'etp'> &
 
 /** What a measurement is read from: the scenarios of a run reply (deploy/run) with their measured ETP. */
 export interface MeasuredRun {
-    readonly results: { readonly scenarios: ReadonlyArray<MeasuredScenario> };
+    readonly scenarios: ReadonlyArray<MeasuredScenario>;
 }
 
 /** The measurement a run's ETP comes from: its baseline scenario, else the first that measured anything. */
 export function runMeasurement(run: MeasuredRun): Measurement | undefined {
-    const measured = run.results.scenarios.filter(s => Array.isArray(s.etp) && s.etp.length > 0);
+    const measured = run.scenarios.filter(s => Array.isArray(s.etp) && s.etp.length > 0);
     const chosen = measured.find(s => s.scenario === 'baseline') ?? measured[0];
     if (!chosen) return undefined;
     const concern = measurementConcern(chosen);

@@ -3,17 +3,20 @@
  * `etp chain X` of the document (the same edit as the "Update ETP from measurement" quick fix). The
  * editor applies it, so undo works; the extension keeps no DSL text and no statistics of its own. A run whose
  * latencies are no execution-time profile (overloaded, cut short) comes with its `concern`: the editor asks first.
+ * `chainlab/etpOffer` tells the editor, after a run, whether that edit can work or a ptts around the chain is needed.
  */
-import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type Connection } from 'vscode-languageserver';
 import { ERROR_CODES, type RequestParamsOf, type RequestResultOf } from '@chainlab/contract';
-import { whenValidated } from '../dsl/document-ready.js';
+import { validatedDocument } from '../dsl/document-ready.js';
 import { measuredEtpEdits, runMeasurement } from './measured-etp.js';
+import { etpOffer } from './ptts-around-chain.js';
 import type { RunResults } from './run-results.js';
 
 type EtpFromMeasurementParams = RequestParamsOf<'chainlab/etpFromMeasurement'>;
 type EtpFromMeasurementResult = RequestResultOf<'chainlab/etpFromMeasurement'>;
+type EtpOfferParams = RequestParamsOf<'chainlab/etpOffer'>;
+type EtpOfferResult = RequestResultOf<'chainlab/etpOffer'>;
 
 export function registerMeasurementRequests(
     connection: Connection,
@@ -33,12 +36,7 @@ export function registerMeasurementRequests(
                     ERROR_CODES.MODEL_ERROR,
                     `no measured run of chain ${params?.chain}: run it first (Run on target)`,
                 );
-            const documents = shared.workspace.LangiumDocuments;
-            const uri = URI.parse(params.uri);
-            const document = (
-                documents.hasDocument(uri) ? documents.getDocument(uri) : await documents.getOrCreateDocument(uri)
-            ) as LangiumDocument;
-            await whenValidated(shared, document);
+            const document = await validatedDocument(shared, params.uri);
             const edits = measuredEtpEdits(document, params.chain, measurement);
             if (edits.length === 0)
                 throw new ResponseError(ERROR_CODES.MODEL_ERROR, `no component has \`etp chain ${params.chain}\``);
@@ -50,4 +48,10 @@ export function registerMeasurementRequests(
             };
         },
     );
+    connection.onRequest('chainlab/etpOffer', async (params: EtpOfferParams): Promise<EtpOfferResult> => {
+        if (typeof params?.uri !== 'string' || typeof params.chain !== 'string')
+            throw new ResponseError(ERROR_CODES.MODEL_ERROR, 'the request needs the document uri and the chain');
+        const run = runs.get(params.uri, params.chain);
+        return etpOffer(await validatedDocument(shared, params.uri), params.chain, run && runMeasurement(run));
+    });
 }

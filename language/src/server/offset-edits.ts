@@ -4,12 +4,12 @@
  * `offset` is replaced; a component without one gets ` offset X` after its period. The editor applies the edit,
  * so undo works.
  */
-import { URI, type LangiumDocument } from 'langium';
+import type { LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type Connection, type TextEdit } from 'vscode-languageserver';
 import { ERROR_CODES, type RequestParamsOf, type RequestResultOf } from '@chainlab/contract';
 import { isPtts, type Model } from '../generated/ast.js';
-import { whenValidated } from '../dsl/document-ready.js';
+import { validatedDocument } from '../dsl/document-ready.js';
 import { componentOffset, componentPeriod, pttsComponents } from '../dsl/model-util.js';
 import { durationNs, formatNs } from '../dsl/units.js';
 
@@ -91,12 +91,7 @@ export function registerOffsetRequests(connection: Connection, shared: LangiumSh
         uri: string,
         edits: (document: LangiumDocument<Model>) => TextEdit[],
     ): Promise<RequestResultOf<'chainlab/offsetsEdit'>> => {
-        const documents = shared.workspace.LangiumDocuments;
-        const parsed = URI.parse(uri);
-        const document = (
-            documents.hasDocument(parsed) ? documents.getDocument(parsed) : await documents.getOrCreateDocument(parsed)
-        ) as LangiumDocument<Model>;
-        await whenValidated(shared, document);
+        const document = await validatedDocument(shared, uri);
         try {
             const changes = edits(document);
             return { components: changes.length, edit: { changes: { [document.textDocument.uri]: changes } } };

@@ -19,7 +19,7 @@ export function rememberRun(runs: RunResults, request: string, uri: string, para
     ) {
         return false;
     }
-    const scenarios = (result as Partial<MeasuredRun>).results?.scenarios;
+    const scenarios = (result as Partial<MeasuredRun>).scenarios;
     if (!Array.isArray(scenarios)) return false;
     runs.set(uri, params.chain, result as MeasuredRun);
     return true;

@@ -35,11 +35,12 @@ describe('the contract on the language side', () => {
         expect([...keywords('MemoryKind')].map(m => m[1])).toEqual([...MEMORY_ALLOCATORS]);
     });
 
-    test("the server serves the contract's forwarded requests and its own (diagram edit, measured ETP, elements)", () => {
+    test("the server serves the contract's forwarded requests and its own (diagram edit, measured ETP and its offer, elements)", () => {
         expect(Object.keys(ANALYSIS_REQUESTS).sort()).toEqual(Object.keys(FORWARDED_REQUESTS).sort());
         const own = [
             'chainlab/diagramEdit',
             'chainlab/etpFromMeasurement',
+            'chainlab/etpOffer',
             'chainlab/elements',
             'chainlab/offsetsEdit',
             'chainlab/periodsEdit',
@@ -70,6 +71,7 @@ describe('the contract on the language side', () => {
         ],
         ['chainlab/diagramEdit', { uri: 'file:///m.chain', op: 'connect', chain: 'XRay', from: 'a.o', to: 'b.i' }],
         ['chainlab/etpFromMeasurement', { uri: 'file:///m.chain', chain: 'XRay' }],
+        ['chainlab/etpOffer', { uri: 'file:///m.chain', chain: 'XRay' }],
         ['chainlab/elements', { uri: 'file:///m.chain' }],
         ['chainlab/offsetsEdit', { uri: 'file:///m.chain', ptts: 'System', offsets_ns: { Process: 5_000_000 } }],
         ['chainlab/nearbyPeriods', { uri: 'file:///m.chain', ptts: 'System', progressToken: 'n' }],

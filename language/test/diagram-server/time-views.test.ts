@@ -10,8 +10,7 @@ import type { AxisFields, LaneFields, LegendFields, PlanResult } from '@chainlab
 import { SharedBackend } from '../../src/server/shared-backend.js';
 import { backendPlanSource } from '../../src/server/plan-source.js';
 import { axisTicks, formatTime, niceStep } from '../../src/diagram-server/time-format.js';
-import { GANTT, GANTT_LEGEND } from '../../src/diagram-server/lanes-view.js';
-import { MeasuredTaskStore, rememberTasks } from '../../src/diagram-server/measured-tasks.js';
+import { GANTT } from '../../src/diagram-server/lanes-view.js';
 import { TIMELINE, TIMELINE_LEGEND } from '../../src/diagram-server/timeline-view.js';
 import { all, diagram, diagramServices, load, sampleFiles, type Services } from './diagram-helpers.js';
 
@@ -147,68 +146,6 @@ describe('thread lanes: a Gantt chart of the predicted schedule', () => {
         expect(legend.entries.map(e => e.mark)).toContain('arrow-data');
         const skipped = plan.signals.length - arrows.length;
         if (skipped) expect(legend.entries.at(-1)!.text).toContain(`${skipped} signal(s)`);
-    });
-});
-
-describe('thread lanes after a run: the sub-boxes as they ran', () => {
-    test('a measured bar per sub-box at its median start..end under the predicted one, on one axis', async () => {
-        const document = await load(services, xray());
-        const uri = document.uri.toString();
-        const plan = (await plans.plan(
-            (await import('../../src/ir/ir-export.js')).exportIr(
-                document.parseResult.value,
-                (await import('../../src/ir/document-export-context.js')).documentExportContext(document.uri),
-            ),
-            'XRay',
-        )) as PlanResult;
-        // as the backend's deploy/run reply carries them: one scenario per entry, the tasks of its trace
-        const tasks = (slower: number) =>
-            plan.sub_boxes.map(s => ({
-                sub_box: s.name,
-                thread: s.thread,
-                start_ns: Math.round(s.estimated_start_ns * slower),
-                end_ns: Math.round((s.estimated_start_ns + s.estimated_cost_ns) * slower),
-                duration_p50_ns: Math.round(s.estimated_cost_ns * slower),
-                duration_p99_ns: Math.round(s.estimated_cost_ns * slower * 1.2),
-                samples: 300,
-            }));
-        const reply = {
-            results: {
-                target: 'lab1',
-                scenarios: [
-                    { scenario: 'congested', completed: 300, tasks: tasks(2) },
-                    { scenario: 'baseline', completed: 300, tasks: tasks(1.5) },
-                ],
-            },
-        };
-        expect(
-            rememberTasks(services.Chain.diagram.MeasuredTasks, 'chainlab/deploy', uri, { chain: 'XRay' }, reply),
-        ).toBe(true);
-        const graph = await diagram(services, document, { view: 'lanes', element: 'XRay' });
-        const end = 1.5 * Math.max(...plan.sub_boxes.map(s => s.estimated_start_ns + s.estimated_cost_ns));
-        const x = (t: number) => GANTT.nameWidth + (t / end) * (GANTT.width - GANTT.nameWidth);
-        const steps = all(graph).filter(e => e.type === 'node:step') as Array<Placed & { cssClasses?: string[] }>;
-        const measured = steps.filter(s => s.cssClasses?.includes('step-measured'));
-        expect(measured).toHaveLength(plan.sub_boxes.length);
-        for (const s of plan.sub_boxes) {
-            const bar = measured.find(b => b.id.endsWith(`.${s.name}.measured`))!;
-            const predicted = steps.find(b => b.id.endsWith(`.${s.name}`))!;
-            expect(bar.position.x).toBeCloseTo(x(Math.round(s.estimated_start_ns * 1.5)), 0); // the baseline's
-            expect(bar.position.y).toBeGreaterThanOrEqual(predicted.position.y + predicted.size.height); // below it
-        }
-        const legend = all(graph).find(e => e.type === 'node:legend') as unknown as LegendFields;
-        expect(legend.entries.find(e => e.mark === 'measured')!.text).toBe(
-            `${GANTT_LEGEND.measured} of 300 iterations (baseline on lab1)`,
-        );
-        expect(legend.entries.some(e => e.text.includes('had another plan'))).toBe(false);
-    });
-
-    test('a reply without a trace keeps nothing', () => {
-        const store = new MeasuredTaskStore();
-        const reply = { results: { target: 'here', scenarios: [{ scenario: 'baseline', completed: 10 }] } };
-        expect(rememberTasks(store, 'chainlab/deploy', 'file:///m.chain', { chain: 'C' }, reply)).toBe(false);
-        expect(rememberTasks(store, 'chainlab/analyze', 'file:///m.chain', { chain: 'C' }, reply)).toBe(false);
-        expect(store.get('file:///m.chain', 'C')).toBeUndefined();
     });
 });
 

@@ -28,7 +28,7 @@ function server(runs = new RunResults()) {
 }
 
 const run = (...scenarios: Array<[Scenario, Array<[number, number]> | undefined]>): MeasuredRun => ({
-    results: { scenarios: scenarios.map(([scenario, etp]) => ({ scenario, ...(etp ? { etp } : {}) })) },
+    scenarios: scenarios.map(([scenario, etp]) => ({ scenario, ...(etp ? { etp } : {}) })),
 });
 
 const model = [
@@ -58,9 +58,7 @@ describe('the measurement of a run', () => {
 
     test('an overloaded or cut-short run comes with the concern the editor shows before writing it', () => {
         const scenarios = (extra: object) => ({
-            results: {
-                scenarios: [{ scenario: 'baseline' as const, etp: [[1, 1]] as Array<[number, number]>, ...extra }],
-            },
+            scenarios: [{ scenario: 'baseline' as const, etp: [[1, 1]] as Array<[number, number]>, ...extra }],
         });
         expect(runMeasurement(scenarios({ status: 'ok', overloaded: false }))?.concern).toBeUndefined();
         expect(runMeasurement(scenarios({ status: 'ok', overloaded: true }))?.concern).toMatch(
@@ -164,7 +162,7 @@ describe('etp chain X in the document', () => {
             uri,
             { chain: 'Small' },
             {
-                results: { scenarios: overloaded.results.scenarios.map(s => ({ ...s, overloaded: true })) },
+                scenarios: overloaded.scenarios.map(s => ({ ...s, overloaded: true })),
             },
         );
         const [suspect] = (await Chain.lsp.CodeActionProvider!.getCodeActions(document, {

@@ -1,11 +1,11 @@
-"""What an experiment's numbers point to: each rule of chainlab.deploy.diagnosis on results shaped as
-deploy.report.results makes them (the real shape is checked against the contract in the deploy tests)."""
+"""What a run's numbers point to: each rule of chainlab.run.diagnosis on results shaped as chainlab.run.report
+makes them (the real shape is checked against the contract in test_report and the deploy tests)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from chainlab.deploy.diagnosis import diagnose
+from chainlab.run.diagnosis import diagnose
 
 
 def row(scenario: str, p50: tuple[float, float], p99: tuple[float, float], **extra: Any) -> dict[str, Any]:
@@ -16,16 +16,24 @@ def row(scenario: str, p50: tuple[float, float], p99: tuple[float, float], **ext
 def test_a_prediction_within_ten_percent_holds() -> None:
     lines = diagnose({"scenarios": [row("baseline", (10.5, 10.0), (12.0, 11.5))]}, calibrated=True)
     assert lines == [
-        "measured vs predicted (baseline): p50 10.5 vs 10 ms (+5%), p99 12 vs 11.5 ms (+4%), KS 0.50",
-        "the prediction holds: p50 and p99 within 10 %",
+        "baseline: measured is 5% slower (10.5 vs 10 ms) than predicted at the median and 4% slower (12 vs 11.5 ms)"
+        " at p99; KS 0.50",
+        "the prediction holds: median and p99 within 10 % of the measurement",
     ]
 
 
 def test_nominal_costs_point_to_calibration_and_calibrated_ones_to_the_time_between_sub_boxes() -> None:
-    results = {"scenarios": [row("baseline", (12.0, 8.6), (14.0, 9.0))]}
-    assert "--calibrate 300" in diagnose(results, calibrated=False)[1]
-    assert diagnose(results, calibrated=True)[1].startswith(
-        "the chain runs slower than in its calibration run although no sub-box does"
+    slower = {"scenarios": [row("baseline", (12.0, 8.6), (14.0, 9.0))]}
+    assert "--calibrate 300" in diagnose(slower, calibrated=False)[1]
+    assert diagnose(slower, calibrated=True)[1].startswith(
+        "each sub-box took what calibration measured, so the extra time is spent between sub-boxes"
+    )
+    faster = {"scenarios": [row("baseline", (6.3, 8.6), (7.0, 9.0))]}
+    lines = diagnose(faster, calibrated=True)
+    assert lines[0].startswith("baseline: measured is 27% faster (6.3 vs 8.6 ms) than predicted at the median")
+    assert lines[1].startswith(
+        "each sub-box took what calibration measured, so the waits between sub-boxes (wake-ups after a signal, the "
+        "release timer) are shorter than modelled"
     )
 
 

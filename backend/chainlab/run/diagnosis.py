@@ -1,4 +1,4 @@
-"""What an experiment's numbers point to, in words: measured against predicted latency (by how much, and the
+"""What a run's numbers point to, in words: measured against predicted latency (by how much, and the
 likely cause: nominal model costs, a chain slower than calibrated, platform jitter in the tail) and the effect of
 best-effort work and of the throttler. The CLI prints it under the scenario table; report.html shows it."""
 
@@ -34,6 +34,25 @@ def _slower_boxes(row: dict[str, Any], calibrated_p50: dict[str, float]) -> list
     ]
 
 
+def _compared(measured: float, predicted: float) -> str:
+    d = _pct(measured, predicted)
+    return f"{abs(d):.0%} {'slower' if d > 0 else 'faster'} ({measured:.3g} vs {predicted:.3g} ms)"
+
+
+def _between_sub_boxes(slower: bool) -> str:
+    if slower:
+        return (
+            "each sub-box took what calibration measured, so the extra time is spent between sub-boxes (wake-ups "
+            "after a signal, the release timer, threads sharing a core): check that nothing else runs on the "
+            "rt-cores, then calibrate again"
+        )
+    return (
+        "each sub-box took what calibration measured, so the waits between sub-boxes (wake-ups after a signal, the "
+        "release timer) are shorter than modelled: the plan has slack; calibrate again if the target was busy "
+        "while it was calibrated"
+    )
+
+
 def _prediction_lines(row: dict[str, Any], calibrated: bool, calibrated_p50: dict[str, float]) -> list[str]:
     q = row.get("quantiles_ms") or {}
     p50, p99 = q.get("50"), q.get("99")
@@ -42,30 +61,24 @@ def _prediction_lines(row: dict[str, Any], calibrated: bool, calibrated_p50: dic
     d50, d99 = _pct(p50["measured"], p50["predicted"]), _pct(p99["measured"], p99["predicted"])
     ks = row.get("ks")
     lines = [
-        f"measured vs predicted ({row['scenario']}): p50 {p50['measured']:.3g} vs {p50['predicted']:.3g} ms "
-        f"({d50:+.0%}), p99 {p99['measured']:.3g} vs {p99['predicted']:.3g} ms ({d99:+.0%})"
-        + (f", KS {ks:.2f}" if ks is not None else "")
+        f"{row['scenario']}: measured is {_compared(p50['measured'], p50['predicted'])} than predicted at the median "
+        f"and {_compared(p99['measured'], p99['predicted'])} at p99" + (f"; KS {ks:.2f}" if ks is not None else "")
     ]
     if abs(d50) <= CLOSE and abs(d99) <= CLOSE:
-        lines.append("the prediction holds: p50 and p99 within 10 %")
+        lines.append("the prediction holds: median and p99 within 10 % of the measurement")
         return lines
     if abs(d50) > CLOSE:
         if not calibrated:
             lines.append(
-                "the prediction uses the model's nominal costs (`cost` of each box): run with --calibrate 300 "
-                "to measure every sub-box on this target as the chain runs and predict with those"
+                "the prediction uses the model's nominal costs (the `cost` of each box): calibrate (--calibrate 300, "
+                "or Calibrate and run) to measure every sub-box on this target and predict with those times"
             )
         else:
-            boxes = _slower_boxes(row, calibrated_p50)
-            slower = "slower" if d50 > 0 else "faster"
-            lines += boxes or [
-                f"the chain runs {slower} than in its calibration run although no sub-box does: the time between "
-                "sub-boxes (signals, wake-ups, the release) differs from the model's"
-            ]
+            lines += _slower_boxes(row, calibrated_p50) or [_between_sub_boxes(d50 > 0)]
     if d99 - d50 > TAIL_EXTRA:
         lines.append(
             "the measured tail is longer than predicted: jitter of the platform (interrupts, other processes, a "
-            "virtual machine's scheduling) that the model does not have"
+            "virtual machine's scheduling) that the model does not have; isolate the rt-cores to shorten it"
         )
     return lines
 
@@ -88,7 +101,7 @@ def _interference_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def diagnose(results: dict[str, Any], calibrated: bool, calibrated_p50: dict[str, float] | None = None) -> list[str]:
-    """Sentences on an experiment's results (`deploy.report.results`), the most telling first. calibrated_p50:
+    """Sentences on an experiment's results (chainlab.run.report), the most telling first. calibrated_p50:
     each sub-box's median time in the calibration run the prediction used."""
     rows = results["scenarios"]
     lines = [f"{r['scenario']}: overloaded, the numbers measure a backlog" for r in rows if r.get("overloaded")]
