@@ -67,9 +67,7 @@ describe('chainlab run --scenario', () => {
         expect(throttled.be_bytes_per_s).toBeLessThan(0.6 * congested.be_bytes_per_s);
         for (const s of ['baseline', 'congested', 'throttled'])
             expect(existsSync(join(out, s, 'latencies.csv'))).toBe(true);
-        expect(readFileSync(join(out, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain(
-            'mechanism=sigstop',
-        );
+        expect(readFileSync(join(out, 'throttled', 'throttle-args.txt'), 'utf-8')).toContain('mechanism=sigstop');
         const remote = results.remote_dir;
         expect(remote).toBe(out); // a local target runs in the run's own folder
         expect(hogsOf(remote)).toEqual([]);

@@ -46,6 +46,8 @@ const cli = (...args: string[]) =>
 
 /** A chain small enough to run on this machine in a few seconds. */
 const SMALL = readFileSync(join(repo, 'tests', 'fixtures', 'small-here.chain'), 'utf-8');
+/** The small chain released every 10 µs: it cannot keep up, its latency grows through the run (a backlog). */
+const BACKLOG = SMALL.replace('source period 10 ms', 'source period 10 us').replace('chain Small', 'chain Backlog');
 
 let workbench: Workbench | undefined;
 let server: CodeServer;
@@ -54,7 +56,7 @@ let workspace: string;
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    workspace = sampleWorkspace({ ...fromRepo('samples/xray.chain'), 'small.chain': SMALL });
+    workspace = sampleWorkspace({ ...fromRepo('samples/xray.chain'), 'small.chain': SMALL, 'backlog.chain': BACKLOG });
     workbench = await openWorkbench(workspace, { 'chainlab.iterations': 50 });
     ({ server, page } = workbench);
 });
@@ -243,6 +245,10 @@ describe('chainlab in VS Code (code-server)', () => {
             curves: await frame
                 .locator('svg.plot-cdf g[class^="series-"]')
                 .evaluateAll(gs => gs.map(g => g.getAttribute('class'))),
+            // the same colour for the same series: the curves' computed strokes
+            strokes: await frame
+                .locator('svg.plot-cdf g[class^="series-"] path')
+                .evaluateAll(paths => paths.map(p => getComputedStyle(p).stroke)),
             stats: await frame.locator('table.stats tr[data-series]').count(),
         });
         const inPanel = await drawn(plot);
@@ -497,5 +503,35 @@ describe('exploring a ptts in VS Code: offsets and nearby periods, each applied 
         await shotInBothThemes(page, [panel], theme => join(artifacts, `periods-${theme}.png`));
         await undo();
         await expect.poll(() => Promise.all(names.map(component)), { timeout: 20_000 }).toEqual(original);
+    });
+});
+
+describe('a run that cannot keep up with its source in VS Code', () => {
+    test("an overloaded run: a warning, no ETP offer; its lanes keep the plan's axis, bars cut under a badge", async () => {
+        await runCommand(page, 'View: Close All Editors'); // the last test: one editor, nothing in front of its lenses
+        await page.keyboard.press('Control+P');
+        await page.keyboard.type('backlog.chain');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'backlog.chain' }).first().click();
+        await page.locator('.tab', { hasText: 'backlog.chain' }).waitFor();
+        const lines = BACKLOG.split('\n');
+        await (await codeLens('chain Backlog', 'Run on target', lines)).click();
+        const warning = page.locator('.notifications-toasts .notification-list-item', { hasText: 'OVERLOADED' });
+        await warning.waitFor({ timeout: 120_000 });
+        expect(await warning.locator('.monaco-button', { hasText: /ETP|PTTS/ }).count()).toBe(0);
+        await page.keyboard.press('Escape');
+        await (await codeLens('chain Backlog', 'Thread lanes', lines)).click();
+        const toggle = '.chainlab-toolbar label[data-control="measured"]';
+        const lanes = await webviewFrame(`${toggle}:visible`, 60_000, /\(overloaded\)/);
+        const ticks = () => lanes.locator('[id$="_container"] g.time-axis text.axis-label').allTextContents();
+        const planned = await ticks();
+        expect(planned.length).toBeGreaterThan(1);
+        await lanes.locator(toggle).locator('input').check();
+        await lanes.locator('[id$="_container"] g.overloaded-badge').waitFor({ timeout: 30_000 });
+        expect(await ticks()).toEqual(planned); // the plan's axis, not the backlog's
+        // the lanes' own group, maximized, the run's output hidden: the whole plan with the badge in the screenshots
+        await page.locator('.tab', { hasText: 'Backlog (thread lanes)' }).first().click();
+        await runCommand(page, 'View: Toggle Maximize Editor Group');
+        await runCommand(page, 'View: Hide Panel');
+        await shotInBothThemes(page, [lanes], theme => join(artifacts, `lanes-overloaded-${theme}.png`));
     });
 });

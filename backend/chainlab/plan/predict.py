@@ -18,7 +18,7 @@ of `bin_ns` (default 10 µs), so the ETP never understates a latency.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -33,41 +33,18 @@ PER_RUN = 8
 
 
 @dataclass
-class LatencyPrediction:
-    points: list[tuple[int, float]]  # (latency ns on the bin grid, probability), sorted, sums to 1
-    bin_ns: int
-    samples: int
-    mean_ns: float
-    std_ns: float
-    min_ns: int
-    p50_ns: int
-    p90_ns: int
-    p99_ns: int
-    p999_ns: int
-    max_ns: int
-    nominal_ns: int
-    period_ns: int | None
-    iteration_interval_ns: int
-    overloaded: bool
-    seed: int
-    model: str
+class LatencyPrediction(LatencySummary):
+    """A plan's latency statistics (what Plan.latency keeps) with the distribution they were drawn from."""
+
+    points: list[tuple[int, float]] = field(default_factory=list)  # (ns on the bin grid, probability), sums to 1
+    bin_ns: int = DEFAULT_BIN_NS
+    p999_ns: int = 0
+    iteration_interval_ns: int = 0
+    seed: int = 0
 
     def summary(self) -> LatencySummary:
-        """What a plan keeps of it (Plan.latency)."""
-        return LatencySummary(
-            self.model,
-            self.samples,
-            self.nominal_ns,
-            self.mean_ns,
-            self.std_ns,
-            self.min_ns,
-            self.p50_ns,
-            self.p90_ns,
-            self.p99_ns,
-            self.max_ns,
-            self.period_ns,
-            self.overloaded,
-        )
+        """What a plan keeps of it (Plan.latency): the statistics without the distribution."""
+        return LatencySummary(**{f.name: getattr(self, f.name) for f in fields(LatencySummary)})
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -59,3 +59,8 @@ class RunOptions:
     chain_args: tuple[str, ...] = ()
     progress: ProgressFn | None = None
     log: Callable[[str], None] = _quiet
+
+    def calibration_share(self, iterations: int) -> float:
+        """The part of the run's progress the calibration run takes (by iterations): the bar never goes back."""
+        total = self.calibrate + iterations * len(self.scenarios)
+        return self.calibrate / total if total else 0.0

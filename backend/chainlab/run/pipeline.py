@@ -140,7 +140,7 @@ async def _run_chain(ir: dict[str, Any], chain: str, options: RunOptions) -> Run
         prepared = await prepare(on, chain, cores, root, options, out)
         await _prepare_tools(on, root, options, out)
         phase("prepare")
-        runs = await _scenarios(on, options, out, phase)
+        await _scenarios(on, options, out, phase, runs)
         await on.transport.finish(on.run_dir)
     except TransportError as e:
         error = RunError(f"{e.message}\nwhat was measured before is kept in {out}")
@@ -197,10 +197,11 @@ async def _prepare_tools(on: OnTarget, root: str, options: RunOptions, out: Path
         on.throttle_calib = json.loads(done.stdout)
 
 
-async def _scenarios(on: OnTarget, options: RunOptions, out: Path, phase: _Phases) -> list[ScenarioRun]:
-    """Each scenario in turn until one does not end ok; a lost connection is recovered from once."""
-    runs: list[ScenarioRun] = []
+async def _scenarios(on: OnTarget, options: RunOptions, out: Path, phase: _Phases, runs: list[ScenarioRun]) -> None:
+    """Each scenario in turn into `runs` (kept whatever ends the session) until one does not end ok; a lost
+    connection is recovered from once."""
     names = options.scenarios
+    done = options.calibration_share(on.iterations)  # the calibration run's part of the bar
     for k, name in enumerate(names):
         if interrupted():
             options.log(f"interrupted: scenario {name} and later ones not run")
@@ -209,7 +210,7 @@ async def _scenarios(on: OnTarget, options: RunOptions, out: Path, phase: _Phase
 
         def sub(fraction: float, message: str, k: int = k, name: str = name) -> None:
             if options.progress is not None:
-                options.progress((k + fraction) / len(names), f"{name}: {message}")
+                options.progress(done + (1 - done) * (k + fraction) / len(names), f"{name}: {message}")
 
         try:
             runs.append(await run_scenario(on, name, out / name, sub))
@@ -232,7 +233,6 @@ async def _scenarios(on: OnTarget, options: RunOptions, out: Path, phase: _Phase
             phase(f"run {name}")
         if runs[-1].status != "ok":
             break
-    return runs
 
 
 def _finish_report(

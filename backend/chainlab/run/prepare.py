@@ -47,10 +47,12 @@ class Prepared:
     calibration_file: Path | None
 
 
-def _progress(options: RunOptions, what: str) -> Any:
+def _progress(options: RunOptions, share: float) -> Any:
+    """The calibration run's progress as the first `share` of the run's."""
+
     def report(fraction: float, message: str) -> None:
         if options.progress is not None:
-            options.progress(fraction, f"{what}: {message}")
+            options.progress(fraction * share, f"calibration: {message}")
 
     return report
 
@@ -70,7 +72,8 @@ async def _calibrate(on: OnTarget, chain: str, count: int, options: RunOptions, 
     options.log(f"calibrating: {count} iterations of {chain} as planned, every sub-box timed")
     cdir = f"{on.run_dir}/calibration"
     argv = chain_argv(on, cdir, count)
-    status = await follow_chain(on.transport, argv, on.run_dir, "calibration", _progress(options, "calibration"))
+    share = options.calibration_share(on.iterations)
+    status = await follow_chain(on.transport, argv, on.run_dir, "calibration", _progress(options, share))
     try:
         await on.transport.get_file(f"{cdir}/tasks.csv", out / "calibration-tasks.csv")
         trace = read_trace(out / "calibration-tasks.csv")

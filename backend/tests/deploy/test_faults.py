@@ -222,12 +222,12 @@ def test_local_run(victim: str, sig: int, tmp_path: Path) -> None:
     err = finish(case, proc, 60)
     if victim == "cli" and sig == signal.SIGTERM:
         assert proc.returncode == 130 and "interrupted" in err, err  # handled like Ctrl-C: the reply still comes
-        assert json.loads((out / "run.json").read_text())["status"] == "stopped"
+        assert json.loads((out / "baseline" / "run.json").read_text())["status"] == "stopped"
     if victim == "backend" and sig == signal.SIGTERM:
         assert proc.returncode == 130, err
     assert_clean(case, tmp_path, before, 15)
     if victim == "backend" and sig == signal.SIGKILL:  # the chain was stopped by its parent's death, data kept
-        assert json.loads((out / "run.json").read_text())["status"] == "stopped"
+        assert json.loads((out / "baseline" / "run.json").read_text())["status"] == "stopped"
 
 
 @pytest.mark.parametrize(
@@ -376,8 +376,7 @@ def test_language_server_run(sig: int, scenario: str, tmp_path: Path) -> None:
     """The editor's *Run on target* (chainlab/deploy to a local target) while the language server is killed."""
     rng = random.Random(f"{SEED}-ls-{sig}-{scenario}")
     case, before = Marked(), cgroups()
-    # the target's own folder (where the chain writes) inside tmp_path: its data is checked too, not only the copy
-    f = model(tmp_path, None, extra=f'    root "{tmp_path / "target"}"\n')
+    f = model(tmp_path, None)
     ls = LanguageServer(case, tmp_path)
     try:
         init = ls.send("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
@@ -406,7 +405,7 @@ def test_language_server_run(sig: int, scenario: str, tmp_path: Path) -> None:
             ls.proc.kill()
             ls.proc.wait()
     assert_clean(case, tmp_path, before, 20)
-    # what was measured before the kill is kept where the chain wrote it, marked stopped
-    measured = list((tmp_path / "target").rglob("run.json"))
-    assert measured, f"nothing measured kept under {tmp_path / 'target'}"
+    # what was measured before the kill is kept where the chain wrote it (a local target: the run's folder), marked
+    measured = list((tmp_path / "runs").rglob("run.json"))
+    assert measured, f"nothing measured kept under {tmp_path / 'runs'}"
     assert {json.loads(m.read_text())["status"] for m in measured} <= {"stopped", "ok"}

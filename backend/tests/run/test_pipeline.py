@@ -63,14 +63,20 @@ def test_a_run_writes_its_report_files_and_answers_the_contracts_reply(tmp_path:
 def test_calibration_streams_progress_is_kept_beside_the_model_and_reused(tmp_path: Path) -> None:
     ir = _ir("samples/chains/appendix-a.chain")
     model = tmp_path / "app.chain"  # only its folder matters: the calibration is kept beside it
-    seen: list[str] = []
+    seen: list[tuple[float, str]] = []
     options = RunOptions(
-        iterations=60, calibrate=40, out_dir=tmp_path / "a", model_file=str(model), progress=lambda f, m: seen.append(m)
+        iterations=60,
+        calibrate=40,
+        out_dir=tmp_path / "a",
+        model_file=str(model),
+        progress=lambda f, m: seen.append((f, m)),
     )
     r = run_chain(ir, "App", options)
     stored = tmp_path / ".chainlab" / "calibration" / "App@here.json"
     assert r.calibrated and r.calibration == str(stored) and stored.exists()
-    assert "calibration: 40/40 iterations" in seen
+    # the calibration run counts up first, as the first 40 of 100 iterations of the bar, which never goes back
+    assert (0.4, "calibration: 40/40 iterations") in seen and seen[-1] == (1.0, "baseline: 60/60 iterations")
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
     cal = load_calibration(stored, "App", "here")
     assert cal is not None and cal.iterations == 40 and len(cal.durations_ns) == 40
     assert set(cal.sub_boxes) == {t["sub_box"] for t in r.scenarios[0]["tasks"]}

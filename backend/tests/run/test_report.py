@@ -27,7 +27,19 @@ def skewed(n: int = 2000) -> np.ndarray:
 def prediction(points: list[tuple[int, float]]) -> LatencyPrediction:
     mean = sum(v * p for v, p in points)
     return LatencyPrediction(
-        points, 1000, 10_000, mean, 0.0, points[0][0], 0, 0, 0, 0, points[-1][0], 0, PERIOD, PERIOD, False, 1, "m"
+        model="m",
+        samples=10_000,
+        nominal_ns=0,
+        mean_ns=mean,
+        std_ns=0.0,
+        min_ns=points[0][0],
+        p50_ns=0,
+        p90_ns=0,
+        p99_ns=0,
+        max_ns=points[-1][0],
+        period_ns=PERIOD,
+        overloaded=False,
+        points=points,
     )
 
 

@@ -129,7 +129,7 @@ describe('IDE requests of the language server', () => {
         try {
             const source = new CancellationTokenSource();
             const started = Date.now();
-            const reply = client.connection.sendRequest<{ status: string; local_dir: string; summary: string }>(
+            const reply = client.connection.sendRequest<{ status: string; out_dir: string; summary: string }>(
                 'chainlab/deploy',
                 {
                     uri,
@@ -158,7 +158,7 @@ describe('IDE requests of the language server', () => {
             const result = await reply;
             expect(Date.now() - cancelledAt).toBeLessThan(20_000);
             expect(result.status).toBe('stopped');
-            const csv = readFileSync(join(result.local_dir, 'baseline', 'latencies.csv'), 'utf-8')
+            const csv = readFileSync(join(result.out_dir, 'baseline', 'latencies.csv'), 'utf-8')
                 .trim()
                 .split('\n');
             expect(csv.length - 1).toBeGreaterThan(0);
