@@ -7,3 +7,4 @@ export type * from './generated/methods.js';
 export * from './generated/constants.js';
 export { SCHEMA_BASE, SCHEMAS } from './generated/schemas.js';
 export { backendPointerPath } from './backend-pointer.js';
+export { lensCommands, type LensCommand, type LensedKind } from './code-lenses.js';

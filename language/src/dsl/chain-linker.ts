@@ -27,6 +27,7 @@ import { isPortRef } from '../generated/ast.js';
 import { closeNames, quotedAlternatives } from './close-names.js';
 import { boxPorts } from './model-util.js';
 import { lexerErrorsWithoutFollowUps, parserErrorsWithoutFollowUps } from './syntax-error-messages.js';
+import { keywordTyposOf } from './keyword-typos.js';
 
 /** How many AST nodes the one-pass loops handle between two checks for cancellation. */
 export const NODES_PER_CANCEL_CHECK = 2000;
@@ -146,17 +147,25 @@ export class ChainDocumentValidator extends DefaultDocumentValidator {
         await Promise.all(pending);
     }
 
-    /** Langium's, without the errors that only follow from another (syntax-error-messages.ts). */
+    /**
+     * Langium's, without the errors that only follow from another (syntax-error-messages.ts), and with the keywords
+     * a misspelt word may mean in the diagnostic's data (keyword-typos.ts), for the did-you-mean quick fix.
+     */
     protected override processParsingErrors(
         parseResult: ParseResult,
         diagnostics: Diagnostic[],
         options: ValidationOptions,
     ): void {
-        super.processParsingErrors(
-            { ...parseResult, parserErrors: parserErrorsWithoutFollowUps(parseResult) },
-            diagnostics,
-            options,
-        );
+        const errors = parserErrorsWithoutFollowUps(parseResult);
+        const first = diagnostics.length;
+        super.processParsingErrors({ ...parseResult, parserErrors: errors }, diagnostics, options);
+        // Langium adds one diagnostic per error, in order
+        errors.forEach((error, i) => {
+            const suggestions = keywordTyposOf(error.token);
+            const diagnostic = diagnostics[first + i];
+            if (suggestions.length > 0 && diagnostic)
+                diagnostic.data = { ...(diagnostic.data as object), suggestions, refText: error.token.image };
+        });
     }
 
     protected override processLexingErrors(

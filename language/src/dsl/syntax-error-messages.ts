@@ -7,6 +7,7 @@
  *     Expected '}' to close box 'Gain' before 'box'.
  *     Unexpected 'foo' in box 'A': expected 'in', 'out', 'kernel', …, or '}' to close it.
  *     Unterminated string: the closing " is missing.
+ *     Unexpected 'kerne' in box 'A': expected 'in', 'out', 'kernel', … or '}' to close it. Did you mean 'kernel'?
  *
  * Only the text changes; Langium still places each diagnostic at the token chevrotain reported.
  */
@@ -19,6 +20,8 @@ import type {
     TokenType,
 } from 'chevrotain';
 import { SyntaxVocabulary, joinOr } from './syntax-vocabulary.js';
+import { noteKeywordTypos } from './keyword-typos.js';
+import { quotedAlternatives } from './close-names.js';
 
 /** Data-type rules whose keywords read better under one word: "a time unit ('s', 'ms', 'us' or 'ns')". */
 const VALUE_RULES: Readonly<Record<string, string>> = {
@@ -44,6 +47,12 @@ function isEnd(token: IToken | undefined): boolean {
 
 function found(token: IToken | undefined): string {
     return isEnd(token) ? 'the end of the file' : `'${token!.image}'`;
+}
+
+/** `message` plus "Did you mean 'kernel'?" where `token` is a typo of a keyword among `expected` (keyword-typos.ts). */
+function withTypo(message: string, token: IToken | undefined, expected: Iterable<string>): string {
+    const keywords = isEnd(token) ? [] : noteKeywordTypos(token, expected);
+    return keywords.length > 0 ? `${message} Did you mean ${quotedAlternatives(keywords)}?` : message;
 }
 
 function after(previous: IToken | undefined): string {
@@ -74,7 +83,13 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
         const rule = ruleOf(options.ruleName);
         const opener = this.vocabulary.leadingKeyword(rule);
         if (expected.name === '}' && opener) return this.unclosed(rule, opener, actual);
-        return `Expected ${this.vocabulary.spell(expected.name)}${after(previous)}, found ${found(actual)}.`;
+        // The end of the file expected: the word in the way may be a misspelt element (`chian C {}`).
+        const keywords = expected.name === 'EOF' ? this.elementStarts() : [expected.name];
+        return withTypo(
+            `Expected ${this.vocabulary.spell(expected.name)}${after(previous)}, found ${found(actual)}.`,
+            actual,
+            keywords,
+        );
     }
 
     buildNoViableAltMessage(options: {
@@ -107,9 +122,18 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
 
     buildNotAllInputParsedMessage(options: { firstRedundant: IToken; ruleName: string }): string {
         if (options.firstRedundant.image === '}') return "Unexpected '}': no block is open here.";
+        const starts = [...this.elementStarts()];
+        return withTypo(
+            `Unexpected ${found(options.firstRedundant)}: a file holds only ${joinOr(starts.map(s => this.vocabulary.spell(s)))} elements.`,
+            options.firstRedundant,
+            starts,
+        );
+    }
+
+    /** The keywords that start an element (`box`, `chain`, …). */
+    private elementStarts(): ReadonlySet<string> {
         const elements = this.vocabulary.rule('Element');
-        const starts = elements && 'definition' in elements ? [...this.vocabulary.first(elements.definition)] : [];
-        return `Unexpected ${found(options.firstRedundant)}: a file holds only ${joinOr(starts.map(s => this.vocabulary.spell(s)))} elements.`;
+        return elements && 'definition' in elements ? this.vocabulary.first(elements.definition) : new Set<string>();
     }
 
     /** A '}' expected: the block was left open (a new element or the end follows) or holds something it cannot. */
@@ -117,13 +141,15 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
         const node = this.currentNode();
         const name = node?.$type === rule ? (node as { name?: unknown }).name : undefined;
         const block = typeof name === 'string' ? `${opener} '${name}'` : `the ${opener}`;
-        const elements = this.vocabulary.rule('Element');
-        const elementStarts =
-            elements && 'definition' in elements ? this.vocabulary.first(elements.definition) : new Set<string>();
+        const elementStarts = this.elementStarts();
         if (isEnd(actual)) return `Expected '}' to close ${block} before the end of the file.`;
         if (elementStarts.has(actual.image)) return `Expected '}' to close ${block} before '${actual.image}'.`;
         const inside = this.vocabulary.beforeClosing(rule, '}', node?.$type === rule ? node : undefined);
-        return `Unexpected ${found(actual)} in ${block}: expected ${this.vocabulary.choice(inside, '}')} to close it.`;
+        return withTypo(
+            `Unexpected ${found(actual)} in ${block}: expected ${this.vocabulary.choice(inside, '}')} to close it.`,
+            actual,
+            inside,
+        );
     }
 
     /**
@@ -146,7 +172,13 @@ export class ChainParserErrorMessageProvider implements IParserErrorMessageProvi
         const what = described
             ? `${VALUE_RULES[rule]}${rule === 'OnOff' ? '' : ` (${this.vocabulary.choice(tokens)})`}`
             : this.vocabulary.choice(tokens);
-        return `Expected ${what}${after(before)}, found ${found(actual[depth])}.`;
+        // A typo shows in the first word (`schedul simple` reads as the start of an instance): check it against every
+        // path's first token, where the diagnostic is placed.
+        return withTypo(
+            `Expected ${what}${after(before)}, found ${found(actual[depth])}.`,
+            actual[0],
+            paths.map(path => path[0]?.name).filter((n): n is string => !!n),
+        );
     }
 }
 

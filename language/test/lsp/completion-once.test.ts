@@ -34,30 +34,27 @@ describe('a box', () => {
         );
     });
 
-    test('members it has are not offered again; ports always are', async () => {
+    test('members it has are not offered again, nor ports its kernel has no room for', async () => {
+        // copy takes one input and one output: both are there
         expect(await keywords(`${IMAGE}box A { in i: F  out o: F  kernel copy  split rows  <|> }`)).toEqual([
             'cost',
             'depends',
             'etp',
-            'in',
-            'out',
-            'source',
         ]);
         expect(await keywords(`${IMAGE}box A { in i: F  <|>  kernel copy  cost 1 ms  depends pointwise }`)).toEqual([
             'etp',
-            'in',
             'out',
-            'source',
             'split',
         ]);
     });
 
-    test('a box with everything offers only ports', async () => {
+    test('a box with everything offers only the ports it may still have', async () => {
+        // a source has no inputs and any number of outputs
         expect(
             await keywords(
                 `${IMAGE}box A { out o: F  source period 1 ms  kernel source  split none  depends none  cost 1 ms  etp point 1 ms  <|> }`,
             ),
-        ).toEqual(['in', 'out']);
+        ).toEqual(['out']);
     });
 
     test('retyping the keyword of a member it has still offers that keyword', async () => {
@@ -71,6 +68,32 @@ describe('a box', () => {
 
     test('another box is not affected', async () => {
         expect(await keywords(`${IMAGE}box A { kernel copy cost 1 ms }\nbox B { <|> }`)).toContain('kernel');
+    });
+});
+
+describe('what fits a box', () => {
+    test('a kernel other than source and `source` exclude each other', async () => {
+        const offered = await keywords(`${IMAGE}box A { in i: F  kernel gain(2)  <|> }`);
+        expect(offered).not.toContain('source');
+        expect(offered).toContain('out');
+        const source = await keywords(`${IMAGE}box A { source period 1 ms  <|> }`);
+        expect(source).not.toContain('kernel');
+        expect(source).not.toContain('in'); // a source reads nothing
+        expect(source).toContain('out');
+    });
+
+    test('a kernel source leaves `source` (its period) open; ports follow the kernel', async () => {
+        expect(await keywords(`${IMAGE}box A { kernel source  <|> }`)).toContain('source');
+        const dup = await keywords(`${IMAGE}box A { in i: F  out a: F  out b: F  kernel dup  <|> }`);
+        expect(dup).toContain('out'); // dup has any number of outputs
+        expect(dup).not.toContain('in');
+        expect(await keywords(`${IMAGE}box A { in i: F  in j: F  kernel sink  <|> }`)).toContain('in');
+    });
+
+    test('the member being written does not count', async () => {
+        // a half-typed word after the kernel is no member yet: the kernel still rules `source` out
+        expect(await keywords(`${IMAGE}box A { kernel gain(2)  so<|> }`)).not.toContain('source');
+        expect(await keywords(`${IMAGE}box A { ker<|>nel gain(2) }`)).toContain('kernel');
     });
 });
 

@@ -55,6 +55,40 @@ describe('keywords', () => {
     });
 });
 
+describe('documentation', () => {
+    test('a keyword carries what it means, as its hover says it', async () => {
+        await complete({
+            text: 'box A { <|> }',
+            index: 0,
+            disposeAfterCheck: true,
+            assert: list => {
+                const doc = (label: string) =>
+                    (list.items.find(i => i.label === label)?.documentation as { value?: string } | undefined)?.value;
+                expect(doc('kernel')).toMatch(/^\*\*kernel\*\*: The kernel the box runs/);
+                expect(doc('source')).toMatch(/periodic source/);
+                expect(doc('in')).toMatch(/input port/);
+            },
+        });
+    });
+
+    test('a keyword with a meaning per rule: the one where it is offered', async () => {
+        for (const [text, meaning] of [
+            ['ptts P { component X <|> }', "The component's period."],
+            ['throttle T { budget <|> }', 'The period of the budget.'],
+        ] as const) {
+            await complete({
+                text,
+                index: 0,
+                disposeAfterCheck: true,
+                assert: list => {
+                    const period = list.items.find(i => i.label === 'period');
+                    expect((period?.documentation as { value?: string }).value).toBe(`**period**: ${meaning}`);
+                },
+            });
+        }
+    });
+});
+
 describe('cross-references', () => {
     test('a port type offers the image types, with their size', async () => {
         await complete({

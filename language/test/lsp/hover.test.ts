@@ -203,9 +203,12 @@ describe('declarations and references', () => {
         );
     });
 
-    test('nothing to say about punctuation and plain keywords inside members', async () => {
+    test('nothing to say about punctuation; a keyword inside a member says what it means', async () => {
         await check(at('{ cores'), undefined);
-        await check(at('schedule'), undefined);
+        await check(at('schedule'), /^\*\*schedule\*\*: How the chain is scheduled onto threads/);
+        // a keyword with a meaning per rule: a component's period is not a budget's
+        await check(at('period', 'ptts P { component X period 1 ms }'), "**period**: The component's period.");
+        await check(at('period', 'throttle T { budget period 1 ms }'), '**period**: The period of the budget.');
     });
 });
 

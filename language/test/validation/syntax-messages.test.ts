@@ -117,7 +117,7 @@ describe('a stray token', () => {
 
     test('inside a budget throttle: the budget settings', async () => {
         expect(await syntaxErrors('throttle X { budget periodd 10 ms }')).toEqual([
-            "1:21..1:28 Unexpected 'periodd' in throttle 'X': expected 'counter', 'mechanism', 'period', … or '}' to close it.",
+            "1:21..1:28 Unexpected 'periodd' in throttle 'X': expected 'counter', 'mechanism', 'period', … or '}' to close it. Did you mean 'period'?",
         ]);
     });
 

@@ -5,10 +5,12 @@
  * ports of the instance after `inst.` (outputs on the left of `->`, inputs
  * on the right).
  *
- * Keywords that the grammar only accepts as names (`Name: ID | 's' | 'in' | …`)
- * are not offered: a name is the user's to choose. Nor are settings the element
+ * Keywords carry what they mean (keyword-docs.ts, as the hover). Keywords that
+ * the grammar only accepts as names (`Name: ID | 's' | 'in' | …`) are not
+ * offered: a name is the user's to choose. Nor are settings the element
  * already has and may give only once (a box's second `kernel`, a chain's
- * second `schedule`; once-settings.ts).
+ * second `schedule`; once-settings.ts), nor box members that would not fit
+ * (`source` in a box with a kernel, a second `in` of a one-input kernel; box-fit.ts).
  */
 import {
     DefaultCompletionProvider,
@@ -32,6 +34,8 @@ import {
 import { KERNELS, PIXEL_TYPES } from '../kernels.js';
 import { boxKernelName, boxPorts, chainInstances, platformCores } from '../model-util.js';
 import { givenOnceIn, onceSettings } from '../once-settings.js';
+import { membersNotFitting } from '../box-fit.js';
+import { keywordMarkdown } from '../keyword-docs.js';
 import { formatBytes } from '../units.js';
 import { describe, describeKernelSpec, imageBytes, kernelSignature } from './chain-hover.js';
 
@@ -53,6 +57,9 @@ const UNIT_DETAILS: Readonly<Record<string, string>> = {
 };
 
 const UNIT_RULES = new Set(['TimeUnit', 'SizeUnit', 'ThresholdUnit']);
+
+/** The rules of the box members that what a box already has may rule out (box-fit.ts). */
+const BOX_MEMBER_RULES = new Set(['Kernel', 'SourceSpec', 'PortDirection']);
 
 function ruleOf(feature: GrammarAST.AbstractElement): string | undefined {
     return AstUtils.getContainerOfType(feature, GrammarAST.isParserRule)?.name;
@@ -114,6 +121,7 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
         const rule = ruleOf(keyword);
         if (!this.filterKeyword(context, keyword)) return;
         if (rule && this.alreadyGiven(context, rule, keyword.value)) return;
+        if (rule && BOX_MEMBER_RULES.has(rule) && this.notFitting(context, keyword.value)) return;
         if ((rule && UNIT_RULES.has(rule)) || (rule === 'Probability' && keyword.value === '%')) {
             // Right after a digit (`cost 3|`) the unit goes in with a space: `cost 3 ms`.
             const afterDigit =
@@ -128,7 +136,20 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
             });
             return;
         }
-        return super.completionForKeyword(context, keyword, acceptor);
+        const meaning = keywordMarkdown(keyword.value, rule);
+        acceptor(context, {
+            label: keyword.value,
+            kind: this.getKeywordCompletionItemKind(keyword),
+            detail: 'Keyword',
+            documentation: meaning ? { kind: 'markdown', value: meaning } : undefined,
+            sortText: '1',
+        });
+    }
+
+    /** Whether the box being written cannot take the member `keyword` starts (box-fit.ts). */
+    protected notFitting(context: CompletionContext, keyword: string): boolean {
+        const box = context.node && AstUtils.getContainerOfType(context.node, isBox);
+        return !!box && membersNotFitting(box, member => covers(member, context.tokenOffset)).has(keyword);
     }
 
     /**

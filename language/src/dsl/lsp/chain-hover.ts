@@ -53,6 +53,8 @@ import {
     type Throttle,
 } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
+import { keywordMarkdown, typoMarkdown } from '../keyword-docs.js';
+import { keywordTypoAt } from '../keyword-typos.js';
 import {
     boxCost,
     boxDepends,
@@ -356,6 +358,9 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
         const root = document.parseResult?.value?.$cstNode;
         if (!root) return undefined;
         const offset = document.textDocument.offsetAt(params.position);
+        // A misspelt keyword: what it may mean, never whatever node the parser's recovery put around it.
+        const typo = keywordTypoAt(document.parseResult, offset);
+        if (typo) return markdown(typoMarkdown(typo.word, typo.keywords));
         const leaf = CstUtils.findLeafNodeAtOffset(root, offset);
         const special = leaf && !leaf.hidden ? this.leafHover(leaf) : undefined;
         if (special) return markdown(special);
@@ -368,6 +373,9 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
                 const text = describe(node);
                 if (text) return markdown(text);
             }
+            const rule = AstUtils.getContainerOfType(leaf.grammarSource, GrammarAST.isParserRule)?.name;
+            const meaning = rule === 'Name' ? undefined : keywordMarkdown(leaf.text, rule);
+            if (meaning) return markdown(meaning);
         }
         return undefined;
     }

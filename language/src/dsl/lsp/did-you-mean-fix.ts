@@ -1,6 +1,7 @@
 /**
  * "Change to 'Gain'": one quick fix per close name that a diagnostic carries in `data.suggestions`
- * (unknown references, kernels and pixel types), replacing the misspelt text at the diagnostic's range.
+ * (unknown references, kernels and pixel types, misspelt keywords: keyword-typos.ts), replacing the misspelt text at
+ * the diagnostic's range.
  */
 import type { LangiumDocument } from 'langium';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver';

@@ -3,6 +3,7 @@ import { GrammarUtils, type ValidationAcceptor, type ValidationChecks } from 'la
 import { isSplitSetting, type Box, type ChainAstType, type Kernel } from '../../generated/ast.js';
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import { closeNames, quotedAlternatives } from '../close-names.js';
+import { kernelConflictsWithSource } from '../box-fit.js';
 import {
     boxCost,
     boxDepends,
@@ -169,7 +170,7 @@ export const boxChecks: ValidationChecks<ChainAstType> = {
             checkKernelPorts(box, spec, accept);
             checkImageSizes(box, spec, accept);
         }
-        if (kernel && boxSource(box) && name !== 'source') {
+        if (kernelConflictsWithSource(kernel?.name, !!boxSource(box))) {
             accept(
                 'error',
                 `Box '${box.name}' is a periodic source but its kernel is '${name}'; a source box has kernel source (or none).`,
