@@ -16,6 +16,7 @@
 import * as vscode from 'vscode';
 import { CodeLensRequest, type LanguageClient } from 'vscode-languageclient/node';
 import { scanLenses } from './lens-scan';
+import { WHEN_READY } from './when-ready';
 
 /** How often a document whose lens request failed (e.g. the server cancelled it while building) is asked again. */
 const RETRIES = 10;
@@ -90,7 +91,10 @@ export function registerCodeLens(client: LanguageClient, selector: vscode.Docume
             return scanLenses(document.getText(), key).map(
                 lens =>
                     new vscode.CodeLens(new vscode.Range(lens.line, lens.start, lens.line, lens.end), {
-                        ...lens.command,
+                        // the commands may not be registered yet: the click waits for them
+                        title: lens.command.title,
+                        command: WHEN_READY,
+                        arguments: [lens.command.command, ...lens.command.arguments],
                     }),
             );
         },

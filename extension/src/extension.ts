@@ -11,6 +11,7 @@ import { CHAIN_DOCUMENTS, createLanguageClient } from './language-client';
 import { showPendingExample } from './example-workspace';
 import { PlotPanels } from './plot-panel';
 import { registerSetupCommands } from './setup-commands';
+import { registerWhenReady } from './when-ready';
 import { BackendStatus } from './status-bar';
 
 let client: LanguageClient | undefined;
@@ -30,6 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(backend);
     // the walkthrough's commands first: they work in an empty window, with no server
     registerSetupCommands(context, backend);
+    const commandsReady = registerWhenReady(context);
     client = createLanguageClient(context, output, () => backend.python());
     context.subscriptions.push(registerCodeLens(client, CHAIN_DOCUMENTS));
     // The server first: an opened file's CodeLens and diagnostics wait for nothing else. The diagram code
@@ -54,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         status,
         output,
     });
+    commandsReady();
     context.subscriptions.push(
         vscode.workspace.onDidChangeConfiguration(e => {
             if (e.affectsConfiguration('chainlab.python')) void client?.restart();
