@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-/* global window, requestAnimationFrame -- functions passed to page.evaluate run in the browser */
+/* global window, document, getComputedStyle, requestAnimationFrame -- page.evaluate functions run in the browser */
 /**
- * Diagram speed as a user sees it (issue #16 targets: open → first readable frame < 1 s, text change →
- * updated diagram < 300 ms), for samples/xray.chain and a generated 200-box chain. Spawns the bundled
+ * Diagram speed as a user sees it (targets: open → first readable frame < 1 s, text change →
+ * updated diagram < 300 ms), for samples/xray.chain and generated 200- and 500-box chains. Spawns the bundled
  * server (language/dist/server.cjs) and Debian's Chromium with the diagram webview bundle
  * (diagram/dist/standalone.js) in a half-width panel (800 × 1000), and measures:
  *
@@ -10,9 +10,11 @@
  *    webview does) until the browser has painted the diagram at a zoom where 12 px labels are ≥ 11 px;
  *  - edit → updated diagram: from a didChange until the server's updateModel is rendered and painted.
  *
- * Also prints the server-only times (open → setModel, change → updateModel). Not a test: nothing fails.
+ * Also prints the server-only times (open → setModel, change → updateModel), and the overview: after the
+ * toolbar's *Fit*, its zoom, how many nodes lie inside the panel and how many visible labels overlap another.
+ * Not a test: nothing fails.
  *
- *   node bench/ide/bench-diagram.mjs [--boxes 200] [--edits 10]
+ *   node bench/ide/bench-diagram.mjs [--boxes 200,500] [--edits 10] [--server path/to/server.cjs]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,10 +28,10 @@ const rpc = createRequire(join(root, 'language', 'package.json'))('vscode-langua
 const { chromium } = createRequire(join(root, 'diagram', 'package.json'))('playwright-core');
 const arg = (name, fallback) => {
     const i = process.argv.indexOf(name);
-    return i > 0 ? Number(process.argv[i + 1]) : fallback;
+    return i > 0 ? process.argv[i + 1] : fallback;
 };
-const boxes = arg('--boxes', 200),
-    edits = arg('--edits', 10);
+const sizes = arg('--boxes', '200,500').split(',').map(Number),
+    edits = Number(arg('--edits', 10));
 const TARGET_OPEN_MS = 1000,
     TARGET_EDIT_MS = 300;
 const PANEL = { width: 800, height: 1000 },
@@ -67,7 +69,8 @@ const xrayAddBox = i =>
 for (const file of ['language/dist/server.cjs', 'diagram/dist/standalone.js'])
     if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run node scripts/setup.mjs`);
 
-const server = spawn(process.execPath, [join(root, 'language', 'dist', 'server.cjs'), '--stdio'], {
+const serverBundle = arg('--server', join(root, 'language', 'dist', 'server.cjs')); // another build, to compare
+const server = spawn(process.execPath, [serverBundle, '--stdio'], {
     stdio: ['pipe', 'pipe', 'inherit'],
 });
 const connection = rpc.createProtocolConnection(
@@ -125,6 +128,39 @@ const render = (page, method, model) =>
         [method, JSON.stringify(model)],
     );
 
+/**
+ * The toolbar's Fit, then: its zoom, the nodes drawn inside the panel (of the model's `total`: sprotty draws only
+ * those in view), and the visible labels that overlap another.
+ */
+async function overview(page, total) {
+    await page.click('button[data-control="fit"]');
+    await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const zoom = (await page.evaluate(() => window.chainlabDiagram.viewport())).zoom;
+    const found = await page.evaluate(() => {
+        const panel = document.querySelector('#sprotty svg').getBoundingClientRect();
+        const nodes = [...document.querySelectorAll('svg.sprotty-graph > g > g.sprotty-node > rect.node-body')].map(n =>
+            n.getBoundingClientRect(),
+        );
+        const inside = nodes.filter(
+            r =>
+                r.left >= panel.left - 0.5 &&
+                r.top >= panel.top - 0.5 &&
+                r.right <= panel.right + 0.5 &&
+                r.bottom <= panel.bottom + 0.5,
+        ).length;
+        const labels = [...document.querySelectorAll('svg.sprotty-graph > g text')]
+            .filter(t => getComputedStyle(t).display !== 'none')
+            .map(t => t.getBoundingClientRect())
+            .filter(r => r.width > 0 && r.height > 0);
+        const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        let overlapping = 0;
+        for (let i = 0; i < labels.length; i++)
+            if (labels.some((b, j) => j !== i && meets(labels[i], b))) overlapping++;
+        return { inside, labels: labels.length, overlapping };
+    });
+    return { zoom, nodes: total, ...found };
+}
+
 async function measure(name, uri, text, editKinds) {
     const clientId = `bench-${name}`;
     const t0 = performance.now();
@@ -157,6 +193,7 @@ async function measure(name, uri, text, editKinds) {
     const openMs = performance.now() - t0;
     if (zoom < READABLE_ZOOM - 1e-6) throw new Error(`${name}: first frame at zoom ${zoom}, not readable`);
     const nodes = JSON.stringify(first.action.newRoot).split('"node:box"').length - 1;
+    const fit = await overview(page, first.action.newRoot.children.filter(c => c.size && c.size.width > 0).length);
     const series = [];
     let version = 1;
     for (const [kind, edited] of Object.entries(editKinds)) {
@@ -178,7 +215,7 @@ async function measure(name, uri, text, editKinds) {
         series.push({ kind, server, shown, painted });
     }
     await page.close();
-    return { name, nodes, openMs, serverOpenMs: first.at - t0, zoom, series };
+    return { name, nodes, openMs, serverOpenMs: first.at - t0, zoom, fit, series };
 }
 
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -188,16 +225,23 @@ const results = [
         'a cost changed': xrayCost,
         'a box added': xrayAddBox,
     }),
-    await measure(`${boxes}-box`, 'file:///bench/big.chain', chainText(boxes, '0.1'), {
-        'a cost changed': i => chainText(boxes, (0.1 + (i + 1) / 100).toFixed(2)),
-        'a box added': i => chainText(boxes + i + 1, '0.1'),
-    }),
 ];
+for (const boxes of sizes)
+    results.push(
+        await measure(`${boxes}-box`, `file:///bench/big-${boxes}.chain`, chainText(boxes, '0.1'), {
+            'a cost changed': i => chainText(boxes, (0.1 + (i + 1) / 100).toFixed(2)),
+            'a box added': i => chainText(boxes + i + 1, '0.1'),
+        }),
+    );
 console.log(`diagram webview in Chromium (${PANEL.width}×${PANEL.height}), box-chain view, server-side ELK layout`);
 for (const r of results) {
     console.log(`${r.name} (${r.nodes} box nodes)`);
     console.log(
         `  open → first readable frame: ${r.openMs.toFixed(0)} ms (server setModel at ${r.serverOpenMs.toFixed(0)} ms, zoom ${r.zoom.toFixed(2)})   target ${TARGET_OPEN_MS} ms   ratio ${(r.openMs / TARGET_OPEN_MS).toFixed(2)}`,
+    );
+    const f = r.fit;
+    console.log(
+        `  Fit: zoom ${f.zoom.toFixed(3)}, ${f.inside} of ${f.nodes} nodes inside the panel, ${f.overlapping} of ${f.labels} visible labels overlap another   target all inside, 0 overlapping`,
     );
     for (const e of r.series)
         console.log(

@@ -9,7 +9,7 @@ import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
 import type { DiagramOptions, DiagramView, Viewport } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 import { createToolbar, type Toolbar, type ToolbarOptions } from './toolbar.js';
-import { readableFit } from './zoom.js';
+import { readableFit } from './zoom/zoom-commands.js';
 
 /** The identifier sprotty-vscode hands over, plus what chainlab's extension adds to it. */
 interface ChainlabIdentifier {

@@ -19,6 +19,7 @@ import {
     SNodeImpl,
     SPortImpl,
     TYPES,
+    ScrollMouseListener,
     updateModule,
     ZoomMouseListener,
 } from 'sprotty';
@@ -36,7 +37,9 @@ import {
     TimelineNodeImpl,
     TimelineNodeView,
 } from './views.js';
-import { ChainlabZoomMouseListener, ReadableFitCommand, ZoomStepCommand } from './zoom.js';
+import { ChainlabScrollMouseListener, MinimapMouseListener } from './zoom/minimap.js';
+import { ZOOM_LIMITS } from './zoom/viewport-math.js';
+import { ChainlabZoomCommand, ChainlabZoomMouseListener } from './zoom/zoom-commands.js';
 
 export function chainlabDiagramModule(baseDiv: string): ContainerModule {
     return new ContainerModule((bind, unbind, isBound, rebind) => {
@@ -57,10 +60,12 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
         configureModelElement(context, T.sparkline, SparklineImpl, SparklineView);
         // issue markers ('marker') come with sprotty's default modules
         configureDiagramEditing(context);
-        configureCommand(context, ReadableFitCommand);
-        configureCommand(context, ZoomStepCommand);
+        configureCommand(context, ChainlabZoomCommand);
         configureCommand(context, SizeAwareUpdateModelCommand); // replaces sprotty's updateModule
         rebind(ZoomMouseListener).to(ChainlabZoomMouseListener).inSingletonScope();
+        rebind(ScrollMouseListener).to(ChainlabScrollMouseListener).inSingletonScope();
+        bind(MinimapMouseListener).toSelf().inSingletonScope();
+        bind(TYPES.MouseListener).toService(MinimapMouseListener);
         // a text edit's new diagram morphs in 100 ms, not sprotty's 250: the edit → diagram target is 300 ms
         configureCommandStackOptions(context, { defaultDuration: 100 });
         configureViewerOptions(context, {
@@ -68,10 +73,10 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
             needsServerLayout: true,
             baseDiv,
             hiddenDiv: `${baseDiv}_hidden`,
-            // zooming out past readable text shows the smart-zoom summary; further out it is all specks
-            zoomLimits: { min: 0.05, max: 8 },
+            // zooming out past readable text shows the smart-zoom summary (zoom/summary-label.tsx)
+            zoomLimits: ZOOM_LIMITS,
         });
-        void TYPES; // the model source is bound by the host (sprotty-vscode or the test page)
+        // the model source is bound by the host (sprotty-vscode or the test page)
     });
 }
 

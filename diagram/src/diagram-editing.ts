@@ -1,14 +1,16 @@
 /**
  * Editing the box chain from its diagram: a palette adds an instance of a box (or declares a new box type),
  * dragging from an output port to an input port (or clicking one, then the other) connects them, Delete
- * removes the selected instances (with their connections) and connections, F2 renames the selected instance.
+ * removes the selected instances (with their connections) and connections, F2 renames the selected instance
+ * (in a form at its node).
  * Nothing changes here: each gesture becomes a `chainlabEdit` action that the language server turns into one
  * text edit (see language/src/server/diagram-edit-requests.ts), and the diagram follows the text. A diagram
  * of a model with errors stays editable (editing goes through such states); only a stale one is not.
  *
  * Keys: VS Code webviews get no key listeners (sprotty-vscode disables the KeyTool; VS Code owns the
  * keybindings), so there Delete and F2 are the extension's keybindings, which send `chainlabDeleteSelection`
- * and `chainlabRenameSelection`. Outside VS Code (the standalone page) a key listener does the same.
+ * and `chainlabRenameSelection`; Ctrl+Z / Ctrl+Y step the text's history (extension/src/diagram-undo.ts).
+ * Outside VS Code (the standalone page) a key listener does Delete and F2.
  */
 import { inject, injectable, type interfaces } from 'inversify';
 import {
@@ -25,6 +27,7 @@ import {
     type IActionDispatcherProvider,
     type IActionHandler,
     type SModelElementImpl,
+    type ViewerOptions,
 } from 'sprotty';
 import {
     GetSelectionAction,
@@ -47,6 +50,7 @@ import {
 } from '@chainlab/contract';
 import { boxTypeForm, renameForm } from './edit-forms.js';
 import { HitAreaEdgeView, TitledIssueMarkerView } from './editing-views.js';
+import { markPointerFocus } from './focus-frame.js';
 import { RubberBand } from './rubber-band.js';
 
 /** A gesture's edits as the contract's action (contract/schemas/diagram.schema.json); the server checks them again. */
@@ -146,12 +150,19 @@ export function renameSelected(
     state: EditingState,
     selectedIds: readonly string[],
     dispatch: (a: Action) => void,
+    locate: (id: string) => DOMRect | undefined = () => undefined,
 ): void {
     const chain = state.chain;
-    const names = selectedIds.map(id => state.instanceOf(id)).filter((n): n is string => !!n);
-    if (!chain || names.length !== 1) return;
-    const [name] = names;
-    renameForm(name, newName => dispatch(diagramEditAction({ op: 'renameInstance', chain, name, newName })));
+    const ids = selectedIds.filter(id => state.instanceOf(id));
+    if (!chain || ids.length !== 1) return;
+    const name = state.instanceOf(ids[0])!;
+    const done = (newName: string) => dispatch(diagramEditAction({ op: 'renameInstance', chain, name, newName }));
+    renameForm(name, done, locate(ids[0]));
+}
+
+/** Where a model element is drawn in the page (sprotty's DOM ids are the base div's id, `_`, the element's id). */
+function drawnAt(options: ViewerOptions): (id: string) => DOMRect | undefined {
+    return id => document.getElementById(`${options.baseDiv}_${id}`)?.getBoundingClientRect();
 }
 
 /** F2 in VS Code (the extension's keybinding sends the request): rename the selected instance. */
@@ -159,6 +170,7 @@ export function renameSelected(
 export class RenameSelectionHandler implements IActionHandler {
     @inject(EditingState) protected readonly state!: EditingState;
     @inject(TYPES.IActionDispatcherProvider) protected readonly dispatcher!: IActionDispatcherProvider;
+    @inject(TYPES.ViewerOptions) protected readonly options!: ViewerOptions;
 
     handle(): void {
         void this.rename();
@@ -168,7 +180,8 @@ export class RenameSelectionHandler implements IActionHandler {
         if (typing()) return;
         const dispatcher = await this.dispatcher();
         const { selectedElementsIDs } = await dispatcher.request<SelectionResult>(GetSelectionAction.create());
-        renameSelected(this.state, selectedElementsIDs, action => void dispatcher.dispatch(action));
+        const dispatch = (action: Action) => void dispatcher.dispatch(action);
+        renameSelected(this.state, selectedElementsIDs, dispatch, drawnAt(this.options));
     }
 }
 
@@ -307,6 +320,7 @@ export class DeleteKeyListener extends KeyListener {
     @inject(EditingState) protected readonly state!: EditingState;
 
     @inject(TYPES.IActionDispatcherProvider) protected readonly dispatcher!: IActionDispatcherProvider;
+    @inject(TYPES.ViewerOptions) protected readonly options!: ViewerOptions;
 
     override keyDown(element: SModelElementImpl, event: KeyboardEvent): Action[] {
         if (typing()) return [];
@@ -314,7 +328,8 @@ export class DeleteKeyListener extends KeyListener {
             .filter(e => (e as { selected?: boolean }).selected)
             .map(e => e.id);
         if (matchesKeystroke(event, 'F2')) {
-            renameSelected(this.state, selected, action => void this.dispatcher().then(d => d.dispatch(action)));
+            const dispatch = (action: Action) => void this.dispatcher().then(d => d.dispatch(action));
+            renameSelected(this.state, selected, dispatch, drawnAt(this.options));
             return [];
         }
         if (!(matchesKeystroke(event, 'Delete') || matchesKeystroke(event, 'Backspace'))) return [];
@@ -330,6 +345,7 @@ export function configureDiagramEditing(context: {
     rebind: interfaces.Rebind;
 }): void {
     const { bind } = context;
+    markPointerFocus(); // a click or drag leaves no frame around the canvas
     bind(EditingState).toSelf().inSingletonScope();
     for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND])
         configureActionHandler(context, kind, EditingState);

@@ -63,10 +63,27 @@ function openForm(className: string, title: string, submit: string): { form: HTM
     return { form, close };
 }
 
-/** Asks for an instance's new name; `done` gets it (not called when cancelled or unchanged). */
-export function renameForm(instance: string, done: (newName: string) => void): HTMLFormElement {
+/**
+ * Puts a form just below the node it is about (above it when there is no room), inside the panel: the name
+ * is edited where the eye already is, not in the panel's corner.
+ */
+export function placeAt(form: HTMLElement, anchor: DOMRect): void {
+    const { width, height } = form.getBoundingClientRect();
+    const gap = 4;
+    const below = anchor.bottom + gap;
+    const top = below + height <= window.innerHeight ? below : anchor.top - gap - height;
+    const clamp = (v: number, max: number) => Math.max(gap, Math.min(v, max - gap));
+    form.style.left = `${clamp(anchor.left, window.innerWidth - width)}px`;
+    form.style.top = `${clamp(top, window.innerHeight - height)}px`;
+    form.style.right = 'auto';
+}
+
+/** Asks for an instance's new name at `anchor` (its node); `done` gets it (unless cancelled or unchanged). */
+export function renameForm(instance: string, done: (newName: string) => void, anchor?: DOMRect): HTMLFormElement {
     const { form, close } = openForm('chainlab-rename', `Rename ${instance}`, 'Rename');
     const input = field(form, 'new name', 'newName', instance);
+    // the buttons come a microtask later: place the form once it has its full size
+    if (anchor) queueMicrotask(() => queueMicrotask(() => placeAt(form, anchor)));
     form.addEventListener('submit', event => {
         event.preventDefault();
         const name = input.value.trim();

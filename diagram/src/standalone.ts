@@ -27,7 +27,7 @@ import { createChainlabDiagramContainer } from './di.config.js';
 import { DIAGRAM_EDIT_ACTION, type DiagramEdit, type DiagramEditAction, type GraphFields } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 import { createToolbar, type ToolbarOptions } from './toolbar.js';
-import { readableFit } from './zoom.js';
+import { readableFit } from './zoom/zoom-commands.js';
 import '../css/diagram.css';
 
 const selected: string[] = [];

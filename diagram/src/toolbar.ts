@@ -1,5 +1,5 @@
 /**
- * The diagram's toolbar: zoom buttons (Fit, −, +, 100 %) in every view, and only the controls that mean
+ * The diagram's toolbar: zoom buttons (Fit, Readable, −, +, 100 %) in every view, and only the controls that mean
  * something in the view shown: the box palette, ports and costs in the box chain, the plan heuristic where a
  * plan is drawn (plan and thread lanes), and in the thread lanes after a run the `measured` overlay, named
  * after the run. Controls are plain HTML styled with VS Code's theme variables (diagram.css), so they look and
@@ -8,7 +8,8 @@
 import type { IActionDispatcher } from 'sprotty';
 import { RequestExportSvgAction } from 'sprotty-protocol';
 import { HEURISTICS, type DiagramView, type Heuristic, type MeasuredRunFields } from '@chainlab/contract';
-import { readableFit, ZOOM_STEP, zoomStep } from './zoom.js';
+import { ZOOM_STEP } from './zoom/viewport-math.js';
+import { fitWhole, readableFit, zoomStep } from './zoom/zoom-commands.js';
 
 export interface ToolbarOptions {
     showPorts: boolean;
@@ -49,7 +50,8 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
     const zoom = document.createElement('span');
     zoom.className = 'chainlab-zoom';
     zoom.append(
-        button('Fit', 'fit the diagram into the panel (never below readable text)', 'fit', () =>
+        button('Fit', 'show the whole diagram', 'fit', () => dispatch(fitWhole())),
+        button('Readable', 'as much of the diagram as fits at readable text size', 'readable', () =>
             dispatch(readableFit()),
         ),
         button('−', 'zoom out', 'zoom-out', () => dispatch(zoomStep({ factor: 1 / ZOOM_STEP }))),

@@ -4,7 +4,7 @@
  * `sprotty-node` class (tests and the e2e harness count them) and a <title> for the tooltip the server
  * computed (buffer offsets, exact values).
  */
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import { h, type VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import {
@@ -18,9 +18,13 @@ import {
     SShapeElementImpl,
     ShapeView,
     SPortImpl,
+    TYPES,
+    type ViewerOptions,
 } from 'sprotty';
 import { DIAGRAM_ELEMENT_TYPES as T, type DiagramView, type GraphFields } from '@chainlab/contract';
-import { MIN_TEXT_PX, READABLE_ZOOM } from './zoom.js';
+import { READABLE_ZOOM } from './zoom/viewport-math.js';
+import { planSummaries, summary } from './zoom/summary-label.js';
+import { minimap } from './zoom/minimap.js';
 
 type Tooltip = { tooltip?: string };
 
@@ -50,11 +54,19 @@ function title(text: string | undefined): VNode | string {
 
 @injectable()
 export class ChainlabGraphView extends SGraphView {
+    @inject(TYPES.ViewerOptions) protected viewerOptions!: ViewerOptions;
+
     override render(model: Readonly<ChainlabGraphImpl>, context: RenderingContext): VNode {
+        if (model.zoom < READABLE_ZOOM) planSummaries(model, model.zoom);
         const graph = super.render(model, context);
         const classes = (graph.data!.class ??= {});
         // smart zoom: below readable zoom the details collapse and names grow (see ChainlabLabelView)
         classes['zoom-summary'] = model.zoom < READABLE_ZOOM;
+        // only in the panel: the hidden rendering, which an SVG export copies, has no overview
+        if (context.targetKind === 'main') {
+            const overview = minimap(model, this.viewerOptions.baseDiv);
+            if (overview) graph.children!.push(overview);
+        }
         if (model.stale) {
             classes['stale'] = true;
             graph.children!.push(staleBanner(model.staleReason ?? 'the text has errors'));
@@ -65,15 +77,19 @@ export class ChainlabGraphView extends SGraphView {
 
 /**
  * The text has errors: this is the last good diagram, said above it in HTML (a foreignObject outside the
- * zoomed group), so the message wraps inside the panel at any zoom. A click folds it to one word and back.
+ * zoomed group) in a strip the stylesheet reserves above the drawing (`.stale`), so it covers no node. It is
+ * one line there; a click unfolds the whole reason, wrapped inside the panel, and folds it again.
  */
+/** The height of the strip above a stale drawing (diagram.css reserves the same). */
+const STALE_STRIP = 30;
+
 function staleBanner(reason: string): VNode {
     const toggle = (event: Event) => {
         event.stopPropagation();
-        (event.currentTarget as HTMLElement).classList.toggle('collapsed');
+        (event.currentTarget as HTMLElement).classList.toggle('unfolded');
     };
     return (
-        <foreignObject class-stale-banner-host={true} x={0} y={0} width="100%" height="100%">
+        <foreignObject class-stale-banner-host={true} x={0} y={-STALE_STRIP} width="100%" height="100%">
             {h(
                 'div.stale-banner',
                 {
@@ -121,10 +137,8 @@ export class PortView extends ShapeView {
 }
 
 /**
- * Labels sit below their ELK position's top edge (SVG text is placed on its baseline). Smart zoom: when the
- * zoom makes 12 px text smaller than MIN_TEXT_PX on screen, details (kernel, costs, ports, edges) are
- * hidden by CSS and a node's heading becomes its legible summary: centred in the node, at least MIN_TEXT_PX
- * on screen, shortened with … where the node is too narrow for it. Zooming back in restores the labels.
+ * Labels sit below their ELK position's top edge (SVG text is placed on its baseline). Zoomed out past
+ * readable text, a node's heading becomes its summary (zoom/summary-label.tsx); zooming back in restores it.
  */
 @injectable()
 export class ChainlabLabelView extends SLabelView {
@@ -134,40 +148,12 @@ export class ChainlabLabelView extends SLabelView {
         (vnode.data.class ??= {})[label.type === T.heading ? 'heading' : 'detail'] = true;
         vnode.data.attrs = { ...(vnode.data.attrs ?? {}), dy: '1em' };
         const zoom = (label.root as unknown as { zoom?: number }).zoom ?? 1;
-        const parent = label.parent as unknown as { size?: { width: number; height: number } };
-        if (zoom >= READABLE_ZOOM || label.type !== T.heading || !(parent.size && parent.size.width > 0)) return vnode;
-        return summary(vnode, label, parent.size, zoom);
+        const parent = label.parent as SNodeImpl;
+        if (zoom >= READABLE_ZOOM || label.type !== T.heading || !(parent.size?.width > 0)) return vnode;
+        return summary(vnode, label, parent, zoom);
     }
 }
 
-/** The full heading stays in the document (hidden by CSS; an SVG export keeps it) next to its summary. */
-function summary(
-    full: VNode,
-    label: Readonly<SLabelImpl>,
-    box: { width: number; height: number },
-    zoom: number,
-): VNode {
-    const font = MIN_TEXT_PX / zoom;
-    const room = Math.max(1, Math.floor((box.width - 8) / (font * 0.6)));
-    const text = label.text.length <= room ? label.text : `${label.text.slice(0, Math.max(1, room - 1))}…`;
-    const { x, y } = label.position;
-    return (
-        <g class-summary={true}>
-            {full}
-            <text
-                class-sprotty-label={true}
-                class-summary-text={true}
-                x={box.width / 2 - x}
-                y={box.height / 2 - y}
-                style={{ fontSize: `${font.toFixed(1)}px` }}
-                attrs-text-anchor="middle"
-                attrs-dominant-baseline="central"
-            >
-                {text}
-            </text>
-        </g>
-    );
-}
 @injectable()
 export class SparklineView extends ShapeView {
     render(spark: Readonly<SparklineImpl>, context: RenderingContext): VNode | undefined {

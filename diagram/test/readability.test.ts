@@ -1,9 +1,10 @@
 /**
  * Readability, zoom and theming of every view, in a half-width panel (800 × 1000 CSS px) in Chromium, with
- * models the language server laid out for that panel: text is never fitted below 11 px, the toolbar's zoom
- * buttons and the wheel (1.15× a notch) zoom, a resize fits again, zoomed-out labels collapse to names and
- * come back, each view shows only its own controls, and every text has a WCAG contrast ≥ 4.5:1 in light,
- * dark and high-contrast themes. Screenshots of each view in light and dark go to test-results/diagram/.
+ * models the language server laid out for that panel: a diagram opens with text of at least 11 px, the
+ * toolbar's zoom buttons (Readable, −, +, 100 %, Fit) and the wheel (1.15× a notch) zoom, a resize fits again,
+ * zoomed-out labels collapse to names and come back, each view shows only its own controls, and every text
+ * has a WCAG contrast ≥ 4.5:1 in light, dark and high-contrast themes. Screenshots of each view in light and
+ * dark go to test-results/diagram/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -124,7 +125,7 @@ describe('diagrams in a half-width panel', () => {
         await page.close();
     });
 
-    test('toolbar: Fit, −, +, 100 % zoom; the wheel zooms 1.15× per notch', async () => {
+    test('toolbar: Readable, −, +, 100 %, Fit zoom; the wheel zooms 1.15× per notch', async () => {
         const page = await open('fig3-5-chain');
         const zoomOf = async () => (await viewport(page)).zoom;
         const fitted = await zoomOf();
@@ -135,7 +136,9 @@ describe('diagrams in a half-width panel', () => {
         await expect.poll(zoomOf).toBeCloseTo(fitted / 1.15, 3);
         await page.click('button[data-control="zoom-reset"]');
         await expect.poll(zoomOf).toBeCloseTo(1, 5);
-        await page.click('button[data-control="fit"]');
+        await page.click('button[data-control="fit"]'); // the whole diagram: no larger than readable (overview.test.ts)
+        await expect.poll(zoomOf).toBeLessThanOrEqual(Math.max(fitted, 1));
+        await page.click('button[data-control="readable"]');
         await expect.poll(zoomOf).toBeCloseTo(fitted, 5);
         await page.mouse.move(400, 500);
         await page.mouse.wheel(0, -100); // one notch in Chromium
@@ -182,7 +185,7 @@ describe('diagrams in a half-width panel', () => {
             (await page
                 .locator('.chainlab-toolbar [data-control]:visible')
                 .evaluateAll(es => es.map(e => (e as HTMLElement).dataset.control))) as string[];
-        const zoom = ['fit', 'zoom-out', 'zoom-in', 'zoom-reset'];
+        const zoom = ['fit', 'readable', 'zoom-out', 'zoom-in', 'zoom-reset'];
         const expected: Record<string, string[]> = {
             'fig3-5-chain': [...zoom, 'palette', 'ports', 'costs', 'export'],
             'xray-plan': [...zoom, 'heuristic', 'export'],
@@ -211,13 +214,16 @@ describe('diagrams in a half-width panel', () => {
         }
     });
 
-    test('the stale banner wraps inside the panel and folds on a click', async () => {
+    test('the stale banner is one line above the drawing and unfolds, wrapped inside the panel, on a click', async () => {
         const reason = `3 error(s), first at 3:5: no box NoSuchBox; ${'the rest of a long message '.repeat(8)}`;
         const page = await open('xray-chain', THEMES.dark, { stale: true, staleReason: reason });
         const banner = page.locator('.stale-banner');
+        const folded = (await banner.boundingBox())!;
+        expect(folded.height).toBeLessThan(30); // one line in its strip (it covers no node there)
+        await banner.click();
+        await expect.poll(async () => (await banner.boundingBox())!.height).toBeGreaterThan(30); // wrapped
         const box = (await banner.boundingBox())!;
         expect(box.x + box.width).toBeLessThanOrEqual(PANEL.width);
-        expect(box.height).toBeGreaterThan(30); // wrapped onto several lines
         await page.screenshot({ path: join(artifacts, 'panel-stale-dark.png') });
         await banner.click();
         await expect.poll(async () => (await banner.boundingBox())!.height).toBeLessThan(box.height);

@@ -20,6 +20,7 @@ import { periodsChart, periodsTable, periodsText, proposalItems } from './period
 import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
 import { analysisPlot } from './plot-data';
 import { runCommands } from './run-commands';
+import { stepDiagramHistory } from './diagram-undo';
 
 export type { CommandContext } from './command-context';
 
@@ -70,6 +71,10 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
             .findActiveWebview()
             ?.sendAction({ kind: 'chainlabRenameSelection' } satisfies RenameSelectionAction),
     );
+
+    // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y in a diagram: the edits were text edits, so the document's history steps
+    for (const step of ['undo', 'redo'] as const)
+        register(`chainlab.diagram.${step}`, () => stepDiagramHistory(ctx.diagrams.findActiveWebview(), step));
 
     register('chainlab.analyze', async (uriArg, name) => {
         const uri = documentUri(uriArg);

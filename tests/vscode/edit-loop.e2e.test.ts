@@ -2,7 +2,8 @@
  * The diagram editing loop in a real VS Code (code-server), by mouse and keyboard, in the light and the dark
  * theme: add a Gain from the palette (it appears at once, with an error marker for its open input), drag from
  * an output port to its input, rename it with F2, delete the new connection, and undo all four in the editor
- * (each gesture is one undo step). Then the PTTS views follow their model: an open diagram shows the result of
+ * (each gesture is one undo step), and undo/redo again with the focus in the diagram (Ctrl+Z, Ctrl+Shift+Z,
+ * Ctrl+Y act on the text). Then the PTTS views follow their model: an open diagram shows the result of
  * Analyze latency without reopening, and the file's second ptts opens a diagram of its own, titled with it.
  * Screenshots are kept in test-results/vscode/.
  */
@@ -150,6 +151,33 @@ describe('editing the box chain in its diagram, in VS Code (code-server)', () =>
             await shot(theme, '6-undone');
         });
     }
+
+    test('Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y with the focus in the diagram step the text document', async () => {
+        await page.locator('.tab', { hasText: 'Fig31 (box chain)' }).first().click();
+        await frame.locator('select.chainlab-palette').selectOption('Gain');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(5);
+        // the focus in the diagram (a click on its empty corner), not in the text
+        await frame.locator('svg.sprotty-graph').click({ position: { x: 4, y: 4 } });
+        const diagramActive = () =>
+            page
+                .locator('.tab.active', { hasText: 'Fig31 (box chain)' })
+                .count()
+                .then(n => n > 0);
+        expect(await diagramActive()).toBe(true);
+        await page.keyboard.press('Control+Z');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(4);
+        await expect.poll(diagramActive, { timeout: 10_000 }).toBe(true); // the focus comes back to the diagram
+        await page.keyboard.press('Control+Shift+Z');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(5);
+        await page.keyboard.press('Control+Z');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(4);
+        await page.keyboard.press('Control+Y');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(5);
+        await page.screenshot({ path: join(artifacts, 'edit-loop-diagram-undo.png') });
+        // leave the file as it was for the tests after this one
+        await page.keyboard.press('Control+Z');
+        await expect.poll(() => nodes().count(), { timeout: 30_000 }).toBe(4);
+    });
 
     test('the open diagram is laid out anew when its panel turns from tall to wide', async () => {
         // where an input port sits on its box: top (a top-down flow) or left (left to right)

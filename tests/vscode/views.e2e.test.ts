@@ -3,8 +3,8 @@
  * half-width panel), in the light and the dark theme: the box chain of the X-ray sample and of Figure 3.5, the X-ray
  * plan and thread lanes, the PTTS chain of Figure 5.2 and its trigger timeline. Each opens readable (every diagram text
  * at least 11 px on screen), every text on its fill has a WCAG contrast of at least 4.5:1 with the theme VS Code gives
- * the webview (hover popups of a box and a component included), and the toolbar shows only the view's controls; Fit,
- * −, +, 100 % and the wheel zoom (1.15× a notch).
+ * the webview (hover popups of a box and a component included), and the toolbar shows only the view's controls;
+ * Readable, −, +, 100 % and the wheel zoom (1.15× a notch), Fit shows every box.
  * The same checks as the Chromium suite (diagram/test/readability.test.ts), here with VS Code's own theme variables.
  * Screenshots: test-results/vscode/view-NAME-THEME.png.
  */
@@ -32,7 +32,7 @@ const FILES = {
     fig35: join('samples', 'chains', 'fig3-5.chain'),
     ptts: join('samples', 'ptts', 'thesis-fig5-2.chain'),
 };
-const ZOOM = ['fit', 'zoom-out', 'zoom-in', 'zoom-reset'];
+const ZOOM = ['fit', 'readable', 'zoom-out', 'zoom-in', 'zoom-reset'];
 
 /**
  * Each view: its screenshot name, file, the declaration whose CodeLens opens it, the lens, the view's own controls,
@@ -157,11 +157,11 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
         });
     }
 
-    test('Fit, −, +, 100 % and the wheel zoom the diagram in its panel (1.15× a step)', async () => {
+    test('Readable, −, +, 100 % and the wheel zoom the diagram in its panel (1.15× a step); Fit shows every box', async () => {
         const frame = opened[0]; // the X-ray box chain
         await page.locator('.tab', { hasText: 'xray.chain: XRay (box chain)' }).first().click();
-        await expect.poll(() => frame.locator('button[data-control="fit"]').isVisible()).toBe(true);
-        await frame.locator('button[data-control="fit"]').click();
+        await expect.poll(() => frame.locator('button[data-control="readable"]').isVisible()).toBe(true);
+        await frame.locator('button[data-control="readable"]').click();
         await page.waitForTimeout(300);
         const fitted = await zoomOf(frame);
         await frame.locator('button[data-control="zoom-in"]').click();
@@ -171,7 +171,28 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
         await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted / 1.15, 3);
         await frame.locator('button[data-control="zoom-reset"]').click();
         await expect.poll(() => zoomOf(frame)).toBeCloseTo(1, 5);
+        // Fit: the whole chain, every box drawn inside the diagram's part of the panel, at whatever zoom that takes
         await frame.locator('button[data-control="fit"]').click();
+        await expect.poll(() => zoomOf(frame)).toBeLessThan(fitted);
+        const placed = await frame.evaluate(() => {
+            // the SVG's part inside the webview: all of it that the user can see
+            const svg = document.querySelector('svg.sprotty-graph')!.getBoundingClientRect();
+            const panel = { right: Math.min(svg.right, innerWidth), bottom: Math.min(svg.bottom, innerHeight) };
+            const boxes = [...document.querySelectorAll('[id$="_container"] g.sprotty-node > rect.node-body')].map(r =>
+                r.getBoundingClientRect(),
+            );
+            const outside = boxes.filter(
+                b =>
+                    b.left < svg.left - 0.5 ||
+                    b.top < svg.top - 0.5 ||
+                    b.right > panel.right + 0.5 ||
+                    b.bottom > panel.bottom + 0.5,
+            );
+            return { boxes: boxes.length, outside: outside.length };
+        });
+        expect(placed.boxes).toBeGreaterThan(20);
+        expect(placed.outside).toBe(0);
+        await frame.locator('button[data-control="readable"]').click();
         await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted, 5);
         const graph = (await frame.locator('svg.sprotty-graph').boundingBox())!;
         await page.mouse.move(graph.x + graph.width / 2, graph.y + graph.height / 2);

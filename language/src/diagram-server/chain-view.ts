@@ -14,6 +14,19 @@ import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGrap
 import { formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
+type Connection = ReturnType<typeof chainConnections>[number];
+
+/** The first connection at each `instance.port` end of the chain. */
+function connectionsByPort(connections: readonly Connection[]): Map<string, Connection> {
+    const uses = new Map<string, Connection>();
+    for (const c of connections)
+        for (const end of [c.from, c.to]) {
+            const key = `${end.instance.$refText}.${end.port.$refText}`;
+            if (!uses.has(key)) uses.set(key, c);
+        }
+    return uses;
+}
+
 export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContext): ChainlabGraph {
     const irChain = ir?.chains.find(c => c.name === chain.name);
     if (ir && !irChain) return messageGraph('chain', `chain ${chain.name} is not in the exported model`, chain.name);
@@ -23,6 +36,8 @@ export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContex
     const children: SModelElement[] = [];
     const schedule = resolvedSchedule(chain);
     const portIds = new Map<string, string>(); // `instance.port` → port id (a box's ports appear once per instance)
+    const connections = chainConnections(chain);
+    const uses = connectionsByPort(connections);
 
     for (const instance of chainInstances(chain)) {
         const box = boxes.get(instance.box.$refText);
@@ -48,7 +63,9 @@ export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContex
                 showPorts ? `${p.name}: ${p.type.$refText}` : undefined,
                 p.name,
             );
-            ctx.trace(sPort, p);
+            // a click reveals the port's place in the chain, the connection that uses it (else its instance),
+            // not the box type's declaration shared by every instance; its markers stay the declaration's
+            ctx.trace(sPort, uses.get(`${instance.name}.${p.name}`) ?? instance, p);
             n.children!.push(sPort);
         }
         children.push(n);
@@ -62,7 +79,6 @@ export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContex
     );
     // the usual buffer size goes without saying (it is in the popups): only sizes that differ from it are labelled
     const usual = mostCommon([...bytes.values()]);
-    const connections = chainConnections(chain);
     for (const c of connections) {
         const from = `${c.from.instance.$refText}.${c.from.port.$refText}`;
         const to = `${c.to.instance.$refText}.${c.to.port.$refText}`;

@@ -119,10 +119,9 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             options,
             id: (proposal, source) => args.idCache.uniqueId(proposal, source),
             idOf: source => args.idCache.getId(source),
-            trace: (element: SModelElement, source: AstNode | undefined) => {
-                if (!source) return;
-                this.traceProvider.trace(element, source);
-                this.markerProvider.addDiagnosticMarker(element, source, args);
+            trace: (element: SModelElement, source: AstNode | undefined, issuesOf: AstNode | undefined = source) => {
+                if (source) this.traceProvider.trace(element, source);
+                if (issuesOf) this.markerProvider.addDiagnosticMarker(element, issuesOf, args);
             },
         };
     }

@@ -17,7 +17,10 @@ import type { Viewport } from '@chainlab/contract';
 export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
     protected override graphOptions(graph: SGraph): Record<string, string> {
         return {
-            ...flowOptions((graph as ChainlabGraph).viewport),
+            ...flowOptions(
+                (graph as ChainlabGraph).viewport,
+                (graph.children ?? []).filter(c => c.type === T.box).length,
+            ),
             'org.eclipse.elk.algorithm': 'org.eclipse.elk.layered',
             'org.eclipse.elk.edgeRouting': 'ORTHOGONAL',
             'org.eclipse.elk.spacing.nodeNode': '30',
@@ -62,21 +65,29 @@ function isTall(viewport: Viewport | undefined): boolean {
 }
 
 /**
+ * A top-down chain of up to this many boxes stays one column: it fills a half-width panel's width at readable
+ * zoom and is read by scrolling down a few screens. A longer one is a column hundreds of boxes deep that fits
+ * the panel only as a strip of specks, so it is wrapped into columns side by side instead.
+ */
+export const WRAP_DOWN_ABOVE_BOXES = 40;
+
+/**
  * The flow direction from the panel's shape. A panel taller than wide gets a top-down flow: a chain is
  * long and narrow, so it then fills the panel's width and is read by scrolling down. A wide panel gets
- * left to right, wrapped into rows toward its aspect ratio (ELK layered's MULTI_EDGE wrapping cuts the
- * layer sequence where few edges cross; ELK only wraps drawings wider than the ratio, so short chains
- * stay in one row).
+ * left to right. Long chains are wrapped toward the panel's aspect ratio (ELK layered's MULTI_EDGE wrapping
+ * cuts the layer sequence where few edges cross; ELK only wraps drawings wider than the ratio, so short
+ * chains stay in one row), so that the whole of a 200-box chain fills the panel when it is fitted.
  */
-export function flowOptions(viewport: Viewport | undefined): Record<string, string> {
-    if (isTall(viewport)) return { 'org.eclipse.elk.direction': 'DOWN' };
+export function flowOptions(viewport: Viewport | undefined, boxes = 0): Record<string, string> {
     const { width, height } = viewport ?? DEFAULT_VIEWPORT;
-    return {
-        'org.eclipse.elk.direction': 'RIGHT',
+    const down = isTall(viewport);
+    const wrap = {
         'org.eclipse.elk.aspectRatio': (width / height).toFixed(3),
         'org.eclipse.elk.layered.wrapping.strategy': 'MULTI_EDGE',
         'org.eclipse.elk.layered.wrapping.additionalEdgeSpacing': '20',
     };
+    if (down) return { 'org.eclipse.elk.direction': 'DOWN', ...(boxes > WRAP_DOWN_ABOVE_BOXES ? wrap : {}) };
+    return { 'org.eclipse.elk.direction': 'RIGHT', ...wrap };
 }
 
 export const elkFactory: ElkFactory = () => new ElkConstructor.default({ algorithms: ['layered'] });

@@ -16,6 +16,9 @@ export interface ViewContext {
     id(proposal: string, source?: AstNode): string;
     /** The id given to `source` earlier, if any. */
     idOf(source: AstNode | undefined): string | undefined;
-    /** Links the element to its text (selection sync) and puts the node's diagnostics on it. */
-    trace(element: SModelElement, source: AstNode | undefined): void;
+    /**
+     * Links the element to its text (selection sync) and puts the diagnostics of `issuesOf` (by default the
+     * same node) on it.
+     */
+    trace(element: SModelElement, source: AstNode | undefined, issuesOf?: AstNode): void;
 }

@@ -2,12 +2,14 @@
  * The layout follows the panel that shows it (the webview sends its size as the `viewport` option): a tall
  * half-width panel gets a top-down chain whose inputs are on top and outputs below, narrow enough to read
  * at 100 %; a wide panel gets left to right with ports west and east. Without a size, the half-width panel
- * is assumed.
+ * is assumed. A long chain is wrapped toward the panel's aspect ratio, so that fitted whole it fills the panel.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { SModelElement } from 'sprotty-protocol';
 import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
-import { all, diagram, diagramServices, load, sampleFiles, topNodeBounds } from './diagram-helpers.js';
+import { all, diagram, diagramServices, load, overlaps, repo, sampleFiles, topNodeBounds } from './diagram-helpers.js';
 
 const services = diagramServices({
     plan: () => Promise.reject(new Error('no plans in this test')),
@@ -60,4 +62,29 @@ describe('the layout fits the shape of the panel', () => {
         const { width, height } = extent(graph);
         expect(width).toBeGreaterThan(height);
     });
+});
+
+/** The synthetic 200-box chain the diagram suite's overview tests draw (`chainlab synth --boxes 200 --seed 1`). */
+const synth200 = () => readFileSync(join(repo, 'diagram', 'test', 'fixtures', 'synth-200.chain'), 'utf-8');
+
+describe('a long chain is wrapped for the panel', () => {
+    test.each([
+        { width: 800, height: 964 },
+        { width: 1600, height: 900 },
+    ])(
+        '200 boxes in a $width × $height panel: an overview close to its shape, nodes apart',
+        async viewport => {
+            const document = await load(services, '/tmp/synth-200.chain', synth200());
+            const graph = await diagram(services, document, { view: 'chain', viewport });
+            const nodes = topNodeBounds(graph);
+            expect(nodes.length).toBe(200);
+            const { width, height } = extent(graph);
+            const ratio = width / height / (viewport.width / viewport.height);
+            expect(ratio, `${Math.round(width)} × ${Math.round(height)}`).toBeGreaterThan(0.5);
+            expect(ratio).toBeLessThan(2);
+            for (let i = 0; i < nodes.length; i++)
+                for (let j = i + 1; j < nodes.length; j++) expect(overlaps(nodes[i], nodes[j])).toBe(false);
+        },
+        30_000,
+    );
 });

@@ -58,6 +58,13 @@ describe.each(sampleFiles())('%s', file => {
             expect(boxes.length).toBeGreaterThan(0);
             // every box node is traced to its instance in the text, and edges go port to port
             for (const b of boxes) expect((b as { trace?: string }).trace).toMatch(/\?\d+%3A\d+-\d+%3A\d+#/);
+            // a port reveals the chain's text (its connection or instance), not the box type's declaration
+            const { start, end } = chain.$cstNode!.range;
+            for (const p of all(graph).filter(e => e.type.startsWith('port:'))) {
+                const line = Number(/\?(\d+)%3A/.exec((p as { trace?: string }).trace ?? '')?.[1]);
+                expect(line, `${p.id} is traced into chain ${chain.name}`).toBeGreaterThanOrEqual(start.line);
+                expect(line, `${p.id} is traced into chain ${chain.name}`).toBeLessThanOrEqual(end.line);
+            }
             for (const e of all(graph).filter(e => e.type === 'edge')) {
                 const { sourceId, targetId } = e as unknown as { sourceId: string; targetId: string };
                 expect(all(graph).find(x => x.id === sourceId)!.type).toBe('port:out');

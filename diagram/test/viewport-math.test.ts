@@ -1,0 +1,130 @@
+/**
+ * The zoom arithmetic without a browser: Fit shows the whole drawing at any scale, Readable never goes below
+ * readable text, zooming keeps the anchor point fixed and the drawing in view, and zoomed-out short names
+ * stay unique.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+    keepInView,
+    PADDING,
+    READABLE_ZOOM,
+    readableViewport,
+    wholeViewport,
+    zoomAbout,
+} from '../src/zoom/viewport-math.js';
+import { abbreviate, shortNames } from '../src/zoom/short-names.js';
+
+const canvas = { width: 800, height: 964 };
+const inside = (v: { zoom: number; scroll: { x: number; y: number } }, b: typeof long) =>
+    b.x >= v.scroll.x - 1e-6 &&
+    b.y >= v.scroll.y - 1e-6 &&
+    b.x + b.width <= v.scroll.x + canvas.width / v.zoom + 1e-6 &&
+    b.y + b.height <= v.scroll.y + canvas.height / v.zoom + 1e-6;
+const long = { x: 0, y: 0, width: 4900, height: 5900 };
+const small = { x: 0, y: 0, width: 300, height: 200 };
+
+describe('fit', () => {
+    test('Fit shows the whole of a drawing far larger than the panel, centred', () => {
+        const v = wholeViewport(long, canvas);
+        expect(v.zoom).toBeLessThan(0.2);
+        expect(inside(v, long)).toBe(true);
+        expect(v.scroll.x + canvas.width / v.zoom / 2).toBeCloseTo(long.width / 2, 6);
+    });
+
+    test('Fit never enlarges a small drawing past 100 %', () => {
+        expect(wholeViewport(small, canvas).zoom).toBe(1);
+    });
+
+    test('Readable stays at readable zoom and starts at the top-left corner', () => {
+        const v = readableViewport(long, canvas);
+        expect(v.zoom).toBeCloseTo(READABLE_ZOOM, 6);
+        expect(v.scroll.x).toBeCloseTo(-PADDING / v.zoom, 6);
+        expect(v.scroll.y).toBeCloseTo(-PADDING / v.zoom, 6);
+    });
+});
+
+describe('zoom', () => {
+    test('the point under the anchor stays under it', () => {
+        const before = { zoom: 0.8, scroll: { x: 100, y: 50 } };
+        const anchor = { x: 300, y: 700 };
+        const after = zoomAbout(before, 0.8 / 1.15, anchor);
+        const at = (v: typeof before) => ({ x: v.scroll.x + anchor.x / v.zoom, y: v.scroll.y + anchor.y / v.zoom });
+        expect(at(after).x).toBeCloseTo(at(before).x, 6);
+        expect(at(after).y).toBeCloseTo(at(before).y, 6);
+    });
+
+    test('twenty − clicks about the centre keep the drawing in view and end with it whole and centred', () => {
+        let v = readableViewport(long, canvas);
+        for (let i = 0; i < 20; i++) {
+            v = keepInView(zoomAbout(v, v.zoom / 1.15, { x: 400, y: 482 }), long, canvas);
+            // no empty band wider than the padding at any edge while the drawing is larger than the panel
+            const view = { w: canvas.width / v.zoom, h: canvas.height / v.zoom };
+            if (long.height * v.zoom > canvas.height)
+                expect(v.scroll.y).toBeGreaterThanOrEqual(-PADDING / v.zoom - 1e-6);
+            if (long.width * v.zoom <= canvas.width && long.height * v.zoom <= canvas.height)
+                expect(inside(v, long)).toBe(true);
+            expect(view.w).toBeGreaterThan(0);
+        }
+        expect(inside(v, long)).toBe(true);
+    });
+
+    test('zooming out about a corner point does not push a small drawing out of the panel', () => {
+        let v = wholeViewport(small, canvas);
+        for (let i = 0; i < 10; i++) v = keepInView(zoomAbout(v, v.zoom / 1.15, { x: 790, y: 950 }), small, canvas);
+        expect(inside(v, small)).toBe(true);
+    });
+});
+
+describe('keep in view', () => {
+    test('a drawing that fits only without the padding is centred, never cut', () => {
+        const tight = { x: 0, y: 0, width: 790, height: 100 };
+        const v = keepInView({ zoom: 1, scroll: { x: -300, y: 0 } }, tight, canvas);
+        expect(v.scroll.x).toBeCloseTo(-5, 6);
+        expect(inside(v, tight)).toBe(true);
+    });
+
+    test('a drawing larger than the panel leaves at most the padding empty', () => {
+        const v = keepInView({ zoom: 1, scroll: { x: -500, y: 9000 } }, long, canvas);
+        expect(v.scroll.x).toBeCloseTo(-PADDING, 6);
+        expect(v.scroll.y).toBeCloseTo(long.height + PADDING - canvas.height, 6);
+    });
+});
+
+describe('short names', () => {
+    test('the shortest start no other name shares, or the initials of a camelCase name', () => {
+        const shorts = shortNames([
+            'dark',
+            'darkref',
+            'defects',
+            'detector',
+            'darkFrameSubtract',
+            'tnr',
+            'b117',
+            'b11',
+        ]);
+        expect(shorts.get('darkref')).toBe('darkr');
+        expect(shorts.get('dark')).toBe('dark');
+        expect(shorts.get('defects')).toBe('def');
+        expect(shorts.get('darkFrameSubtract')).toBe('dFS');
+        expect(shorts.get('tnr')).toBe('tn');
+        expect(shorts.get('b117')).toBe('b117');
+        expect(shorts.get('b11')).toBe('b11');
+        expect(abbreviate('gain2')).toBe('g2');
+    });
+
+    test('every name gets a different short name', () => {
+        const names = [
+            'darkFrame',
+            'detectorFix',
+            'dF',
+            'gain',
+            'gain2',
+            'grab',
+            ...Array.from({ length: 500 }, (_, i) => `b${i}`),
+        ];
+        const shorts = shortNames(names);
+        expect(new Set(shorts.values()).size).toBe(names.length);
+        expect(shorts.get('dF')).toBe('dF');
+        expect(shorts.get('darkFrame')).not.toBe('dF');
+    });
+});
