@@ -22,6 +22,27 @@ import { WHEN_READY } from './when-ready';
 const RETRIES = 10;
 const RETRY_MS = 500;
 
+/** The lenses of a scan of the text; their clicks wait for the commands, which may not be registered yet. */
+function provisional(document: vscode.TextDocument): vscode.CodeLens[] {
+    return scanLenses(document.getText(), document.uri.toString()).map(
+        lens =>
+            new vscode.CodeLens(new vscode.Range(lens.line, lens.start, lens.line, lens.end), {
+                title: lens.command.title,
+                command: WHEN_READY,
+                arguments: [lens.command.command, ...lens.command.arguments],
+            }),
+    );
+}
+
+/** Whether the server's lenses are the provisional ones: the same lines, titles, commands and arguments. */
+function sameLenses(server: readonly vscode.CodeLens[], scanned: readonly vscode.CodeLens[]): boolean {
+    const key = (lens: vscode.CodeLens, command: unknown[]) =>
+        JSON.stringify([lens.range.start.line, lens.command?.title, ...command]);
+    const serverKeys = server.map(l => key(l, [l.command?.command, ...(l.command?.arguments ?? [])]));
+    const scannedKeys = scanned.map(l => key(l, l.command?.arguments ?? []));
+    return serverKeys.length === scannedKeys.length && serverKeys.every((k, i) => k === scannedKeys[i]);
+}
+
 export function registerCodeLens(client: LanguageClient, selector: vscode.DocumentSelector): vscode.Disposable {
     const changed = new vscode.EventEmitter<void>();
     /** Documents left without lenses, by URI: how many requests failed or came back empty. */
@@ -71,6 +92,9 @@ export function registerCodeLens(client: LanguageClient, selector: vscode.Docume
             .then(lenses => {
                 if (!lenses?.length) return;
                 serverAnswered = true;
+                // the same lenses: a swap would only retire the commands of the shown ones (VS Code then refuses a
+                // click that lands on them before they are redrawn)
+                if (version === document.version && sameLenses(lenses, provisional(document))) return;
                 answered.set(key, { version, lenses });
                 changed.fire();
             })
@@ -88,15 +112,7 @@ export function registerCodeLens(client: LanguageClient, selector: vscode.Docume
             if (ready?.version === document.version) return ready.lenses;
             if (serverAnswered) return ask(document, token);
             askInBackground(document);
-            return scanLenses(document.getText(), key).map(
-                lens =>
-                    new vscode.CodeLens(new vscode.Range(lens.line, lens.start, lens.line, lens.end), {
-                        // the commands may not be registered yet: the click waits for them
-                        title: lens.command.title,
-                        command: WHEN_READY,
-                        arguments: [lens.command.command, ...lens.command.arguments],
-                    }),
-            );
+            return provisional(document);
         },
     });
     return vscode.Disposable.from(provider, built, changed);

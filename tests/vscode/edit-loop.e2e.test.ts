@@ -15,6 +15,7 @@ import { closeWorkbench, fromRepo, openWorkbench, repo, sampleWorkspace, type Wo
 import {
     codeLensAbove,
     openFile as openInWorkbench,
+    runCommand,
     THEMES,
     useTheme as useWorkbenchTheme,
     webviewFrame as findWebviewFrame,
@@ -217,6 +218,9 @@ describe('editing the box chain in its diagram, in VS Code (code-server)', () =>
 
 describe('PTTS diagrams follow their model and results', () => {
     test('Analyze latency shows in the open diagram; the second ptts opens its own titled diagram', async () => {
+        // a fresh start after the layout toggles: one editor group, nothing open
+        await runCommand(page, 'View: Close All Editor Groups');
+        await expect.poll(() => page.locator('.tab').count(), { timeout: 10_000 }).toBe(0);
         await openFile('thesis-fig5-2.chain');
         await (await codeLens(PTTS, 'ptts Fig52', 'Diagram')).click();
         const fig52 = await webviewFrame('svg.sprotty-graph text', /not analysed yet/);
