@@ -9,6 +9,7 @@ import {
     PADDING,
     READABLE_ZOOM,
     readableViewport,
+    revealViewport,
     wholeViewport,
     zoomAbout,
 } from '../src/zoom/viewport-math.js';
@@ -87,6 +88,23 @@ describe('keep in view', () => {
         const v = keepInView({ zoom: 1, scroll: { x: -500, y: 9000 } }, long, canvas);
         expect(v.scroll.x).toBeCloseTo(-PADDING, 6);
         expect(v.scroll.y).toBeCloseTo(long.height + PADDING - canvas.height, 6);
+    });
+});
+
+describe('reveal', () => {
+    const canvas = { width: 800, height: 600 };
+    test('a box beyond the right edge is scrolled in with the padding, the zoom kept', () => {
+        const viewport = { zoom: 1, scroll: { x: 0, y: 0 } };
+        const revealed = revealViewport(viewport, { x: 900, y: 100, width: 180, height: 120 }, canvas);
+        expect(revealed.zoom).toBe(1);
+        expect(revealed.scroll).toEqual({ x: 900 + 180 + PADDING - 800, y: 0 });
+    });
+
+    test('a box already in view moves nothing; one larger than the panel shows its top-left', () => {
+        const viewport = { zoom: 2, scroll: { x: 10, y: 10 } };
+        expect(revealViewport(viewport, { x: 50, y: 50, width: 100, height: 100 }, canvas)).toEqual(viewport);
+        const big = revealViewport(viewport, { x: 500, y: 500, width: 1000, height: 100 }, canvas);
+        expect(big.scroll.x).toBe(500 - PADDING / 2);
     });
 });
 

@@ -94,6 +94,22 @@ describe('editing the box chain in its diagram, in VS Code (code-server)', () =>
             await expect.poll(() => marker.count(), { timeout: 10_000 }).toBe(1);
             expect(await marker.locator('title').textContent()).toMatch(/error: .*gain1\.i/);
             expect(await frame.locator('select.chainlab-palette').isDisabled()).toBe(false);
+            // the added box is in view, wherever the layout put it
+            const inView = async () => {
+                const [box, canvas] = [
+                    await node('gain1').first().boundingBox(),
+                    await frame.locator('svg.sprotty-graph').boundingBox(),
+                ];
+                return (
+                    !!box &&
+                    !!canvas &&
+                    box.x >= canvas.x &&
+                    box.y >= canvas.y &&
+                    box.x + box.width <= canvas.x + canvas.width &&
+                    box.y + box.height <= canvas.y + canvas.height
+                );
+            };
+            await expect.poll(inView, { timeout: 10_000 }).toBe(true);
             await shot(theme, '1-added');
 
             // connect: drag from the gain's output port to the new box's input port

@@ -94,3 +94,24 @@ export function keepInView(viewport: Viewport, bounds: Bounds, canvas: Canvas): 
         },
     };
 }
+
+/**
+ * The viewport moved as little as needed to show `target` (with the padding) at the same zoom; where it is
+ * larger than the canvas, its top-left corner is shown.
+ */
+export function revealViewport(viewport: Viewport, target: Bounds, canvas: Canvas): Viewport {
+    const { zoom } = viewport;
+    const pad = PADDING / zoom;
+    const axis = (scroll: number, start: number, size: number, room: number) => {
+        const view = room / zoom;
+        if (size + 2 * pad > view) return start - pad;
+        return clamp(scroll, start + size + pad - view, start - pad);
+    };
+    return {
+        zoom,
+        scroll: {
+            x: axis(viewport.scroll.x, target.x, target.width, canvas.width),
+            y: axis(viewport.scroll.y, target.y, target.height, canvas.height),
+        },
+    };
+}

@@ -28,12 +28,16 @@ export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
             'org.eclipse.elk.spacing.edgeLabel': '4',
             'org.eclipse.elk.edgeLabels.placement': 'CENTER',
             'org.eclipse.elk.padding': '[top=20,left=20,bottom=20,right=20]',
+            // the text's order breaks ties, so an edit elsewhere does not swap boxes that stay in one layer
+            'org.eclipse.elk.layered.considerModelOrder.strategy': 'PREFER_NODES',
+            'org.eclipse.elk.layered.crossingMinimization.forceNodeModelOrder': 'true',
         };
     }
 
     protected override nodeOptions(node: SNode): Record<string, string> {
         return {
-            'org.eclipse.elk.portConstraints': 'FIXED_SIDE',
+            // ports in their declaration order: ELK reordered them to save a crossing after every edit
+            'org.eclipse.elk.portConstraints': 'FIXED_ORDER',
             'org.eclipse.elk.nodeLabels.placement': '[H_CENTER, V_TOP, INSIDE]',
             'org.eclipse.elk.portLabels.placement': '[INSIDE]',
             'org.eclipse.elk.nodeSize.constraints': '[NODE_LABELS, PORTS, PORT_LABELS, MINIMUM_SIZE]',

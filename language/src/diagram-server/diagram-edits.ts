@@ -9,6 +9,7 @@ import type { Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { DiagramEdit } from '@chainlab/contract';
 import { isBox, isChain, type Chain, type Model } from '../generated/ast.js';
 import { chainConnections, chainInstances } from '../dsl/model-util.js';
+import { alignLike, type MemberKind } from '../dsl/lsp/neighbour-alignment.js';
 
 export type { DiagramEdit } from '@chainlab/contract';
 
@@ -59,7 +60,9 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
      * A new member goes on its own line after the last of its kind (`after`), indented like it, so instances
      * stay with the instances and connections with the connections, not after `memory`/`schedule` lines.
      */
-    const insert = (line: string, after: Array<{ $cstNode?: { range: TextEdit['range'] } }>): TextEdit => {
+    const lineAt = (line: number) =>
+        text.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '');
+    const insert = (line: string, after: Array<{ $cstNode?: { range: TextEdit['range'] } }>, kind: MemberKind) => {
         const last = after.filter(a => a.$cstNode).at(-1)?.$cstNode?.range.end;
         if (!last) {
             const open = chain.$cstNode!.range.end; // the closing brace: an empty chain gets its first member
@@ -68,14 +71,13 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
                 newText: `    ${line}\n}`,
             };
         }
-        const lineText = text
-            .getText({ start: { line: last.line, character: 0 }, end: { line: last.line + 1, character: 0 } })
-            .replace(/\r?\n$/, '');
+        const lineText = lineAt(last.line);
         const indent = /^[ \t]*/.exec(lineText)![0] || '    '; // a member on the chain's line: the formatter's indent
         // after a comment that ends the line, unless the chain's brace closes on that line too
         const closesHere = chain.$cstNode!.range.end.line === last.line;
         const at = closesHere ? last : { line: last.line, character: lineText.length };
-        return { range: { start: at, end: at }, newText: `\n${indent}${line}` };
+        const neighbours = after.flatMap(a => (a.$cstNode ? [lineAt(a.$cstNode.range.start.line)] : []));
+        return { range: { start: at, end: at }, newText: `\n${alignLike(kind, indent + line, neighbours)}` };
     };
     const connectionText = (c: ReturnType<typeof chainConnections>[number]) =>
         `${c.from.instance.$refText}.${c.from.port.$refText} -> ${c.to.instance.$refText}.${c.to.port.$refText}`;
@@ -99,7 +101,7 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
             if (!NAME.test(edit.name)) throw new DiagramEditError(`'${edit.name}' is not a name`);
             if (instances.some(i => i.name === edit.name))
                 throw new DiagramEditError(`chain ${chain.name} already has an instance ${edit.name}`);
-            return [insert(`${edit.name}: ${edit.box}`, instances)];
+            return [insert(`${edit.name}: ${edit.box}`, instances, 'instance')];
         }
         case 'connect': {
             for (const end of [edit.from, edit.to]) {
@@ -107,7 +109,8 @@ function edits(document: LangiumDocument, chain: Chain, edit: DiagramEdit): Text
                 if (!instances.some(i => i.name === end.split('.')[0]))
                     throw new DiagramEditError(`chain ${chain.name} has no instance ${end.split('.')[0]}`);
             }
-            return [insert(`${edit.from} -> ${edit.to}`, connections.length ? connections : instances)];
+            const after = connections.length ? connections : instances;
+            return [insert(`${edit.from} -> ${edit.to}`, after, 'connection')];
         }
         case 'deleteInstance': {
             const instance = instances.find(i => i.name === edit.name);

@@ -32,6 +32,34 @@ async function chainOf(text: string) {
     return document.parseResult.value.elements.find(isChain)!;
 }
 
+describe('inserted lines follow the file', () => {
+    const ALIGNED = MODEL.replace(
+        `    s: S
+    g: G
+    k: K
+    s.o -> g.i   g.o -> k.i`,
+        `    s:     S
+    g:     G
+    k:     K
+
+    s.o    -> g.i
+    g.o    -> k.i`,
+    );
+
+    test('an instance and a connection go into the columns of their neighbours', async () => {
+        let text = await apply(ALIGNED, { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' });
+        expect(text).toContain('    k:     K\n    g2:    G\n');
+        text = await apply(text, { op: 'connect', chain: 'C', from: 'g.o', to: 'g2.i' });
+        expect(text).toContain('    g.o    -> k.i\n    g.o    -> g2.i\n');
+        await chainOf(text);
+    });
+
+    test('single-spaced members stay single-spaced', async () => {
+        const text = await apply(MODEL, { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' });
+        expect(text).toContain('    k: K\n    g2: G\n');
+    });
+});
+
 describe('diagram edits', () => {
     test('add an instance and connect it', async () => {
         let text = await apply(MODEL, { op: 'addInstance', chain: 'C', name: 'g2', box: 'G' });

@@ -118,6 +118,30 @@ describe('rename', () => {
         );
     });
 
+    test('renaming an instance keeps the columns of aligned members', async () => {
+        const aligned = `platform P { cores 2 }
+image F 8 x 8 of u8
+box S { out o: F source period 10 ms }
+box G { in i: F out o: F kernel gain(2) }
+box K { in i: F kernel sink }
+chain C on P {
+    src:    S
+    gain1:  G
+    sink:   K
+
+    src.o   -> gain1.i
+    gain1.o -> sink.i
+}
+`;
+        const renamed = await rename(aligned.replace('gain1:', '<|>gain1:'), 'blur');
+        expect(renamed).toContain('    blur:   G\n');
+        expect(renamed).toContain('    src.o   -> blur.i\n');
+        expect(renamed).toContain('    blur.o  -> sink.i\n');
+        // a longer name than the column allows: one space
+        const longer = await rename(aligned.replace('gain1:', '<|>gain1:'), 'gaussian_blur');
+        expect(longer).toContain('    gaussian_blur: G\n');
+    });
+
     test('renaming from a reference renames the declaration too', async () => {
         const renamed = await rename(SMALL.replace('b: Inc', 'b: <|>Inc'), 'Step');
         expect(renamed).toBe(SMALL.replace('box Inc', 'box Step').replace('a: Inc b: Inc', 'a: Step b: Step'));

@@ -26,6 +26,7 @@ import {
     type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { isKernel } from '../../generated/ast.js';
+import { keepAlignment } from './neighbour-alignment.js';
 
 const NAME = /^[_a-zA-Z]\w*$/;
 
@@ -62,7 +63,19 @@ export class ChainRenameProvider extends DefaultRenameProvider {
         if (!target) return undefined;
         const problem = this.checkName(target, params.newName);
         if (problem) throw new ResponseError(ErrorCodes.InvalidParams, problem);
-        return super.rename(document, params);
+        const edit = await super.rename(document, params);
+        const uri = document.uri.toString();
+        const here = edit?.changes?.[uri];
+        if (!edit?.changes || !here) return edit;
+        // aligned members stay aligned: `gain1:  Gain` renamed keeps `Gain` in the other instances' column
+        const text = document.textDocument;
+        const lineAt = (line: number) =>
+            line < 0 || line >= text.lineCount
+                ? undefined
+                : text
+                      .getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } })
+                      .replace(/\r?\n$/, '');
+        return { ...edit, changes: { ...edit.changes, [uri]: keepAlignment(here, lineAt) } };
     }
 
     override prepareRename(document: LangiumDocument, params: PrepareRenameParams): MaybePromise<Range | undefined> {
