@@ -8,3 +8,4 @@ export * from './generated/constants.js';
 export { SCHEMA_BASE, SCHEMAS } from './generated/schemas.js';
 export { backendPointerPath } from './backend-pointer.js';
 export { lensCommands, type LensCommand, type LensedKind } from './code-lenses.js';
+export * from './number-format.js';

@@ -8,6 +8,7 @@ import { RequestModelAction } from 'sprotty-protocol';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
 import type { DiagramOptions, DiagramView, Viewport } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
+import { colourByOf } from './options/colour-options.js';
 import { createToolbar, type Toolbar, type ToolbarOptions } from './toolbar.js';
 import { readableFit } from './zoom/zoom-commands.js';
 
@@ -23,7 +24,13 @@ interface ChainlabIdentifier {
 @injectable()
 export class ChainlabDiagramWidget extends VscodeDiagramWidget {
     @inject(EditingState) protected readonly editing!: EditingState;
-    private readonly options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '', showMeasured: false };
+    private readonly options: ToolbarOptions = {
+        showPorts: true,
+        showCosts: true,
+        heuristic: '',
+        showMeasured: false,
+        showCritical: true,
+    };
     private toolbar?: Toolbar;
     /** The panel size the shown layout was made for. */
     private laidOutFor?: Viewport;
@@ -80,6 +87,8 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
                     showCosts: this.options.showCosts,
                     heuristic: this.options.heuristic,
                     showMeasured: this.options.showMeasured,
+                    showCritical: this.options.showCritical,
+                    colourBy: colourByOf(this.options.colourBy ?? {}, id.view || 'chain'),
                     viewport: { ...viewport },
                 } satisfies DiagramOptions & { sourceUri: string; diagramType: string }),
             );

@@ -13,7 +13,6 @@ import {
     configureViewerOptions,
     editLabelFeature,
     loadDefaultModules,
-    PolylineEdgeView,
     SEdgeImpl,
     SLabelImpl,
     SNodeImpl,
@@ -24,6 +23,7 @@ import {
     ZoomMouseListener,
 } from 'sprotty';
 import { configureDiagramEditing } from './diagram-editing.js';
+import { DirectedEdgeView } from './edge-views.js';
 import { chainlabLanesModule } from './lanes-module.js';
 import { SizeAwareUpdateModelCommand } from './update-model.js';
 import {
@@ -52,8 +52,8 @@ export function chainlabDiagramModule(baseDiv: string): ContainerModule {
             configureModelElement(context, type, TimelineNodeImpl, TimelineNodeView);
         configureModelElement(context, T.inPort, SPortImpl, PortView);
         configureModelElement(context, T.outPort, SPortImpl, PortView);
-        configureModelElement(context, T.edge, SEdgeImpl, PolylineEdgeView);
-        configureModelElement(context, T.dependency, SEdgeImpl, PolylineEdgeView);
+        configureModelElement(context, T.edge, SEdgeImpl, DirectedEdgeView);
+        configureModelElement(context, T.dependency, SEdgeImpl, DirectedEdgeView);
         for (const type of [T.heading, T.text, T.portLabel, T.edgeLabel]) {
             configureModelElement(context, type, SLabelImpl, ChainlabLabelView, { disable: [editLabelFeature] });
         }

@@ -7,20 +7,15 @@
 import { injectable } from 'inversify';
 import type { VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
-import {
-    IssueMarkerView,
-    PolylineEdgeView,
-    type RenderingContext,
-    type SEdgeImpl,
-    type SIssueMarkerImpl,
-} from 'sprotty';
+import { IssueMarkerView, type RenderingContext, type SEdgeImpl, type SIssueMarkerImpl } from 'sprotty';
 import type { Point } from 'sprotty-protocol';
+import { DirectedEdgeView } from './edge-views.js';
 
 /** Width of an edge's invisible hit area, in diagram units. */
 export const EDGE_HIT_WIDTH = 8;
 
 @injectable()
-export class HitAreaEdgeView extends PolylineEdgeView {
+export class HitAreaEdgeView extends DirectedEdgeView {
     protected override renderAdditionals(edge: Readonly<SEdgeImpl>, segments: Point[], context: RenderingContext) {
         const d = segments.map((p, i) => `${i ? 'L' : 'M'} ${p.x},${p.y}`).join(' ');
         // drawn over the line, transparent: the pointer hits it within EDGE_HIT_WIDTH / 2 of the line

@@ -80,7 +80,13 @@ const container = createChainlabDiagramContainer('sprotty', local);
 const source = container.get<LocalModelSource>(TYPES.ModelSource);
 const dispatcher = () => container.get<IActionDispatcher>(TYPES.IActionDispatcher);
 /** The toolbar's display options; in VS Code a change re-requests the model, here the page's host does. */
-const options: ToolbarOptions = { showPorts: true, showCosts: true, heuristic: '', showMeasured: false };
+const options: ToolbarOptions = {
+    showPorts: true,
+    showCosts: true,
+    heuristic: '',
+    showMeasured: false,
+    showCritical: true,
+};
 const optionChanges: ToolbarOptions[] = [];
 const toolbar = createToolbar(
     {

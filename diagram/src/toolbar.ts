@@ -8,6 +8,8 @@
 import type { IActionDispatcher } from 'sprotty';
 import { RequestExportSvgAction } from 'sprotty-protocol';
 import { HEURISTICS, type DiagramView, type Heuristic, type MeasuredRunFields } from '@chainlab/contract';
+import type { ColourByPerView } from './options/colour-options.js';
+import { createOptionsPanel, type OptionsPanel } from './options/options-panel.js';
 import { ZOOM_STEP } from './zoom/viewport-math.js';
 import { fitWhole, readableFit, zoomStep } from './zoom/zoom-commands.js';
 
@@ -17,6 +19,10 @@ export interface ToolbarOptions {
     heuristic: Heuristic | '';
     /** Thread lanes: the latest run's measured bars over the model's plan (off: the plan alone). */
     showMeasured: boolean;
+    /** Plan and thread lanes: outline the critical path (a new model: the server marks it). */
+    showCritical: boolean;
+    /** Box chain and plan: the result each view is coloured by (the Options panel), kept per view. */
+    colourBy?: ColourByPerView;
 }
 
 export interface ToolbarHost {
@@ -35,6 +41,8 @@ const VIEWS_OF: Record<string, DiagramView[]> = {
     costs: ['chain'],
     heuristic: ['plan', 'lanes'],
     measured: ['lanes'],
+    critical: ['plan', 'lanes'],
+    options: ['chain', 'plan'],
 };
 
 export interface Toolbar {
@@ -62,8 +70,9 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
     if (host.palette) controls.push(['palette', host.palette]);
     const options = host.options;
     let measured: HTMLLabelElement | undefined;
+    let panel: OptionsPanel | undefined;
     if (options) {
-        const toggle = (key: 'showPorts' | 'showCosts' | 'showMeasured', text: string) => {
+        const toggle = (key: 'showPorts' | 'showCosts' | 'showMeasured' | 'showCritical', text: string) => {
             const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: options[key] });
             box.addEventListener('change', () => {
                 options[key] = box.checked;
@@ -84,9 +93,11 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
             host.onOptionsChanged?.();
         });
         controls.push(['ports', toggle('showPorts', 'ports')], ['costs', toggle('showCosts', 'costs')]);
-        controls.push(['heuristic', heuristic]);
+        controls.push(['heuristic', heuristic], ['critical', toggle('showCritical', 'critical path')]);
         measured = toggle('showMeasured', 'measured');
         controls.push(['measured', measured]);
+        panel = createOptionsPanel({ options, onChanged: () => host.onOptionsChanged?.() });
+        controls.push(['options', panel.element]);
     }
     for (const [name, control] of controls) control.dataset.control = name;
     const exportSvg = button('Export SVG', 'save the diagram as an SVG file', 'export', () =>
@@ -97,6 +108,7 @@ export function createToolbar(host: ToolbarHost, bar: HTMLElement = document.cre
         element: bar,
         showView(view, run) {
             for (const [name, control] of controls) control.hidden = !view || !VIEWS_OF[name].includes(view);
+            panel?.showView(view);
             if (!measured) return;
             // the run it draws is named on the toggle, so the user knows what the overlay shows before picking it
             measured.hidden ||= !run;

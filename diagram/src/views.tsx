@@ -25,11 +25,16 @@ import { DIAGRAM_ELEMENT_TYPES as T, type DiagramView, type GraphFields } from '
 import { READABLE_ZOOM } from './zoom/viewport-math.js';
 import { planSummaries, summary } from './zoom/summary-label.js';
 import { minimap } from './zoom/minimap.js';
+import { colourKey } from './colour-key.js';
+import { colouringOf, heatKey } from './options/heat-key.js';
+import { tracedSubBox } from './edge-views.js';
 
 type Tooltip = { tooltip?: string };
 
 export class SparklineImpl extends SShapeElementImpl {
     points: Array<[number, number]> = [];
+    /** x (0..1) of dashed markers such as an analysed distribution's p99. */
+    marks?: number[];
 }
 
 export class TimelineNodeImpl extends SNodeImpl {
@@ -62,10 +67,17 @@ export class ChainlabGraphView extends SGraphView {
         const classes = (graph.data!.class ??= {});
         // smart zoom: below readable zoom the details collapse and names grow (see ChainlabLabelView)
         classes['zoom-summary'] = model.zoom < READABLE_ZOOM;
+        // a hovered or selected plan sub-box: its edges are traced, the others dimmed (edge-views.tsx)
+        classes['tracing'] = tracedSubBox(model);
         // only in the panel: the hidden rendering, which an SVG export copies, has no overview
         if (context.targetKind === 'main') {
             const overview = minimap(model, this.viewerOptions.baseDiv);
             if (overview) graph.children!.push(overview);
+            // a view coloured by a result has lost its thread colours: its key says what the colours mean now
+            const key = colouringOf(model)
+                ? heatKey(model, this.viewerOptions.baseDiv)
+                : colourKey(model, this.viewerOptions.baseDiv);
+            if (key) graph.children!.push(key);
         }
         if (model.stale) {
             classes['stale'] = true;
@@ -166,6 +178,9 @@ export class SparklineView extends ShapeView {
             <g class-sparkline={true}>
                 <rect class-sparkline-frame={true} x={0} y={0} width={width} height={height} />
                 <path d={path} />
+                {...(spark.marks ?? []).map(x => (
+                    <line class-sparkline-mark={true} x1={x * width} y1={0} x2={x * width} y2={height} />
+                ))}
             </g>
         );
     }

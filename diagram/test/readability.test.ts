@@ -187,9 +187,9 @@ describe('diagrams in a half-width panel', () => {
                 .evaluateAll(es => es.map(e => (e as HTMLElement).dataset.control))) as string[];
         const zoom = ['fit', 'readable', 'zoom-out', 'zoom-in', 'zoom-reset'];
         const expected: Record<string, string[]> = {
-            'fig3-5-chain': [...zoom, 'palette', 'ports', 'costs', 'export'],
-            'xray-plan': [...zoom, 'heuristic', 'export'],
-            'xray-lanes': [...zoom, 'heuristic', 'export'],
+            'fig3-5-chain': [...zoom, 'palette', 'ports', 'costs', 'options', 'export'],
+            'xray-plan': [...zoom, 'heuristic', 'critical', 'options', 'export'],
+            'xray-lanes': [...zoom, 'heuristic', 'critical', 'export'],
             ptts: [...zoom, 'export'],
             timeline: [...zoom, 'export'],
         };
@@ -208,7 +208,9 @@ describe('diagrams in a half-width panel', () => {
                         window as unknown as { chainlabDiagram: { optionChanges(): unknown[] } }
                     ).chainlabDiagram.optionChanges(),
                 );
-                expect(changes).toEqual([{ showPorts: false, showCosts: true, heuristic: '', showMeasured: false }]);
+                expect(changes).toEqual([
+                    { showPorts: false, showCosts: true, heuristic: '', showMeasured: false, showCritical: true },
+                ]);
             }
             await page.close();
         }

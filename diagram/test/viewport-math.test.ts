@@ -42,6 +42,20 @@ describe('fit', () => {
         expect(v.scroll.x).toBeCloseTo(-PADDING / v.zoom, 6);
         expect(v.scroll.y).toBeCloseTo(-PADDING / v.zoom, 6);
     });
+
+    test('Readable moves right to the first nodes where the top-left corner holds none (a centred plan)', () => {
+        const row = (y: number, from: number) =>
+            [0, 1, 2, 3].map(i => ({ x: from + i * 200, y, width: 170, height: 116 }));
+        // four thread columns at x 2000..2770 above a layer that spans the whole width
+        const nodes = [...row(20, 2000), ...row(200, 2000), ...row(1500, 0)];
+        const v = readableViewport(long, canvas, nodes);
+        expect(v.scroll.x).toBeCloseTo(2000 - PADDING / v.zoom, 6);
+        for (const n of row(20, 2000)) expect(inside(v, n), `column at ${n.x}`).toBe(true);
+        // where a whole node is already in the corner's view, the corner stays
+        expect(readableViewport(long, canvas, [...nodes, { x: 10, y: 30, width: 90, height: 40 }]).scroll.x).toBe(
+            -PADDING / v.zoom,
+        );
+    });
 });
 
 describe('zoom', () => {

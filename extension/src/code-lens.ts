@@ -38,8 +38,9 @@ function provisional(document: vscode.TextDocument): vscode.CodeLens[] {
 function sameLenses(server: readonly vscode.CodeLens[], scanned: readonly vscode.CodeLens[]): boolean {
     const key = (lens: vscode.CodeLens, command: unknown[]) =>
         JSON.stringify([lens.range.start.line, lens.command?.title, ...command]);
-    const serverKeys = server.map(l => key(l, [l.command?.command, ...(l.command?.arguments ?? [])]));
-    const scannedKeys = scanned.map(l => key(l, l.command?.arguments ?? []));
+    const args = (lens: vscode.CodeLens): unknown[] => (lens.command?.arguments as unknown[] | undefined) ?? [];
+    const serverKeys = server.map(l => key(l, [l.command?.command, ...args(l)]));
+    const scannedKeys = scanned.map(l => key(l, args(l)));
     return serverKeys.length === scannedKeys.length && serverKeys.every((k, i) => k === scannedKeys[i]);
 }
 

@@ -18,6 +18,7 @@ import {
 import { documentUri, elementName, request, type CommandContext } from './command-context';
 import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
 import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
+import { formatMs, formatProbability } from './number-format';
 import { analysisPlot } from './plot-data';
 import { runCommands } from './run-commands';
 import { stepDiagramHistory } from './diagram-undo';
@@ -86,7 +87,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         });
         if (!result) return;
         ctx.output.appendLine(
-            `  p50 ${result.percentiles['50']} ms, p99 ${result.percentiles['99']} ms, loss ${result.loss_probability}`,
+            `  p50 ${formatMs(result.percentiles['50'])}, p99 ${formatMs(result.percentiles['99'])}, loss ${formatProbability(result.loss_probability)}`,
         );
         ctx.plots.show(analysisPlot(result));
     });

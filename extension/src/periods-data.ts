@@ -4,8 +4,9 @@
  * analysis gives (pure functions, no VS Code). The numbers are the reply's.
  */
 import type { PeriodProposal, PeriodsResult } from '@chainlab/contract';
-import { formatCount, formatMs as ms, formatProbability as probability } from './number-format';
+import { formatCount, formatMs as ms, formatPercent, formatProbability as probability } from './number-format';
 
+/** The periods a proposal would write into the source: 6 digits, as a period is written, not 3 as a measurement. */
 export function periodsText(periods: Record<string, number>): string {
     return Object.entries(periods)
         .map(([name, value]) => `${name} ${Number(value.toPrecision(6))} ms`)
@@ -30,7 +31,7 @@ export function proposalItems(
         .sort((a, b) => a.roots - b.roots || a.max_relative_change - b.max_relative_change)
         .map(proposal => ({
             label: periodsText(proposal.periods_ms),
-            description: `${trees(proposal.roots)} (now ${formatCount(result.current.roots)}), periods move ≤ ${Number((proposal.max_relative_change * 100).toPrecision(3))} %`,
+            description: `${trees(proposal.roots)} (now ${formatCount(result.current.roots)}), periods move ≤ ${formatPercent(proposal.max_relative_change)}`,
             detail: `${analysisText(proposal)}; hyper-period ${ms(proposal.hyperperiod_ms)} (now ${ms(result.current.hyperperiod_ms)}); ${proposal.kind}`,
             proposal,
         }));

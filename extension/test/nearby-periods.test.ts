@@ -39,6 +39,9 @@ describe('nearby periods', () => {
         expect(one.description).toMatch(/^1 latency tree \(now 13,861\), periods move ≤ 0\.\d+ %$/);
         expect(one.detail).toMatch(/^p99 [\d.]+ ms, mean [\d.]+ ms, loss /);
         expect(periodsTable(result)[0]).toContain('13,861 latency trees');
+        // the hyper-period in s from 10 s on, as the hover writes it (not 923000 ms)
+        expect(periodsTable(result)[0]).toMatch(/hyper-period 923 s$/);
+        expect(one.detail).toMatch(/\(now 923 s\)/);
 
         const reply = await connection.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>('chainlab/periodsEdit', {
             uri,

@@ -149,9 +149,9 @@ describe('chainlab installed, the backend on PATH', () => {
     test('analyze: the exact distribution of Fig52', async () => {
         const result = await chainlab(['analyze', 'thesis-fig5-2.chain', '--ptts', 'Fig52']);
         expect(result.status, result.stderr).toBe(0);
-        expect(result.stdout).toContain('hyper-period 40600 ms, 203 latency trees');
+        expect(result.stdout).toContain('hyper-period 40.6 s, 203 latency trees');
         expect(result.stdout).toMatch(/p50 197 ms {2}p90 253 ms {2}p99 285 ms {2}p99\.9 301 ms/);
-        expect(result.stdout).toContain('loss probability 8.569e-5 per frame');
+        expect(result.stdout).toContain('loss probability 8.57·10⁻⁵ per frame');
     });
 
     test('plan', async () => {

@@ -31,6 +31,7 @@ const FILES = {
     xray: join('samples', 'xray.chain'),
     fig35: join('samples', 'chains', 'fig3-5.chain'),
     ptts: join('samples', 'ptts', 'thesis-fig5-2.chain'),
+    synth200: join('diagram', 'test', 'fixtures', 'synth-200.chain'),
 };
 const ZOOM = ['fit', 'readable', 'zoom-out', 'zoom-in', 'zoom-reset'];
 
@@ -120,6 +121,34 @@ const zoomOf = (frame: Frame) =>
         return Number(/scale\(([\d.e+-]+)/.exec(transform)?.[1] ?? 1);
     });
 
+/** The boxes drawn and those not wholly inside the SVG's part of the webview (all of it the user can see). */
+function boxesInPanel(): { boxes: number; outside: number } {
+    const svg = document.querySelector('svg.sprotty-graph')!.getBoundingClientRect();
+    const panel = { right: Math.min(svg.right, innerWidth), bottom: Math.min(svg.bottom, innerHeight) };
+    const boxes = [...document.querySelectorAll('[id$="_container"] g.sprotty-node > rect.node-body')].map(r =>
+        r.getBoundingClientRect(),
+    );
+    const outside = boxes.filter(
+        b =>
+            b.left < svg.left - 0.5 ||
+            b.top < svg.top - 0.5 ||
+            b.right > panel.right + 0.5 ||
+            b.bottom > panel.bottom + 0.5,
+    );
+    return { boxes: boxes.length, outside: outside.length };
+}
+
+/** Visible diagram texts and how many of them overlap another. */
+function overlappingTexts(): { texts: number; overlapping: number } {
+    const rects = [...document.querySelectorAll('[id$="_container"] svg.sprotty-graph text')]
+        .map(t => t.getBoundingClientRect())
+        .filter(r => r.width > 0 && r.height > 0);
+    const hit = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const overlapping = rects.filter((a, i) => rects.some((b, j) => i !== j && hit(a, b))).length;
+    return { texts: rects.length, overlapping };
+}
+
 const visibleControls = (frame: Frame) =>
     frame
         .locator('.chainlab-toolbar [data-control]:visible')
@@ -174,22 +203,7 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
         // Fit: the whole chain, every box drawn inside the diagram's part of the panel, at whatever zoom that takes
         await frame.locator('button[data-control="fit"]').click();
         await expect.poll(() => zoomOf(frame)).toBeLessThan(fitted);
-        const placed = await frame.evaluate(() => {
-            // the SVG's part inside the webview: all of it that the user can see
-            const svg = document.querySelector('svg.sprotty-graph')!.getBoundingClientRect();
-            const panel = { right: Math.min(svg.right, innerWidth), bottom: Math.min(svg.bottom, innerHeight) };
-            const boxes = [...document.querySelectorAll('[id$="_container"] g.sprotty-node > rect.node-body')].map(r =>
-                r.getBoundingClientRect(),
-            );
-            const outside = boxes.filter(
-                b =>
-                    b.left < svg.left - 0.5 ||
-                    b.top < svg.top - 0.5 ||
-                    b.right > panel.right + 0.5 ||
-                    b.bottom > panel.bottom + 0.5,
-            );
-            return { boxes: boxes.length, outside: outside.length };
-        });
+        const placed = await frame.evaluate(boxesInPanel);
         expect(placed.boxes).toBeGreaterThan(20);
         expect(placed.outside).toBe(0);
         await frame.locator('button[data-control="readable"]').click();
@@ -200,5 +214,53 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
         await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted * 1.15, 3);
         await page.mouse.wheel(0, 100);
         await expect.poll(() => zoomOf(frame)).toBeCloseTo(fitted, 3);
+    });
+
+    test('a 200-box chain at Fit: every box inside the panel, labels that do not overlap, light and dark', async () => {
+        const view: View = {
+            name: 'synth-200',
+            file: 'synth200',
+            element: 'chain Synth',
+            lens: 'Diagram',
+            controls: [],
+        };
+        const frame = await openView(view, opened);
+        await frame.locator('button[data-control="fit"]').click();
+        await expect.poll(() => frame.evaluate(boxesInPanel), { timeout: 20_000 }).toEqual({ boxes: 200, outside: 0 });
+        const texts = await frame.evaluate(overlappingTexts);
+        expect(texts.texts).toBeGreaterThan(0);
+        expect(texts.overlapping).toBe(0);
+        await shotInBothThemes(
+            page,
+            [frame],
+            theme => join(artifacts, `view-synth-200-fit-${theme}.png`),
+            async () => expect((await frame.evaluate(overlappingTexts)).overlapping).toBe(0),
+        );
+        console.log(
+            `200 boxes at Fit: zoom ${(await zoomOf(frame)).toFixed(3)}, ${texts.texts} texts, none overlapping`,
+        );
+    });
+
+    test('results on the model: the plan coloured by slack from its Options, with its key; light and dark', async () => {
+        const frame = opened[1]; // the X-ray plan
+        await page.locator('.tab', { hasText: 'XRay (plan' }).first().click();
+        await frame.locator('.chainlab-options button').click();
+        await frame.locator('select[data-control="colour-by"]').selectOption('slack');
+        await frame.locator('g.chainlab-heat-key').waitFor({ timeout: 30_000 });
+        const coloured = () => frame.locator('[id$="_container"] g.sprotty-node[class*="heat-"]').count();
+        await expect.poll(coloured, { timeout: 10_000 }).toBeGreaterThan(0);
+        expect(await frame.locator('g.chainlab-heat-key').textContent()).toMatch(/slack/i);
+        await page.keyboard.press('Escape'); // the options panel closed, as a user leaves it
+        await shotInBothThemes(
+            page,
+            [frame],
+            theme => join(artifacts, `view-xray-plan-slack-${theme}.png`),
+            async () => {
+                const contrast = await frame.evaluate(contrastOffenders, 4.5);
+                expect(contrast.offenders, `plan coloured by slack (${await currentTheme(page)})`).toEqual([]);
+            },
+        );
+        // the text does not change with an option
+        expect(await page.locator('.tab.dirty').count()).toBe(0);
     });
 });

@@ -39,6 +39,7 @@ from chainlab.plan.model import (
 from chainlab.plan.options import PlanOptions
 from chainlab.plan.predict import DEFAULT_BIN_NS, PER_RUN, WARMUP, nominal_timing, predict_latency
 from chainlab.plan.reduced import reduced_order
+from chainlab.plan.slack import plan_slack
 from chainlab.plan.sync import build_signals, build_threads, enforce_sharing, overlapping_pairs, token_game
 
 NOMINAL_ITERATIONS = WARMUP + PER_RUN  # the nominal timeline doubles as predict_latency's
@@ -276,7 +277,9 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
       A thread repeats its steps once per iteration.
     sub_boxes[]: name ("instance.slice"), instance, box, kernel, slice, slices, rows [start, end) of
       `height`, thread, estimated_cost_ns / estimated_start_ns (list scheduling), cost_source (etp |
-      cost | model: where the estimate comes from; "model" = kernel estimate, not measured), depends_on.
+      cost | model: where the estimate comes from; "model" = kernel estimate, not measured), depends_on,
+      slack_ns (how late it may start without delaying the nominal end-to-end finish), critical (no slack:
+      on the path that sets the nominal latency).
     dependencies[]: from, to (sub-boxes), buffer, rows [start, end) read, bytes.
     buffers[]: one per output port: name ("instance.port"), producer, consumers, image, bytes,
       size (aligned), offset in the arena. arena_bytes, lower_bound_bytes (+ lower_bound_exact),
@@ -292,6 +295,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
     view, inst = plan.chain, plan.inst
     subs = inst.subs
     sig_name = {s.id: s.name for s in plan.signals}
+    slack, critical = plan_slack(plan)
 
     def step(st: Step) -> dict[str, Any]:
         if st.op == "execute":
@@ -339,6 +343,8 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "estimated_cost_ns": round(s.mean_cost_ns),
                 "cost_source": cost_source(view.instances[s.instance]),
                 "estimated_start_ns": round(plan.mapping.est_start[s.id]),
+                "slack_ns": round(slack[s.id]),
+                "critical": critical[s.id],
                 "depends_on": [subs[p].name for p in inst.preds[s.id]],
             }
             for s in subs
@@ -438,6 +444,7 @@ __all__ = [
     "chain_latency_etp",
     "latency_json",
     "make_plan",
+    "plan_slack",
     "plan_to_json",
     "predict_latency",
     "thread_listing",

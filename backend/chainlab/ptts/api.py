@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from chainlab.errors import ModelError, TooExpensiveError
+from chainlab.number_format import format_duration, format_number
 from chainlab.ptts import simulate as sim
 from chainlab.ptts import tree as tree_mod
 from chainlab.ptts.cost import MAX_TREES, cost_summary, over_tree_limit, propose
@@ -79,8 +80,8 @@ def choose(p: Prepared, *, per_root: bool, max_trees: int, max_operations: int) 
     chain = p.chain
     R = chain.roots
     if over_tree_limit(R, max_trees):
-        hyperperiod_ms = chain.hyperperiod * chain.unit_ns / 1e6
-        why = f"the hyper-period of {hyperperiod_ms:g} ms holds {R} latency trees (limit {max_trees})"
+        hyperperiod = format_duration(chain.hyperperiod * chain.unit_ns)
+        why = f"the hyper-period of {hyperperiod} holds {R} latency trees (limit {max_trees})"
         return Choice("", {}, Refusal(why, max_trees))
     cost = cost_summary(chain, p.hops)
     per_root_rows = cost["per_root_rows"]
@@ -115,9 +116,8 @@ def _too_expensive(p: Prepared, why: str, max_trees: int) -> TooExpensiveError:
         lines.append("nearby periods that shrink the hyper-period:")
         for prop in proposals[:5]:
             ps = ", ".join(f"{n} {_ms(v)} ms" for n, v in prop["periods_ns"].items())
-            lines.append(
-                f"  {ps} ({prop['kind']}, max change {prop['max_relative_change'] * 100:.3g}%) -> {prop['roots']} trees"
-            )
+            change = format_number(prop["max_relative_change"] * 100)
+            lines.append(f"  {ps} ({prop['kind']}, max change {change} %) -> {prop['roots']} trees")
     else:
         lines.append("no period set within 2% shrinks the hyper-period enough")
     lines.append(

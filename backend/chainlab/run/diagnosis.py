@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainlab.number_format import format_ms, format_number
+
 #: Differences below these are "as predicted" (the fidelity target of the issue tracker: p50/p99 within 10 %).
 CLOSE = 0.10
 #: A tail that grows this much more than the median points to jitter the model does not have.
@@ -28,15 +30,15 @@ def _slower_boxes(row: dict[str, Any], calibrated_p50: dict[str, float]) -> list
         if before and t["duration_p50_ns"] > before * (1 + SLOWER_BOX):
             slower.append((t["duration_p50_ns"] - before, t["sub_box"], t["duration_p50_ns"], before))
     return [
-        f"{name} runs {now / before - 1:.0%} slower than in the calibration run ({now / 1e6:.3g} vs "
-        f"{before / 1e6:.3g} ms, median): calibrate again if the target changed, else look for what shares its core"
+        f"{name} runs {now / before - 1:.0%} slower than in the calibration run ({format_number(now / 1e6)} vs "
+        f"{format_ms(before / 1e6)}, median): calibrate again if the target changed, else look for what shares its core"
         for _, name, now, before in sorted(slower, reverse=True)[:3]
     ]
 
 
 def _compared(measured: float, predicted: float) -> str:
     d = _pct(measured, predicted)
-    return f"{abs(d):.0%} {'slower' if d > 0 else 'faster'} ({measured:.3g} vs {predicted:.3g} ms)"
+    return f"{abs(d):.0%} {'slower' if d > 0 else 'faster'} ({format_number(measured)} vs {format_ms(predicted)})"
 
 
 def _between_sub_boxes(slower: bool) -> str:
@@ -62,7 +64,8 @@ def _prediction_lines(row: dict[str, Any], calibrated: bool, calibrated_p50: dic
     ks = row.get("ks")
     lines = [
         f"{row['scenario']}: measured is {_compared(p50['measured'], p50['predicted'])} than predicted at the median "
-        f"and {_compared(p99['measured'], p99['predicted'])} at p99" + (f"; KS {ks:.2f}" if ks is not None else "")
+        f"and {_compared(p99['measured'], p99['predicted'])} at p99"
+        + (f"; KS {format_number(ks)}" if ks is not None else "")
     ]
     if abs(d50) <= CLOSE and abs(d99) <= CLOSE:
         lines.append("the prediction holds: median and p99 within 10 % of the measurement")

@@ -1,14 +1,30 @@
-"""The words and numbers of a run's report files as the editor's plot panel writes them (extension/src/plot-data.ts,
-number-format.ts): one number format (3 significant digits, a·10⁻ⁿ below 10⁻³), the requirements' wording, and the
-series in the panel's order with the panel's colours, so cdf.png, report.html and the panel read the same."""
+"""The words and numbers of a run's report files as the editor's plot panel writes them (extension/src/plot-data.ts):
+the one number format (chainlab.number_format, re-exported here), the requirements' wording, and the series in the
+panel's order with the panel's colours, so cdf.png, report.html and the panel read the same."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
+from chainlab.number_format import format_ms, format_number, format_probability
 from chainlab.run.report import RunReport
+
+__all__ = [
+    "FAIL_COLOUR",
+    "FOREGROUND",
+    "SERIES_COLOURS",
+    "Series",
+    "format_ms",
+    "format_number",
+    "format_probability",
+    "judged_requirements",
+    "plot_series",
+    "requirement_margin",
+    "requirement_text",
+    "requirement_value",
+]
+
 
 #: The editor's series colours, in its order (the prediction first when there is one, then each measured scenario):
 #: VS Code's default light charts.blue, orange, green, purple, yellow (extension/webview/plot/theme.ts hands out
@@ -17,41 +33,6 @@ from chainlab.run.report import RunReport
 SERIES_COLOURS = ("#1a85ff", "#d18616", "#388a34", "#652d90", "#bf8803")
 FAIL_COLOUR = "#e51400"
 FOREGROUND = "#3b3b3b"
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def format_number(value: float | None) -> str:
-    """3 significant digits, trailing zeros dropped; a·10⁻ⁿ below 10⁻³; '–' for no number (None, NaN).
-
-    Parameters
-    ----------
-    value
-        Any number of the report.
-
-    Returns
-    -------
-    str
-        As the editor's formatNumber writes it: ``1.12``, ``200``, ``8.57·10⁻⁵``, ``–``.
-    """
-    if value is None or not math.isfinite(value):
-        return "–"
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    magnitude = abs(value)
-    if magnitude >= 1e-3:
-        rounded = float(f"{magnitude:.3g}")
-        return sign + (f"{rounded:.6f}".rstrip("0").rstrip(".") if rounded < 1e21 else f"{rounded:e}")
-    mantissa, exponent = f"{magnitude:.2e}".split("e")
-    digits = f"{float(mantissa):g}"
-    power = f"10{str(int(exponent)).translate(_SUPERSCRIPT)}"
-    return f"{sign}{'' if digits == '1' else digits + '·'}{power}"
-
-
-def format_ms(value_ms: float | None) -> str:
-    """A latency in ms: ``128 ms``."""
-    return f"{format_number(value_ms)} ms"
 
 
 def _level(percent: float) -> str:
@@ -67,13 +48,6 @@ def requirement_text(r: dict[str, Any]) -> str:
     if r["kind"] == "deadline":
         return f"latency {op} {format_ms(r['bound_ms'])} with probability ≥ {_level(r['required_probability'] * 100)} %"
     return f"loss {op} {format_number(r.get('limit'))}"
-
-
-def format_probability(value: float | None) -> str:
-    """A probability; below 10⁻¹² (rounding noise of sums) ``< 10⁻¹²``."""
-    if value is not None and 0 < value < 1e-12:
-        return "< 10⁻¹²"
-    return format_number(value)
 
 
 def requirement_value(r: dict[str, Any]) -> str:

@@ -3,28 +3,34 @@ it), what the numbers say, the phases and where the report is."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from chainlab.number_format import format_duration, format_ms, format_number, format_probability
 from chainlab.run.report import RunReport
 
 _HEAD = (
     f"{'':10} {'mean ms':>8} {'sigma':>7} {'p50':>8} {'p99':>8} {'max':>8} {'+mean%':>7} {'KS':>5} "
-    f"{'BE GB/s':>7} {'susp%':>6} {'e2e p99':>8} {'loss':>8}  iterations"
+    f"{'BE GB/s':>7} {'susp%':>6} {'e2e p99':>8} {'loss':>9}  iterations"
 )
 
 
-def _cell(value: float | None, width: int, spec: str) -> str:
-    """A number of the table, or '-' where there is none (no best-effort work, no ptts, no prediction)."""
+def _cell(value: float | None, width: int, text: Callable[[float], str] = format_number) -> str:
+    """A number of the table in the one number format, or '-' where there is none (no best-effort work, no ptts)."""
     if value is None or value != value:  # None or NaN
         return f"{'-':>{width}}"
-    return f"{value:{width}{spec}}"
+    return f"{text(value):>{width}}"
 
 
 def _ms(stats: dict[str, Any]) -> str:
     return " ".join(
-        f"{stats[k] / 1e6:{w}.3f}"
+        _cell(stats[k] / 1e6, w)
         for k, w in (("mean_ns", 8), ("std_ns", 7), ("p50_ns", 8), ("p99_ns", 8), ("max_ns", 8))
     )
+
+
+def _signed(value: float) -> str:
+    return ("+" if value > 0 else "") + format_number(value)
 
 
 def _row(r: dict[str, Any]) -> str:
@@ -35,13 +41,13 @@ def _row(r: dict[str, Any]) -> str:
     susp = "-"
     t = r.get("throttle")
     if t and t.get("wall_ns") and t.get("cores"):
-        susp = f"{100 * sum(c['suspended_ns'] for c in t['cores']) / (t['wall_ns'] * len(t['cores'])):.1f}"
+        susp = format_number(100 * sum(c["suspended_ns"] for c in t["cores"]) / (t["wall_ns"] * len(t["cores"])))
     e2e = next((p for p in r.get("ptts", []) if "p99_ms" in p), None)
     be = r["be_bytes_per_s"] / 1e9 if r.get("be_bytes_per_s") else None
     return (
-        f"{r['scenario']:10} {_ms(m)} {r.get('increase_pct', 0):+7.1f} "
-        f"{_cell(r.get('ks'), 5, '.2f')} {_cell(be, 7, '.2f')} {susp:>6} "
-        f"{_cell(e2e and e2e['p99_ms'], 8, '.2f')} {_cell(e2e and e2e['loss'], 8, '.2g')}  "
+        f"{r['scenario']:10} {_ms(m)} {_cell(r.get('increase_pct', 0), 7, _signed)} "
+        f"{_cell(r.get('ks'), 5)} {_cell(be, 7)} {susp:>6} "
+        f"{_cell(e2e and e2e['p99_ms'], 8)} {_cell(e2e and e2e['loss'], 9, format_probability)}  "
         f"{r['completed']}/{r['iterations']}" + ("" if r["status"] == "ok" else f" {r['status'].upper()}")
     )
 
@@ -59,7 +65,7 @@ def summary_table(report: RunReport) -> list[str]:
 
 def _header(report: RunReport) -> list[str]:
     plan = report.plan
-    release = f"released every {report.period_ns / 1e6:g} ms" if report.period_ns else "free-running source"
+    release = f"released every {format_ms(report.period_ns / 1e6)}" if report.period_ns else "free-running source"
     cached = ", cached build" if report.cached_build else ""
     lines = [
         f"chain {report.chain} on {report.target} ({report.kind}): {plan.get('heuristic')}/{plan.get('memory')}, "
@@ -85,6 +91,6 @@ def summary_text(report: RunReport, preflight_lines: list[str] | None = None) ->
                 f"OVERLOADED in {r['scenario']}: the latency grew through the run (a backlog): the chain needs more "
                 "than one source period per frame on these cores; the numbers measure the backlog, not the chain"
             )
-    phases = ", ".join(f"{k} {v:.2f} s" for k, v in report.phases_s.items())
+    phases = ", ".join(f"{k} {format_duration(v * 1e9, 's')}" for k, v in report.phases_s.items())
     lines += [f"phases: {phases}", f"report: {report.out_dir}/report.html"]
     return "\n".join(lines)

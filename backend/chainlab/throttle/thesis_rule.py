@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from chainlab.number_format import format_duration, format_number
+
 #: Thesis Table 4.4, X-rays/X-rays congested: 13873 / 5867 − 1.
 WORST_CONGESTED_INCREASE = 13873 / 5867 - 1
 
@@ -53,8 +55,8 @@ def propose_duty_cycle(
         raise ValueError("at least one best-effort core is needed")
     if requirement_ns <= isolated_ns:
         raise ValueError(
-            f"no slack: the requirement ({requirement_ns / 1e6:.3f} ms) is not above the isolated "
-            f"latency ({isolated_ns / 1e6:.3f} ms); no throttling can meet it"
+            f"no slack: the requirement ({format_duration(requirement_ns)}) is not above the isolated "
+            f"latency ({format_duration(isolated_ns)}); no throttling can meet it"
         )
     why: list[str] = []
     agg_r = aggregate_read_bps if aggregate_read_bps is not None else core_read_bps * (be_cores + 1)
@@ -69,7 +71,7 @@ def propose_duty_cycle(
     allowed = (requirement_ns - isolated_ns) / isolated_ns
     d_cong = congested_increase if congested_increase is not None else WORST_CONGESTED_INCREASE
     why.append(
-        f"slack: requirement {requirement_ns / 1e6:.3f} ms vs isolated {isolated_ns / 1e6:.3f} ms allows "
+        f"slack: requirement {format_duration(requirement_ns)} vs isolated {format_duration(isolated_ns)} allows "
         f"+{100 * allowed:.1f}%; "
         f"congested increase {'measured' if congested_increase is not None else 'assumed (thesis worst case)'} "
         f"+{100 * d_cong:.1f}%"
@@ -81,12 +83,13 @@ def propose_duty_cycle(
         ratio = d_cong / allowed - 1
         suspend = math.ceil(ratio) * sample_ns
         why.append(
-            f"T = S·(d_cong/d_allowed − 1) = {sample_ns / 1e3:.0f} us × {ratio:.2f} → {suspend / 1e3:.0f} us "
+            f"T = S·(d_cong/d_allowed − 1) = {format_duration(sample_ns)} × {format_number(ratio)} → "
+            f"{format_duration(suspend)} "
             f"(whole sample intervals)"
         )
         if suspend > max_suspend_ns:
             suspend = max_suspend_ns
-            why.append(f"capped at {max_suspend_ns / 1e6:.0f} ms so best-effort work keeps making progress")
+            why.append(f"capped at {format_duration(max_suspend_ns)} so best-effort work keeps making progress")
     frac = sample_ns / (sample_ns + suspend)
     why.append(f"a best-effort core above its threshold runs at most {100 * frac:.1f}% of the time")
     return DutyProposal(

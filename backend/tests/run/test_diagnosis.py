@@ -17,7 +17,7 @@ def test_a_prediction_within_ten_percent_holds() -> None:
     lines = diagnose({"scenarios": [row("baseline", (10.5, 10.0), (12.0, 11.5))]}, calibrated=True)
     assert lines == [
         "baseline: measured is 5% slower (10.5 vs 10 ms) than predicted at the median and 4% slower (12 vs 11.5 ms)"
-        " at p99; KS 0.50",
+        " at p99; KS 0.5",
         "the prediction holds: median and p99 within 10 % of the measurement",
     ]
 

@@ -50,13 +50,18 @@ function centred(bounds: Bounds, canvas: Canvas, zoom: number): Viewport {
 /**
  * *Readable*: the whole drawing centred when it fits at readable zoom; otherwise its top-left corner at the
  * panel's top-left, where reading starts (a wide drawing centred vertically would leave the panel's top half
- * empty).
+ * empty). Where no whole node would be in that view (a top-down drawing whose first layers ELK centred over
+ * wider ones, such as a plan), the view moves right to the leftmost of the nodes that fit in its height.
  */
-export function readableViewport(bounds: Bounds, canvas: Canvas): Viewport {
+export function readableViewport(bounds: Bounds, canvas: Canvas, nodes: Bounds[] = []): Viewport {
     const fit = wholeZoom(bounds, canvas);
     const zoom = Math.max(READABLE_ZOOM, Math.min(fit, 1));
     if (fit >= zoom) return centred(bounds, canvas, zoom);
-    return { zoom, scroll: { x: bounds.x - PADDING / zoom, y: bounds.y - PADDING / zoom } };
+    const view = { x: bounds.x - PADDING / zoom, y: bounds.y - PADDING / zoom };
+    const [right, bottom] = [view.x + canvas.width / zoom, view.y + canvas.height / zoom];
+    const inBand = nodes.filter(n => n.y >= view.y && n.y + n.height <= bottom);
+    if (!inBand.length || inBand.some(n => n.x >= view.x && n.x + n.width <= right)) return { zoom, scroll: view };
+    return { zoom, scroll: { x: Math.min(...inBand.map(n => n.x)) - PADDING / zoom, y: view.y } };
 }
 
 /**

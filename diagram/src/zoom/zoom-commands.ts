@@ -9,6 +9,7 @@ import { inject, injectable } from 'inversify';
 import {
     Command,
     isBoundsAware,
+    type BoundsAware,
     isViewport,
     TYPES,
     ZoomMouseListener,
@@ -86,10 +87,11 @@ export function requestedViewport(
     current: Viewport,
     bounds: Bounds | undefined,
     canvas: Canvas,
+    nodes: Bounds[] = [],
 ): Viewport | undefined {
     if (!bounds || !(canvas.width > 0 && canvas.height > 0)) return undefined;
     if ('fit' in request)
-        return request.fit === 'whole' ? wholeViewport(bounds, canvas) : readableViewport(bounds, canvas);
+        return request.fit === 'whole' ? wholeViewport(bounds, canvas) : readableViewport(bounds, canvas, nodes);
     const zoom = 'zoom' in request ? request.zoom : current.zoom * request.factor;
     const centre = { x: canvas.width / 2, y: canvas.height / 2 };
     return keepInView(zoomAbout(current, zoom, centre), bounds, canvas);
@@ -111,7 +113,8 @@ export class ChainlabZoomCommand extends Command {
         if (!isViewport(root)) return root;
         const canvas = visibleCanvas(this.viewerOptions.baseDiv, root);
         this.before = { zoom: root.zoom, scroll: root.scroll };
-        this.after = requestedViewport(this.action.request, this.before, drawingBounds(root), canvas);
+        const nodes = root.children.filter(c => isBoundsAware(c) && 'size' in c).map(c => (c as BoundsAware).bounds);
+        this.after = requestedViewport(this.action.request, this.before, drawingBounds(root), canvas, nodes);
         return this.redo(context);
     }
 

@@ -1,6 +1,12 @@
 /** `chainlab analyze FILE --ptts NAME`: the exact end-to-end latency distribution and loss of a PTTS chain. */
 import type { Command } from 'commander';
-import type { AnalyzeResult, LossPair, RequirementResult } from '@chainlab/contract';
+import {
+    formatDuration,
+    formatLevel,
+    type AnalyzeResult,
+    type LossPair,
+    type RequirementResult,
+} from '@chainlab/contract';
 import { positiveInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { withBackend } from './backend-session.js';
@@ -41,23 +47,33 @@ function describeRequirement(r: RequirementResult): [string, string, string] {
     if (r.kind === 'percentile')
         return [
             verdict,
-            `latency p${r.percentile} ${r.op} ${formatMs(r.bound_ms!)}`,
-            `p${r.percentile} = ${formatMs(r.value_ms!)}`,
+            `latency p${r.percentile} ${r.op} ${formatMs(r.bound_ms)}`,
+            `p${r.percentile} = ${formatMs(r.value_ms)}`,
         ];
     if (r.kind === 'deadline')
         return [
             verdict,
-            `latency ${r.op} ${formatMs(r.bound_ms!)} with probability >= ${formatProbability(r.required_probability!)}`,
-            `P = ${formatProbability(r.value)}`,
+            `latency ${r.op} ${formatMs(r.bound_ms)} with probability >= ${formatLevel(r.required_probability! * 100)} %`,
+            missText(r),
         ];
-    return [verdict, `loss ${r.op} ${formatProbability(r.limit!)}`, `loss = ${formatProbability(r.value)}`];
+    return [verdict, `loss ${r.op} ${formatProbability(r.limit)}`, `loss = ${formatProbability(r.value)}`];
+}
+
+/**
+ * What a deadline found, as the plot panel words it: the chance of missing it, since 3 significant digits write
+ * a chance of meeting it such as 0.99995 as 1.
+ */
+function missText(r: RequirementResult): string {
+    const miss = formatProbability(Math.max(0, 1 - (r.probability ?? r.value)));
+    const allowed = formatProbability(1 - r.required_probability!);
+    return `P(> ${formatMs(r.bound_ms)}) ${miss.startsWith('<') ? '' : '= '}${miss}, allowed ${allowed}`;
 }
 
 export function describeAnalysis(r: AnalyzeResult): string[] {
     const p = r.percentiles;
     const lines = [
         `${r.source}: ptts ${r.name}: exact end-to-end latency (${r.trees.method} method, ${r.analysis_ms.toFixed(1)} ms)`,
-        `  hyper-period ${formatMs(r.hyperperiod_ms)}, ${r.roots} latency trees, time grid ${r.grid_ns} ns`,
+        `  hyper-period ${formatMs(r.hyperperiod_ms)}, ${r.roots} latency trees, time grid ${formatDuration(r.grid_ns)}`,
         `  mean ${formatMs(r.mean_ms)}  std ${formatMs(r.std_ms)}  min ${formatMs(r.min_ms)}  max ${formatMs(r.max_ms)}`,
         `  p50 ${formatMs(p['50'])}  p90 ${formatMs(p['90'])}  p99 ${formatMs(p['99'])}  p99.9 ${formatMs(p['99.9'])}`,
         `  loss probability ${formatProbability(r.loss_probability)} per frame`,

@@ -1,4 +1,8 @@
-/** Plain-text renderings of latency distributions for the terminal. */
+/**
+ * Plain-text renderings of latency distributions for the terminal, with the one number format of the editor and
+ * the report (the contract's; re-exported for the commands).
+ */
+export { formatMs, formatProbability } from '@chainlab/contract';
 
 export type Distribution = ReadonlyArray<readonly [number, number]>;
 
@@ -18,22 +22,17 @@ export function textCdf(distribution: Distribution, rows = 16): string[] {
             cumulative += distribution[index++][1];
         const filled = Math.round(Math.min(1, cumulative) * BAR);
         lines.push(
-            `${formatMs(x).padStart(11)} |${'█'.repeat(filled)}${' '.repeat(BAR - filled)}| ${(cumulative * 100).toFixed(cumulative > 0.999 && cumulative < 1 ? 3 : 1).padStart(6)} %`,
+            `${axisMs(x).padStart(11)} |${'█'.repeat(filled)}${' '.repeat(BAR - filled)}| ${(cumulative * 100).toFixed(cumulative > 0.999 && cumulative < 1 ? 3 : 1).padStart(6)} %`,
         );
     }
     return lines;
 }
 
-export function formatMs(ms: number): string {
+/** A row of the text CDF: more digits than a value, so neighbouring rows do not read the same. */
+function axisMs(ms: number): string {
     if (!Number.isFinite(ms)) return String(ms);
     const digits = Math.abs(ms) >= 100 ? 1 : Math.abs(ms) >= 1 ? 3 : 4;
     return `${Number(ms.toFixed(digits))} ms`;
-}
-
-export function formatProbability(p: number): string {
-    if (p === 0) return '0';
-    if (p >= 0.001) return p.toPrecision(4).replace(/\.?0+$/, '');
-    return p.toExponential(3);
 }
 
 /** Left-aligned columns. */

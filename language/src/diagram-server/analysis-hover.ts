@@ -4,6 +4,7 @@
  * of its ptts (a component's latency is only known end to end).
  */
 import { AstUtils, type AstNode } from 'langium';
+import { formatMs, formatProbability } from '@chainlab/contract';
 import type { LangiumServices } from 'langium/lsp';
 import { isComponent, isPtts } from '../generated/ast.js';
 import { ChainHoverProvider } from '../dsl/lsp/chain-hover.js';
@@ -28,8 +29,8 @@ export class AnalysisHoverProvider extends ChainHoverProvider {
             ? ` · ${failed ? `${failed} requirement(s) missed` : 'requirements met'}`
             : '';
         return [
-            `**latest analysis${ptts === node ? '' : ` of ${ptts.name}`}**: p50 ${r.percentiles['50']} ms · p99 ${r.percentiles['99']} ms · mean ${r.mean_ms.toFixed(3)} ms` +
-                ` · loss ${r.loss_probability.toPrecision(3)}${verdict}`,
+            `**latest analysis${ptts === node ? '' : ` of ${ptts.name}`}**: p50 ${formatMs(r.percentiles['50'])} · p99 ${formatMs(r.percentiles['99'])} · mean ${formatMs(r.mean_ms)}` +
+                ` · loss ${formatProbability(r.loss_probability)}${verdict}`,
             cdfMarkdownImage(r.distribution, r.percentiles['99']),
         ].join('\n\n');
     }

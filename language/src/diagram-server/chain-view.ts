@@ -5,13 +5,13 @@
  * references while editing) is still drawn, without the numbers.
  */
 import type { SModelElement } from 'sprotty-protocol';
-import { isBox, isImageType, type Chain } from '../generated/ast.js';
+import { isBox, isImageType, type Box, type Chain } from '../generated/ast.js';
 import type { IrBox, IrModel } from '../ir/ir-types.js';
-import { boxPorts, chainConnections, chainInstances } from '../dsl/model-util.js';
+import { boxCost, boxPorts, boxSource, chainConnections, chainInstances } from '../dsl/model-util.js';
 import { resolvedSchedule } from '../dsl/resolved-schedule.js';
 import { formatBytes } from '../dsl/units.js';
 import { edge, label, messageGraph, node, port, shortBytes, T, type ChainlabGraph } from './diagram-elements.js';
-import { formatTime } from './time-format.js';
+import { formatAsWritten } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
 type Connection = ReturnType<typeof chainConnections>[number];
@@ -47,7 +47,13 @@ export function chainView(ir: IrModel | undefined, chain: Chain, ctx: ViewContex
             label(`${id}.kernel`, T.text, kernelText(instance.box.$refText, box)),
         ];
         if (showCosts && box)
-            lines.push(label(`${id}.cost`, T.text, costText(box, schedule.slicesOf(instance)?.rows.length ?? 1)));
+            lines.push(
+                label(
+                    `${id}.cost`,
+                    T.text,
+                    costText(box, schedule.slicesOf(instance)?.rows.length ?? 1, instance.box.ref),
+                ),
+            );
         const n = node(id, T.box, lines, {
             name: instance.name,
             cssClasses: [`kernel-${box?.kernel.name ?? 'unknown'}`],
@@ -117,14 +123,18 @@ function kernelText(boxName: string, box: IrBox | undefined): string {
     return `${boxName} · ${box.kernel.name}${args}`;
 }
 
-/** Cost and split of a box; `rows ×2` are the sub-boxes the plan makes of it (see resolvedSchedule). */
-function costText(box: IrBox, slices: number): string {
-    if (box.source_period_ns) return `every ${formatTime(box.source_period_ns)}`;
+/**
+ * Cost and split of a box; `rows ×2` are the sub-boxes the plan makes of it (see resolvedSchedule). Times read in
+ * the unit the source wrote (`cost 0.6 ms` is 0.6 ms, not 600 µs).
+ */
+function costText(box: IrBox, slices: number, source?: Box): string {
+    const written = (source && (boxSource(source)?.period ?? boxCost(source)))?.unit;
+    if (box.source_period_ns) return `every ${formatAsWritten(box.source_period_ns, written)}`;
     const split =
         box.split === 'rows'
             ? `rows ×${slices}, ${box.depends.kind === 'halo' ? `halo ${box.depends.halo_rows}` : box.depends.kind}`
             : 'not split';
-    return `${box.cost_ns !== null ? formatTime(box.cost_ns) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
+    return `${box.cost_ns !== null ? formatAsWritten(box.cost_ns, written) : box.etp ? `etp ${box.etp.kind}` : 'no cost'} · ${split}`;
 }
 
 function boxTooltip(box: IrBox, ir: IrModel): string {

@@ -21,6 +21,7 @@ import { lanesView } from './lanes-view.js';
 import { sameSchedule, type MeasuredTaskStore } from './measured-tasks.js';
 import { planView } from './plan-view.js';
 import { pttsView } from './ptts-view.js';
+import { withResults } from './results-colouring.js';
 import { timelineView } from './timeline-view.js';
 import type { ChainlabDiagramOptions, ViewContext } from './view-context.js';
 import type { ChainlabDiagramServices } from './diagram-module.js';
@@ -80,16 +81,20 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
                     options.element ? `no chain named ${options.element} in this file` : 'this file has no chain',
                     options.element,
                 );
-            if (view === 'chain') return chainView(ir, chain, ctx);
+            const run = this.measured.get(document.uri.toString(), chain.name);
+            const planOf = () => {
+                if (!ir) throw new Error('the model does not export');
+                return this.plans.plan(ir, chain.name, options.heuristic || undefined);
+            };
+            if (view === 'chain') return withResults(chainView(ir, chain, ctx), options.colourBy, planOf, run);
             if (!ir) return messageGraph(view, 'the model does not export', chain.name);
             let plan;
             try {
-                plan = await this.plans.plan(ir, chain.name, options.heuristic || undefined);
+                plan = await planOf();
             } catch (error) {
                 return messageGraph(view, `the planner failed: ${(error as Error).message}`, chain.name);
             }
-            if (view === 'plan') return planView(chain, plan, ctx);
-            const run = this.measured.get(document.uri.toString(), chain.name);
+            if (view === 'plan') return withResults(planView(chain, plan, ctx), options.colourBy, () => plan, run);
             // the model's plan stays the view; measured bars belong to the plan that ran, which on a target with
             // fewer cores has other threads: the overlay draws those in lanes of their own
             const ranPlan = run?.plan && !sameSchedule(plan, run.plan) ? run.plan : undefined;

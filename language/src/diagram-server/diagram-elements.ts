@@ -49,6 +49,8 @@ export interface ChainlabPort extends SPort {
 export interface Sparkline extends SModelElement {
     type: typeof T.sparkline;
     points: Array<[number, number]>;
+    /** x positions (0..1) of dashed vertical markers, e.g. the p99 of an analysed distribution. */
+    marks?: number[];
     position: { x: number; y: number };
     size: { width: number; height: number };
 }

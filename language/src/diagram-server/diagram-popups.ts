@@ -40,6 +40,9 @@ export function popupModel(
     const tooltip = (element as { tooltip?: unknown }).tooltip;
     // a box's tooltip lists its ports, which its hover already says; other tooltips say what only the view knows
     if (typeof tooltip === 'string' && tooltip && element.type !== T.box) parts.push(linesHtml(tooltip));
+    // the value a colouring shows (results-colouring.ts): the colour alone says only its bin
+    const result = (element as { result?: unknown }).result;
+    if (typeof result === 'string' && result) parts.push(linesHtml(result));
     const spark = element.children?.find((c): c is Sparkline => c.type === T.sparkline);
     if (spark) parts.push(sparklineSvg(spark));
     if (!parts.length) return undefined;

@@ -45,3 +45,10 @@ export function cdfSparkline(points: Array<[number, number]>): Array<[number, nu
     out.push([1, 1]);
     return out;
 }
+
+/** Where the value `v` falls on the x axis of cdfSparkline(points): for a marker such as the p99. */
+export function sparklineX(points: Array<[number, number]>, v: number): number {
+    const min = points[0][0];
+    const span = points[points.length - 1][0] - min;
+    return span > 0 ? Math.min(1, Math.max(0, 0.1 + (0.8 * (v - min)) / span)) : 0.5;
+}

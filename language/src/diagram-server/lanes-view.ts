@@ -157,7 +157,10 @@ function threadLane(
         const bar: ChainlabNode = {
             type: T.step,
             id: `${laneId}.${name}`,
-            cssClasses: ['step-execute'],
+            cssClasses: [
+                'step-execute',
+                ...(sub.critical === true && (ctx.options.showCritical ?? true) ? ['critical'] : []),
+            ],
             position: { x: left, y: rows.predicted[0] },
             size: { width, height: rows.predicted[1] - rows.predicted[0] },
             tooltip:

@@ -38,6 +38,10 @@ export function planView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chainl
     for (const b of plan.buffers)
         buffersOf.set(b.producer.instance, [...(buffersOf.get(b.producer.instance) ?? []), b]);
     const cores = new Map(plan.threads.map(t => [t.index, t.core]));
+    const showCritical = ctx.options.showCritical ?? true;
+    const critical = new Set(plan.sub_boxes.filter(s => showCritical && s.critical === true).map(s => s.name));
+    const ports = dependencyPorts(plan.dependencies);
+    const ids = new Map<string, string>();
     const children: SModelElement[] = [];
     for (const s of plan.sub_boxes) {
         const core = cores.get(s.thread);
@@ -53,20 +57,33 @@ export function planView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chainl
             lines.push(
                 label(`${s.name}.cost`, T.text, `${formatTime(s.estimated_cost_ns)} · rows ${s.rows[0]}..${s.rows[1]}`),
             );
-        const n: ChainlabNode = node(ctx.id(s.name), T.subBox, lines, { cssClasses: [`thread-${s.thread % 8}`] });
+        const cssClasses = [`thread-${s.thread % 8}`, ...(critical.has(s.name) ? ['critical'] : [])];
+        const n: ChainlabNode = node(ctx.id(s.name), T.subBox, lines, { cssClasses });
+        ids.set(s.name, n.id);
         n.tooltip = [
             `${s.name}: ${s.box} (${s.kernel}), slice ${s.slice + 1} of ${s.slices}, rows ${s.rows[0]}..${s.rows[1]}`,
             ...(buffersOf.get(s.instance) ?? []).map(
                 b => `writes ${b.name}: ${shortBytes(b.bytes)} at arena offset ${b.offset ?? '-'}`,
             ),
         ].join('\n');
-        n.children!.push(port(`${n.id}.in`, T.inPort), port(`${n.id}.out`, T.outPort));
+        n.children!.push(
+            ...portIds(n.id, 'in', ports.inputs.get(s.name)).map(id => port(id, T.inPort)),
+            ...portIds(n.id, 'out', ports.outputs.get(s.name)).map(id => port(id, T.outPort)),
+        );
         ctx.trace(n, instances.get(s.instance));
         children.push(n);
     }
-    for (const d of plan.dependencies) {
-        children.push(edge(`${d.from}->${d.to}:${d.buffer}`, T.dependency, `${d.from}.out`, `${d.to}.in`));
-    }
+    plan.dependencies.forEach((d, i) => {
+        const [from, to] = [ids.get(d.from) ?? d.from, ids.get(d.to) ?? d.to];
+        const e = edge(
+            dependencyId(d),
+            T.dependency,
+            `${from}.out.${ports.outputIndex[i]}`,
+            `${to}.in.${ports.inputIndex[i]}`,
+        );
+        if (critical.has(d.from) && critical.has(d.to)) e.cssClasses = ['critical'];
+        children.push(e);
+    });
     return {
         type: T.graph,
         id: 'root',
@@ -74,4 +91,30 @@ export function planView(chain: Chain, plan: PlanJson, ctx: ViewContext): Chainl
         element: `${plan.chain} (${plan.heuristic}, ${plan.memory}, arena ${shortBytes(plan.arena_bytes)})`,
         children,
     };
+}
+
+/**
+ * One port per dependency at each end: edges that shared a sub-box's one input port were routed as a common
+ * horizontal bus, and which producers fed a sub-box could not be read off the drawing. `inputs`/`outputs`:
+ * the count per sub-box; `inputIndex[i]`/`outputIndex[i]`: the port of dependency i at its target/source.
+ */
+function dependencyPorts(dependencies: PlanJson['dependencies']) {
+    const inputs = new Map<string, number>();
+    const outputs = new Map<string, number>();
+    const inputIndex: number[] = [];
+    const outputIndex: number[] = [];
+    for (const d of dependencies) {
+        inputIndex.push(inputs.get(d.to) ?? 0);
+        inputs.set(d.to, (inputs.get(d.to) ?? 0) + 1);
+        outputIndex.push(outputs.get(d.from) ?? 0);
+        outputs.set(d.from, (outputs.get(d.from) ?? 0) + 1);
+    }
+    return { inputs, outputs, inputIndex, outputIndex };
+}
+
+const dependencyId = (d: PlanJson['dependencies'][number]) => `${d.from}->${d.to}:${d.buffer}`;
+
+/** `id.in.0`, `id.in.1`, … one per dependency; a single `id.in` where there are none (a source or a sink). */
+function portIds(id: string, side: 'in' | 'out', count: number | undefined): string[] {
+    return count ? Array.from({ length: count }, (_, k) => `${id}.${side}.${k}`) : [`${id}.${side}`];
 }

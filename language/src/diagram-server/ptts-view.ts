@@ -3,12 +3,23 @@
  * its ETP (the CDF), and a summary node with the latest analysis (p99, loss, requirements) or a hint to run it.
  */
 import type { SModelElement } from 'sprotty-protocol';
+import { formatMs, formatProbability } from '@chainlab/contract';
 import type { Ptts } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
 import { pttsComponents } from '../dsl/model-util.js';
 import type { AnalysisSummary } from './analysis-results.js';
-import { edge, label, messageGraph, node, port, T, type ChainlabGraph, type Sparkline } from './diagram-elements.js';
-import { cdfSparkline, etpPoints } from './etp-points.js';
+import {
+    edge,
+    label,
+    messageGraph,
+    node,
+    port,
+    T,
+    type ChainlabGraph,
+    type ChainlabNode,
+    type Sparkline,
+} from './diagram-elements.js';
+import { cdfSparkline, etpPoints, sparklineX } from './etp-points.js';
 import { formatIn, formatTime, unitFor } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
@@ -65,11 +76,37 @@ export function pttsView(
         if (previous) children.push(edge(`${previous}->${id}`, T.edge, `${previous}.out`, `${id}.in`));
         previous = id;
     }
-    const summary = node('analysis', T.banner, analysisLabels(analysis), { cssClasses: [analysisClass(analysis)] });
-    summary.children!.push(port('analysis.in', T.inPort));
+    const summary = analysisNode(analysis);
     children.push(summary);
     if (previous) children.push(edge(`${previous}->analysis`, T.edge, `${previous}.out`, 'analysis.in'));
     return { type: T.graph, id: 'root', view: 'ptts', element: ptts.name, children };
+}
+
+/** The end-to-end node: the analysis' numbers and, once analysed, its CDF with the p99 marked. */
+function analysisNode(analysis: AnalysisSummary | undefined): ChainlabNode {
+    const labels = analysisLabels(analysis);
+    const points = analysis?.distribution.length ? [...analysis.distribution].sort((a, b) => a[0] - b[0]) : undefined;
+    const summary = node(
+        'analysis',
+        T.banner,
+        labels,
+        { cssClasses: [analysisClass(analysis)] },
+        labels.length * 16 + 16 + (points ? SPARK.height + 8 : 0),
+        SPARK.width + 20,
+    );
+    if (points) {
+        const spark: Sparkline = {
+            type: T.sparkline,
+            id: 'analysis.cdf',
+            points: cdfSparkline(points),
+            marks: [sparklineX(points, analysis!.percentiles['99'])],
+            position: { x: (summary.size!.width - SPARK.width) / 2, y: labels.length * 16 + 12 },
+            size: SPARK,
+        };
+        summary.children!.push(spark);
+    }
+    summary.children!.push(port('analysis.in', T.inPort));
+    return summary;
 }
 
 function analysisLabels(a: AnalysisSummary | undefined) {
@@ -80,8 +117,8 @@ function analysisLabels(a: AnalysisSummary | undefined) {
         ];
     const lines = [
         label('analysis.title', T.heading, 'end to end'),
-        label('analysis.p99', T.text, `p50 ${a.percentiles['50']} ms · p99 ${a.percentiles['99']} ms`),
-        label('analysis.loss', T.text, `loss ${a.loss_probability.toPrecision(3)}`),
+        label('analysis.p99', T.text, `p50 ${formatMs(a.percentiles['50'])} · p99 ${formatMs(a.percentiles['99'])}`),
+        label('analysis.loss', T.text, `loss ${formatProbability(a.loss_probability)}`),
     ];
     const failed = a.requirements.filter(r => !r.passed).length;
     if (a.requirements.length)

@@ -1,34 +1,37 @@
 /**
- * The one time formatter and axis of the diagrams (box chain, plan, lanes, PTTS, timeline, popups): a reader
- * should never see µs in one view and ms in the next for the same kind of number. Values ≥ 1 s read in s,
- * ≥ 1 ms in ms, ≥ 1 µs in µs, else ns, with at most three significant decimals.
+ * The time formatter and axis of the diagrams (box chain, plan, lanes, PTTS, timeline, popups), on the contract's
+ * one number format: 3 significant digits, in the unit the source used when the caller knows it, else the unit
+ * that reads best, in s from 10 s on. An axis keeps one unit for all its ticks.
  */
-import type { AxisFields, AxisTick } from '@chainlab/contract';
+import { bestDurationUnit, formatDuration, formatDurationIn, type AxisFields, type AxisTick } from '@chainlab/contract';
 
 export type TimeUnit = AxisFields['unit'];
 
-const FACTORS: ReadonlyArray<[TimeUnit, number]> = [
-    ['s', 1e9],
-    ['ms', 1e6],
-    ['µs', 1e3],
-    ['ns', 1],
-];
-
 /** The unit a value (or an axis whose largest value is `ns`) reads best in. */
 export function unitFor(ns: number): TimeUnit {
-    const abs = Math.abs(ns);
-    return FACTORS.find(([, f]) => abs >= f)?.[0] ?? 'ns';
+    return bestDurationUnit(ns);
 }
 
-/** `ns` in `unit`, trimmed: 1.5 ms, 630 ms, 12.345 µs. */
-export function formatIn(ns: number, unit: TimeUnit, decimals = 3): string {
-    const factor = FACTORS.find(([u]) => u === unit)![1];
-    return `${+(ns / factor).toFixed(decimals)} ${unit}`;
+/** `ns` in `unit`, 3 significant digits: 1.5 ms, 630 ms, 12.3 µs. */
+export function formatIn(ns: number, unit: TimeUnit): string {
+    return formatDurationIn(ns, unit);
 }
 
-/** A duration or instant in the unit it reads best in. */
+/** A duration or instant in the unit it reads best in (one parameter: `times.map(formatTime)` stays right). */
 export function formatTime(ns: number): string {
-    return formatIn(ns, unitFor(ns));
+    return formatDuration(ns);
+}
+
+/** A duration the source wrote in `unit` (`ms`, `us`, ...), read in that unit: `cost 0.6 ms` is 0.6 ms. */
+export function formatAsWritten(ns: number, unit: string | undefined): string {
+    return formatDuration(ns, { unit });
+}
+
+const NS_PER: Readonly<Record<TimeUnit, number>> = { s: 1e9, ms: 1e6, µs: 1e3, ns: 1 };
+
+/** A tick in its axis' unit with every digit it needs: 3 significant digits would write 10050 ms as 10100 ms. */
+function tickText(ns: number, unit: TimeUnit): string {
+    return `${+(ns / NS_PER[unit]).toFixed(3)} ${unit}`;
 }
 
 /** The tick step for a span: 1, 2 or 5 × 10^k, the smallest giving at most `maxTicks` intervals. */
@@ -57,7 +60,7 @@ export function axisTicks(
     const ticks: AxisTick[] = [];
     for (let t = Math.ceil(from / step) * step; t <= to + step * 1e-9; t += step) {
         const ns = Math.round(t / step) * step; // no 0.30000000000000004
-        ticks.push({ x: x0 + (ns - from) * scale, ns, text: formatIn(ns, unit) });
+        ticks.push({ x: x0 + (ns - from) * scale, ns, text: tickText(ns, unit) });
     }
     return { ticks, unit, step };
 }

@@ -4,7 +4,7 @@
  * and each becomes a quick fix that edits the periods that change (thesis section 5.7).
  */
 import type { LangiumDocument } from 'langium';
-import type { CostResult } from '@chainlab/contract';
+import { formatPercent, type CostResult } from '@chainlab/contract';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver';
 import { isPtts, type Model } from '../generated/ast.js';
 import { nodeAt } from '../dsl/lsp/chain-code-actions.js';
@@ -52,9 +52,10 @@ export async function nearbyPeriodActions(
     const components = pttsComponents(ptts);
     return (reply.refused?.proposals ?? []).map(proposal => {
         const edits = periodEdits(document as LangiumDocument<Model>, ptts.name, proposal.periods_ns);
+        // the periods the fix writes into the source, so every digit of them
         const periods = components.map(c => formatNs(proposal.periods_ns[c.name] ?? 0)).join(', ');
         return {
-            title: `Use periods ${periods} (${proposal.roots} latency trees, periods change by at most ${+(proposal.max_relative_change * 100).toPrecision(3)} %)`,
+            title: `Use periods ${periods} (${proposal.roots} latency trees, periods change by at most ${formatPercent(proposal.max_relative_change)})`,
             kind: CodeActionKind.QuickFix,
             diagnostics: [diagnostic],
             edit: { changes: { [document.textDocument.uri]: edits } },

@@ -111,6 +111,15 @@ describe('display options (the webview toolbar)', () => {
         expect(count(hidden, e => e.type === 'edge')).toBe(count(shown, e => e.type === 'edge'));
     });
 
+    test("a box's cost reads in the unit the source wrote it in (cost 0.6 ms is 0.6 ms, not 600 µs)", async () => {
+        const document = await load(services, xray);
+        const costs = all(await diagram(services, document, { view: 'chain', element: 'XRay' }, false))
+            .filter(e => e.id.endsWith('.cost'))
+            .map(e => (e as { text?: string }).text ?? '');
+        expect(costs.some(t => t.startsWith('0.6 ms ·'))).toBe(true);
+        expect(costs.filter(t => /µs/.test(t))).toEqual([]);
+    });
+
     test('the plan view shows the plan of the heuristic chosen in the toolbar', async () => {
         const document = await load(services, xray);
         const threadsOf = async (heuristic?: Heuristic) => {

@@ -9,7 +9,7 @@ import type { SModelElement } from 'sprotty-protocol';
 import type { AxisFields, LaneFields, LegendFields, PlanResult } from '@chainlab/contract';
 import { SharedBackend } from '../../src/server/shared-backend.js';
 import { backendPlanSource } from '../../src/server/plan-source.js';
-import { axisTicks, formatTime, niceStep } from '../../src/diagram-server/time-format.js';
+import { axisTicks, formatAsWritten, formatTime, niceStep } from '../../src/diagram-server/time-format.js';
 import { GANTT } from '../../src/diagram-server/lanes-view.js';
 import { TIMELINE, TIMELINE_LEGEND } from '../../src/diagram-server/timeline-view.js';
 import { all, diagram, diagramServices, load, sampleFiles, type Services } from './diagram-helpers.js';
@@ -29,14 +29,29 @@ type Placed = SModelElement & { position: { x: number; y: number }; size: { widt
 const mantissa = (step: number) => +(step / 10 ** Math.floor(Math.log10(step))).toFixed(6);
 
 describe('time formatting and axis ticks (one formatter for every view)', () => {
-    test('a value reads in the largest unit it reaches, with at most three decimals', () => {
+    test('a value reads in the largest unit it reaches, with 3 significant digits', () => {
         expect(formatTime(0)).toBe('0 ns');
+        expect(formatTime(110_200_000)).toBe('110 ms');
+        expect(formatTime(923_142_600_000)).toBe('923 s');
         expect(formatTime(999)).toBe('999 ns');
         expect(formatTime(1_500)).toBe('1.5 µs');
         expect(formatTime(280_000)).toBe('280 µs');
         expect(formatTime(1_000_000)).toBe('1 ms');
         expect(formatTime(66_600_000)).toBe('66.6 ms');
         expect(formatTime(2_500_000_000)).toBe('2.5 s');
+    });
+
+    test('a time the source wrote reads in its unit (cost 0.6 ms is not 600 µs); from 10 s on in s', () => {
+        expect(formatAsWritten(600_000, 'ms')).toBe('0.6 ms');
+        expect(formatAsWritten(100_000, 'us')).toBe('100 µs');
+        expect(formatAsWritten(923_000_000_000, 'ms')).toBe('923 s');
+        expect(formatAsWritten(600_000, undefined)).toBe('600 µs');
+    });
+
+    test('ticks keep every digit they need (3 significant digits would write 10.05 s as 10.1 s)', () => {
+        const { ticks, unit } = axisTicks(10_000e6, 10_100e6, 0, 800, 2);
+        expect(unit).toBe('s');
+        expect(ticks.map(t => t.text)).toEqual(['10 s', '10.05 s', '10.1 s']);
     });
 
     test('tick steps are 1, 2 or 5 × 10^k and give at most the ticks asked for', () => {

@@ -162,7 +162,7 @@ describe('declarations and references', () => {
             at('Thesis', THESIS),
             [
                 '**ptts Thesis**: Camera → Filter → Screen',
-                'hyper-period 40.6 s (40600000000 ns) = lcm of the periods 200 ms, 58 ms, 56 ms',
+                'hyper-period 40.6 s = lcm of the periods 200 ms, 58 ms, 56 ms',
                 '203 latency trees (roots) = hyper-period / period of Camera',
                 'about 203 operations for exact analysis (thesis eq. 5.15); time grid 1 ms',
             ].join('\n\n'),
@@ -170,7 +170,7 @@ describe('declarations and references', () => {
     });
 
     test('ptts: the sketch has a long hyper-period', async () => {
-        await check(at('System'), /hyper-period 923\.1426 s \(923142600000 ns\)[\s\S]*13861 latency trees/);
+        await check(at('System'), /hyper-period 923 s = [^\n]*\n[\s\S]*13861 latency trees/);
     });
 
     test('ptts with a missing period', async () => {

@@ -87,7 +87,7 @@ describe('nearby periods from the backend', () => {
             expect(action.diagnostics).toEqual([diagnostic]);
             expect(action.title).toMatch(
                 new RegExp(
-                    `^Use periods .* \\(${proposal.roots} latency trees, periods change by at most [\\d.e-]+ %\\)$`,
+                    `^Use periods .* \\(${proposal.roots} latency trees, periods change by at most [\\d.·⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+ %\\)$`,
                 ),
             );
             const text = applied(document, action.edit!.changes![document.textDocument.uri]);

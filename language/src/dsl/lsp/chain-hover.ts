@@ -6,6 +6,7 @@
  * `g: Gain` describes the box).
  */
 import { AstNodeHoverProvider, type LangiumServices } from 'langium/lsp';
+import { formatDuration } from '@chainlab/contract';
 import {
     AstUtils,
     CstUtils,
@@ -241,7 +242,8 @@ function describePtts(ptts: Ptts): string {
     const cost = pttsCost(timing);
     return [
         `**ptts ${ptts.name}**: ${timing.names.join(' → ')}`,
-        `hyper-period ${readableNs(cost.hyperperiod)} (${cost.hyperperiod} ns) = lcm of the periods ${timing.periods.map(p => readableNs(p)).join(', ')}`,
+        // a computed quantity, not one written in the source: the one number format (923 s, not 923.1426 s)
+        `hyper-period ${formatDuration(Number(cost.hyperperiod))} = lcm of the periods ${timing.periods.map(p => readableNs(p)).join(', ')}`,
         `${cost.trees} latency trees (roots) = hyper-period / period of ${timing.names[0]}`,
         `${cost.complete ? 'about' : 'at least'} ${cost.operations} operations for exact analysis (thesis eq. 5.15); time grid ${readableNs(cost.grid)}` +
             (cost.overTreeLimit ? ` — more than the ${MAX_TREES} latency trees the analysis accepts` : ''),
