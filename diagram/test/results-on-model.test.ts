@@ -66,7 +66,13 @@ const arrowheads = (page: Page) =>
             const r = p.getBoundingClientRect();
             const x = r.x + r.width / 2;
             const y = r.y + r.height / 2;
-            const inPanel = x > 0 && y > 0 && x < innerWidth && y < innerHeight;
+            // in the drawing's part of the panel (the SVG below the toolbar, as far as the window shows it)
+            const svg = p.closest('svg.sprotty-graph')!.getBoundingClientRect();
+            const inPanel =
+                x > Math.max(svg.left, 0) &&
+                y > Math.max(svg.top, 0) &&
+                x < Math.min(svg.right, innerWidth) &&
+                y < Math.min(svg.bottom, innerHeight);
             // the edge's own invisible hit area may lie over it; anything else (a port, a node) hides it
             const top = document.elementFromPoint(x, y);
             // as are the corner overlays (colour key, overview), which lie over the whole drawing by design

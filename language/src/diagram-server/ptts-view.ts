@@ -6,7 +6,7 @@ import type { SModelElement } from 'sprotty-protocol';
 import { formatMs, formatProbability } from '@chainlab/contract';
 import type { Ptts } from '../generated/ast.js';
 import type { IrModel } from '../ir/ir-types.js';
-import { pttsComponents } from '../dsl/model-util.js';
+import { componentOffset as offsetOf, componentPeriod as periodOf, pttsComponents } from '../dsl/model-util.js';
 import type { AnalysisSummary } from './analysis-results.js';
 import {
     edge,
@@ -20,7 +20,7 @@ import {
     type Sparkline,
 } from './diagram-elements.js';
 import { cdfSparkline, etpPoints, sparklineX } from './etp-points.js';
-import { formatIn, formatTime, unitFor } from './time-format.js';
+import { formatAsWritten, formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
 const SPARK = { width: 120, height: 36 };
@@ -43,12 +43,16 @@ export function pttsView(
             c.etp.kind === 'chain'
                 ? `etp: latency of chain ${c.etp.chain}`
                 : `etp ${c.etp.kind}${points ? ` ${etpRange(points)}` : ''}`;
+        const ast = asts.get(c.name);
+        // in the units the model writes them in; an offset without one reads in its period's
+        const periodUnit = ast && periodOf(ast)?.unit;
+        const offsetUnit = (ast && offsetOf(ast)?.unit) ?? periodUnit;
         const labels = [
             label(`${id}.name`, T.heading, c.name),
             label(
                 `${id}.timing`,
                 T.text,
-                `period ${formatTime(c.period_ns)} · offset ${formatIn(c.offset_ns, unitFor(c.period_ns))}`,
+                `period ${formatAsWritten(c.period_ns, periodUnit)} · offset ${formatAsWritten(c.offset_ns, offsetUnit)}`,
             ),
             label(`${id}.etp`, T.text, etpText),
         ];

@@ -74,7 +74,7 @@ describe('declarations and references', () => {
                 '- in i: Frame, 2 MiB (2097152 B)',
                 '- out o: Frame, 2 MiB (2097152 B)',
                 'split rows, depends pointwise',
-                'cost 400 µs (400000 ns)',
+                'cost 0.4 ms (400000 ns)',
             ].join('\n\n'),
         );
         await check(
@@ -183,7 +183,7 @@ describe('declarations and references', () => {
     test('component: period, offset and etp', async () => {
         await check(
             at('Sensor'),
-            '**component Sensor** (1 of 4 in ptts System)\n\nperiod 66.6 ms (66600000 ns), offset 0 ns\n\netp uniform: 30 ms .. 60 ms',
+            '**component Sensor** (1 of 4 in ptts System)\n\nperiod 66.6 ms (66600000 ns), offset 0 ms\n\netp uniform: 30 ms .. 60 ms',
         );
         await check(
             at('Process'),

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { formatMs } from '@chainlab/contract';
 import {
     ApplyWorkspaceEditRequest,
     CancellationTokenSource,
@@ -77,7 +78,10 @@ describe('IDE requests of the language server', () => {
             newRoot: object;
         };
         const texts = elements(update.newRoot).map(e => (typeof e.text === 'string' ? e.text : ''));
-        expect(texts).toContain(`p50 ${result.percentiles['50']} ms · p99 ${result.percentiles['99']} ms`);
+        // in the one number format: 3 significant digits
+        expect(texts).toContain(
+            `p50 ${formatMs(result.percentiles['50'])} · p99 ${formatMs(result.percentiles['99'])}`,
+        );
         const line = text.split('\n').findIndex(l => l.startsWith('ptts System'));
         const hover = (await client.connection.sendRequest(HoverRequest.type, {
             textDocument: { uri },
@@ -267,7 +271,9 @@ describe('IDE requests of the language server', () => {
         const references = text.split('\n').filter(l => /\bdetector\b/.test(l.replace(/\/\/.*/, ''))).length;
         expect(edits.length).toBeGreaterThan(1); // the declaration and the connections that name it
         expect(edits.length).toBeLessThanOrEqual(references * 2);
-        expect(edits.every(e => e.newText === 'sensor')).toBe(true);
+        // each edit renames (an aligned member's line is rewritten whole, its column kept)
+        expect(edits.every(e => e.newText === 'sensor' || /^\s+sensor\b.*\S/.test(e.newText))).toBe(true);
+        expect(edits.every(e => !/\bdetector\b/.test(e.newText))).toBe(true);
         // a keyword is refused with the provider's reason, shown in the diagram
         const seen = client.count('rename-client');
         await client.send('rename-client', {

@@ -38,6 +38,7 @@ import {
     isThrottle,
     type Box,
     type Chain,
+    type Duration,
     type Component,
     type Connection,
     type CoreSet,
@@ -84,10 +85,12 @@ import { etpSpan, MAX_TREES, pttsCost, pttsTiming } from '../ptts-cost.js';
 import { resolvedSchedule } from '../resolved-schedule.js';
 import { durationNs, formatBytes, parseDecimal, readableNs, sizeBytes } from '../units.js';
 
-/** `66.6 ms (66600000 ns)`; just `0 ns` where both would read the same. */
-function nsText(ns: bigint): string {
-    const formatted = readableNs(ns);
-    return formatted === `${ns} ns` ? formatted : `${formatted} (${ns} ns)`;
+/** A duration as the source wrote it, with its exact value: `0.8 ms (800000 ns)`, never `800 µs`. */
+function writtenText(duration: Duration | undefined): string {
+    const exact = durationNs(duration);
+    if (!exact.ok || !duration) return '?';
+    const written = `${duration.value} ${duration.unit === 'us' ? 'µs' : duration.unit}`;
+    return duration.unit === 'ns' || exact.value === 0n ? written : `${written} (${exact.value} ns)`;
 }
 
 /**
@@ -145,8 +148,7 @@ function describeBox(box: Box): string {
     lines.push(
         `split ${boxSplit(box) ?? 'none'}${depends ? `, depends ${depends.dependency}${depends.halo !== undefined ? ` ${depends.halo} rows` : ''}` : ''}`,
     );
-    const cost = durationNs(boxCost(box));
-    if (cost.ok) lines.push(`cost ${nsText(cost.value)}`);
+    if (durationNs(boxCost(box)).ok) lines.push(`cost ${writtenText(boxCost(box))}`);
     return lines.join('\n\n');
 }
 
@@ -251,10 +253,7 @@ function describePtts(ptts: Ptts): string {
 }
 
 function describeComponent(component: Component): string {
-    const period = durationNs(componentPeriod(component));
-    const offset = componentOffset(component)
-        ? durationNs(componentOffset(component))
-        : { ok: true as const, value: 0n };
+    const offset = componentOffset(component) ? writtenText(componentOffset(component)) : '0 ms';
     const etp = componentEtp(component);
     const span = etpSpan(etp);
     const ptts = component.$container;
@@ -262,7 +261,7 @@ function describeComponent(component: Component): string {
     const position = components.indexOf(component);
     return [
         `**component ${component.name}**${position >= 0 ? ` (${position + 1} of ${components.length} in ptts ${ptts.name})` : ''}`,
-        `period ${period.ok ? nsText(period.value) : '?'}, offset ${offset.ok ? nsText(offset.value) : '?'}`,
+        `period ${writtenText(componentPeriod(component))}, offset ${offset}`,
         etp
             ? `etp ${etp.kind}${span ? `: ${readableNs(span.min)} .. ${readableNs(span.max)}` : etp.kind === 'chain' ? ` ${etp.chain?.$refText ?? '?'} (the chain's latency distribution)` : ''}`
             : 'no etp',
