@@ -5,6 +5,7 @@
  */
 import { inject, injectable } from 'inversify';
 import { RequestModelAction } from 'sprotty-protocol';
+import { InitializeCanvasBoundsAction } from 'sprotty';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
 import type { DiagramOptions, DiagramView, Viewport } from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
@@ -47,12 +48,42 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
             onOptionsChanged: () => void this.requestModel(),
         });
         this.toolbar.showView(id.view || 'chain');
+        this.followCanvasSize();
         this.editing.onModel(root => this.toolbar?.showView(root.view, root.measuredRun));
         container?.prepend(this.toolbar.element);
         window.addEventListener('resize', () => {
             clearTimeout(this.resizeTimer);
             this.resizeTimer = setTimeout(() => void this.resized(), 80);
         });
+    }
+
+    /**
+     * Sprotty measures its canvas at the first render and on window resizes only, and draws only what lies in
+     * it; the canvas also changes when the toolbar wraps onto another row or the page settles after the first
+     * render, so it is measured again whenever its element changes size.
+     */
+    private followCanvasSize(): void {
+        if (typeof ResizeObserver === 'undefined') return;
+        const element = () => document.getElementById(this.viewerOptions.baseDiv);
+        let observed: HTMLElement | null = null;
+        const observer = new ResizeObserver(() => {
+            const canvas = element();
+            if (!canvas) return;
+            const { x, y, width, height } = canvas.getBoundingClientRect();
+            if (width > 0 && height > 0)
+                void this.actionDispatcher.dispatch(InitializeCanvasBoundsAction.create({ x, y, width, height }));
+        });
+        // sprotty replaces the placeholder with its own element at the first render: observe whichever is there
+        const watch = () => {
+            const canvas = element();
+            if (canvas && canvas !== observed) {
+                if (observed) observer.unobserve(observed);
+                observer.observe(canvas);
+                observed = canvas;
+            }
+        };
+        watch();
+        this.editing.onModel(() => watch());
     }
 
     /** The size of the diagram's part of the panel (below the toolbar). */

@@ -16,6 +16,7 @@ import { formatNumber } from '../../extension/src/number-format.js';
 import { closeTheia, openTheia, repo, type TheiaWorkbench } from './theia.js';
 import {
     codeLensAbove,
+    hideBottomPanel,
     notificationButton,
     openFile,
     showFile,
@@ -96,6 +97,8 @@ describe('chainlab in Eclipse Theia', () => {
     });
 
     test('the box-chain diagram opens from its CodeLens, every text readable in both themes', async () => {
+        // the Problems panel of the test before closed: the diagram gets the editor area's height, as usual
+        await hideBottomPanel(page);
         const frame = await webviewFrame('svg.sprotty-graph g.sprotty-node', 60_000, () =>
             codeLens(XRAY, 'chain XRay', 'Diagram'),
         );
