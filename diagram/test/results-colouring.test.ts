@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiagramClient, elements } from '../../language/test/diagram-server/diagram-client.js';
 import { launchBrowser } from './browser.js';
 import { contrastOffenders } from './contrast.js';
+import { givePopup } from './popup-model.js';
 import { panelPage, PANEL, settle, TOOLBAR, reveal } from './panel-page.js';
 import { THEMES, themeScript, type Theme } from './vscode-themes.js';
 
@@ -166,20 +167,7 @@ describe.each(['light', 'dark', 'high-contrast'] as const)('coloured by a result
             await shot(page, `colour-${view}-${by}-${theme}`);
             // the popup says the value the colour stands for
             const node = elements(root).find(e => e.type === type && (e as { result?: string }).result)!;
-            const clientId = `colour-${view}-${by}-${theme}`;
-            const requestId = `${clientId}-popup`;
-            await client.send(clientId, {
-                kind: 'requestPopupModel',
-                elementId: node.id,
-                bounds: { x: 0, y: 0, width: 0, height: 0 },
-                requestId,
-            });
-            const popup = (await client.next(clientId, a => a.responseId === requestId)) as { newRoot: unknown };
-            await page.evaluate(
-                ([id, r]) =>
-                    (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.setPopups({ [id as string]: r }),
-                [node.id, popup.newRoot],
-            );
+            await givePopup(client, page, `colour-${view}-${by}-${theme}`, node.id);
             await reveal(page, node.id);
             await settle(page);
             const bounds = (await page.locator(`[id$="_${node.id}"]`).first().boundingBox())!;

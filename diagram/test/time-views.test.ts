@@ -15,6 +15,7 @@ import { DiagramClient, elements } from '../../language/test/diagram-server/diag
 import { launchBrowser } from './browser.js';
 import { contrastOffenders } from './contrast.js';
 import { THEMES as VSCODE_THEMES, themeScript } from './vscode-themes.js';
+import { givePopup } from './popup-model.js';
 import { standalonePage } from './standalone-page.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -238,21 +239,7 @@ describe('behaviour in Chromium', () => {
             for (const c of cases) {
                 const { page, model, clientId, errors } = await show(c.view, theme);
                 const node = elements(model).find(e => e.type.startsWith('node:') && e.id.endsWith(c.id))!;
-                const requestId = `${clientId}-popup`;
-                await client.send(clientId, {
-                    kind: 'requestPopupModel',
-                    elementId: node.id,
-                    bounds: { x: 0, y: 0, width: 0, height: 0 },
-                    requestId,
-                });
-                const popup = (await client.next(clientId, a => a.responseId === requestId)) as { newRoot: unknown };
-                await page.evaluate(
-                    ([id, root]) =>
-                        (window as unknown as { chainlabDiagram: Api }).chainlabDiagram.setPopups({
-                            [id as string]: root,
-                        }),
-                    [node.id, popup.newRoot],
-                );
+                await givePopup(client, page, clientId, node.id);
                 // scrolled into view (sprotty draws only what is on screen), then hovered and rested on as a user does:
                 // that opens the popup (Sprotty's hover listener)
                 await page.evaluate(
