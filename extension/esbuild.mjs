@@ -103,10 +103,12 @@ export async function buildExtension() {
         logLevel: 'warning',
     });
     await buildPlotWebview();
-    copyFileSync(
-        need(join(repo, 'language/dist/server.cjs'), 'build the language first (node language/esbuild.mjs)'),
-        join(dist, 'server.cjs'),
-    );
+    // the server and its ELK layout thread
+    for (const file of ['server.cjs', 'elk-worker.cjs'])
+        copyFileSync(
+            need(join(repo, 'language/dist', file), 'build the language first (node language/esbuild.mjs)'),
+            join(dist, file),
+        );
     for (const file of ['webview.js', 'webview.css']) {
         copyFileSync(
             need(join(repo, 'diagram/dist', file), 'bundle the diagram first (node diagram/esbuild.mjs)'),

@@ -12,7 +12,11 @@ const root = dirname(fileURLToPath(import.meta.url));
 /** The esbuild options of the server bundle (also used by test/lsp/stdio-server.test.ts). */
 export const serverOptions = {
     absWorkingDir: root,
-    entryPoints: { server: join(root, 'src/server/main.ts') },
+    // ELK's layout thread beside the server (src/diagram-server/elk-thread.ts)
+    entryPoints: {
+        server: join(root, 'src/server/main.ts'),
+        'elk-worker': join(root, 'src/diagram-server/elk-worker.ts'),
+    },
     outdir: join(root, 'dist'),
     outExtension: { '.js': '.cjs' },
     bundle: true,

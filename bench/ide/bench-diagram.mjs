@@ -164,10 +164,12 @@ async function overview(page, total) {
 async function measure(name, uri, text, editKinds) {
     const clientId = `bench-${name}`;
     const t0 = performance.now();
-    const page = await browser.newPage({ viewport: PANEL });
-    const loaded = page
-        .goto(pathToFileURL(pageFile).toString())
-        .then(() => page.waitForFunction(() => 'chainlabDiagram' in window, undefined, { timeout: 20_000 }));
+    // the webview is created and loads while the server works, as in VS Code
+    const loaded = browser.newPage({ viewport: PANEL }).then(async page => {
+        await page.goto(pathToFileURL(pageFile).toString());
+        await page.waitForFunction(() => 'chainlabDiagram' in window, undefined, { timeout: 20_000 });
+        return page;
+    });
     await connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: 'chain', version: 1, text },
     });
@@ -188,7 +190,7 @@ async function measure(name, uri, text, editKinds) {
         },
     });
     const first = await setModel;
-    await loaded;
+    const page = await loaded;
     const { zoom } = await render(page, 'show', first.action.newRoot);
     const openMs = performance.now() - t0;
     if (zoom < READABLE_ZOOM - 1e-6) throw new Error(`${name}: first frame at zoom ${zoom}, not readable`);

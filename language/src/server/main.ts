@@ -3,7 +3,10 @@
  * started by the editor with `--stdio` (or `--node-ipc` / `--socket=N`, as
  * vscode-languageserver reads them from the command line).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { startLanguageServer } from 'langium/lsp';
+import type { ElkFactory } from 'sprotty-elk/lib/elk-layout.js';
 import { NodeFileSystem } from 'langium/node';
 import { addDiagramHandler, addDiagramSelectionHandler, addTextSelectionHandler } from 'langium-sprotty';
 import { addChainlabPopups } from '../diagram-server/diagram-popups.js';
@@ -24,6 +27,8 @@ import { SweepResults, rememberSweep } from './sweep-results.js';
 import { createServerModule } from './server-module.js';
 import { ServerStartModule } from './start-up.js';
 import { createServerConnection } from './server-connection.js';
+import { ChainlabLayoutEngine } from '../diagram-server/chainlab-layout.js';
+import { elkThreadFactory } from '../diagram-server/elk-thread.js';
 
 const connection = createServerConnection();
 
@@ -48,11 +53,17 @@ process.on('unhandledRejection', report);
 const backend = new SharedBackend();
 const runs = new RunResults();
 const sweeps = new SweepResults();
+const layout = new ChainlabLayoutEngine(layoutThread());
 const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend), [
     createServerModule(backendCostSource(backend), runs, sweeps),
     ServerStartModule,
+    { diagram: { ModelLayoutEngine: () => layout } },
 ]);
 startLanguageServer(shared);
+// ELK starts and compiles its code in its thread while the server answers the editor's first requests
+shared.lsp.LanguageServer.onInitialized(() => {
+    layout.warmUp().catch(report);
+});
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);
 addTextSelectionHandler(Chain, { fitToScreen: 'none' });
@@ -71,3 +82,9 @@ registerOffsetRequests(connection, shared);
 
 // Editing from the diagram: the server turns the request into a text edit and applies it (undo works).
 registerDiagramEditRequests(connection, shared, Chain);
+
+/** ELK in a worker thread when the bundle's worker script lies beside this one (dist/elk-worker.cjs), else here. */
+function layoutThread(): ElkFactory | undefined {
+    const workerFile = join(__dirname, 'elk-worker.cjs');
+    return existsSync(workerFile) ? elkThreadFactory(workerFile) : undefined;
+}
