@@ -132,7 +132,7 @@ const METRICS: Record<ColouringInput['by'], (plan: PlanJson, run?: MeasuredTasks
     slack: () => ({
         subBox: s => s.slack_ns,
         // a box is as urgent as its most urgent slice
-        instance: (_, subs) => Math.min(...subs.map(s => s.slack_ns)),
+        instance: (_, subs) => subs.reduce((least, s) => Math.min(least, s.slack_ns), Infinity),
     }),
     memory: plan => {
         const written = new Map<string, number>();

@@ -20,6 +20,7 @@ import {
 } from 'langium';
 import { modelTooLarge, utf8Bytes } from './model-size.js';
 import { ChainParserErrorMessageProvider } from './syntax-error-messages.js';
+import { capSyntaxErrors } from './syntax-error-cap.js';
 
 type HiddenTokens = Parameters<CstNodeBuilder['addHiddenNodes']>[0];
 
@@ -38,10 +39,16 @@ export function createChainParser(services: LangiumCoreServices): LangiumParser 
     if (messages instanceof ChainParserErrorMessageProvider)
         messages.currentNode = () => (parser as unknown as { current?: AstNode }).current;
     // A model above the size limit is not parsed at all: an empty model and one error at its start.
+    const stoppedAt = capSyntaxErrors(parser);
     const parse = parser.parse.bind(parser);
     parser.parse = ((input: string, options?: Parameters<LangiumParser['parse']>[1]) => {
         const tooLarge = modelTooLarge(utf8Bytes(input));
-        if (!tooLarge) return parse(input, options);
+        if (!tooLarge) {
+            const result = parse(input, options);
+            const stopped = stoppedAt();
+            if (stopped) result.parserErrors.push(stopped);
+            return result;
+        }
         const empty = parse('', options);
         empty.lexerErrors.push({ offset: 0, line: 1, column: 1, length: 0, message: `Not parsed: ${tooLarge}.` });
         return empty;

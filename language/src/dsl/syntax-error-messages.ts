@@ -22,6 +22,7 @@ import type {
 import { SyntaxVocabulary, joinOr } from './syntax-vocabulary.js';
 import { noteKeywordTypos } from './keyword-typos.js';
 import { quotedAlternatives } from './close-names.js';
+import { STOPPED_READING } from './syntax-error-cap.js';
 
 /** Data-type rules whose keywords read better under one word: "a time unit ('s', 'ms', 'us' or 'ns')". */
 const VALUE_RULES: Readonly<Record<string, string>> = {
@@ -213,6 +214,7 @@ export function parserErrorsWithoutFollowUps(parseResult: ParseResult): IRecogni
     return parseResult.parserErrors.filter(error => {
         const { startOffset, startLine } = error.token;
         if (Number.isNaN(startOffset)) return true; // an inserted token: nothing to compare
+        if (error.name === STOPPED_READING) return true; // where the parser stopped, at the last error's token
         if (reported.has(startOffset)) return false;
         if (openStrings.some(e => e.line === startLine && e.offset < startOffset)) return false;
         reported.add(startOffset);

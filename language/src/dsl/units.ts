@@ -173,7 +173,7 @@ export function lcm(a: bigint, b: bigint): bigint {
 export function sumDecimals(values: ReadonlyArray<string | number>): ExactDecimal | undefined {
     const parsed = values.map(v => parseDecimal(v));
     if (parsed.some(p => p === undefined)) return undefined;
-    const scale = Math.max(0, ...parsed.map(p => p!.scale));
+    const scale = parsed.reduce((most, p) => Math.max(most, p!.scale), 0); // a spread overflows the stack at 10⁵ entries
     const numerator = parsed.reduce((acc, p) => acc + p!.numerator * 10n ** BigInt(scale - p!.scale), 0n);
     return { numerator, scale };
 }

@@ -179,13 +179,13 @@ function describeInstance(instance: Instance): string {
     const split = resolvedSchedule(chain).slicesOf(instance);
     if (image && split?.split) {
         const subBoxes = split.rows.length;
-        const rows = Math.max(...split.rows.map(([start, end]) => end - start));
+        const rows = split.rows.reduce((most, [start, end]) => Math.max(most, end - start), 0);
         const rowBytes = big(image.width) * big(PIXEL_TYPES.get(image.pixel));
         lines.push(
             `split into ${subBoxes} sub-box${subBoxes === 1 ? '' : 'es'} of up to ${rows} of ${image.height} rows: ${formatBytes(big(rows) * rowBytes)} of output each`,
         );
         if (split.depends === 'halo' && split.halo > 0 && split.reads.length > 0) {
-            const read = Math.max(...split.reads.map(([start, end]) => end - start));
+            const read = split.reads.reduce((most, [start, end]) => Math.max(most, end - start), 0);
             lines.push(
                 `each reads up to ${read} input rows (halo ${split.halo}): ${formatBytes(big(read) * rowBytes)}`,
             );

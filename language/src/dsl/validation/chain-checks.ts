@@ -205,7 +205,7 @@ function checkSchedule(chain: Chain, accept: ValidationAcceptor): void {
     for (const instance of chainInstances(chain)) {
         const split = resolved.slicesOf(instance);
         if (!split || split.depends !== 'halo' || split.rows.length <= 1) continue;
-        const sliceRows = Math.min(...split.rows.map(([start, end]) => end - start));
+        const sliceRows = split.rows.reduce((least, [start, end]) => Math.min(least, end - start), Infinity);
         if (split.halo > sliceRows) {
             const box = instance.box.ref!;
             accept(
