@@ -128,7 +128,7 @@ describe('found by the argument fuzzer', () => {
         for (const args of [['explore'], ['run', fig52, '--iterations', '0x10'], ['check'], ['bogus']]) {
             const result = await chainlab(args);
             expect(result.status, args.join(' ')).toBe(2);
-            expect(result.stderr).toMatch(/^error: .*\n\(run chainlab --help for usage\)\n$/);
+            expect(result.stderr).toMatch(/^chainlab: error: .*\n\(run chainlab --help for usage\)\n$/);
         }
     });
 
@@ -169,7 +169,7 @@ describe('found by the argument fuzzer', () => {
         ]) {
             const result = await chainlab(args, { cwd: dir });
             expect(result.status, result.stderr).toBe(1);
-            expect(result.stderr).toMatch(/^error: \S*loop\S*: Too many levels of symbolic links\n$/);
+            expect(result.stderr).toMatch(/^chainlab: error: \S*loop\S*: Too many levels of symbolic links\n$/);
         }
     });
 });

@@ -8,6 +8,7 @@ import {
 } from '../backend-rpc/backend-client.js';
 import type { Output } from './commands.js';
 import { progressBar } from './progress-bar.js';
+import { errorLine } from './error-line.js';
 
 export async function withBackend(output: Output, work: (backend: BackendClient) => Promise<number>): Promise<number> {
     let backend: BackendClient | undefined;
@@ -16,7 +17,7 @@ export async function withBackend(output: Output, work: (backend: BackendClient)
         return await work(backend);
     } catch (error) {
         if (error instanceof BackendModelError) {
-            output.err(/(^|: )error: /.test(error.message) ? error.message : `error: ${error.message}`);
+            output.err(errorLine(error.message));
             // The message already lists what to do instead (e.g. nearby periods); the proposals stay in --json output.
             return 1;
         }

@@ -8,6 +8,7 @@ import { escapeControls, readableMessage } from './escape-controls.js';
 import { formatDiagnostic, isError, loadFiles, type LoadedFile } from './load-documents.js';
 import { readMeasurementFile } from '../dsl/regular-file.js';
 import { writeOutputFile } from './model-files.js';
+import { errorLine } from './error-line.js';
 
 export interface Output {
     out(text: string): void;
@@ -57,7 +58,7 @@ export async function checkCommand(paths: string[], output: Output = processOutp
 export async function loadIr(path: string, output: Output = processOutput): Promise<IrModel | undefined> {
     const [file] = await loadFiles([path]);
     if (reportDiagnostics([file], output) > 0) {
-        output.err(`${path}: not exported: fix the errors above first`);
+        output.err(errorLine(`${path}: not exported: fix the errors above first`));
         return undefined;
     }
     const modelFile = resolve(path);

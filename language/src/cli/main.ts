@@ -6,6 +6,7 @@ import { registerDeploy } from './deploy-command.js';
 import { registerExperiment } from './experiment-command.js';
 import { UsageError } from './usage-error.js';
 import { readableMessage } from './escape-controls.js';
+import { errorLine } from './error-line.js';
 import { registerOverview } from './overview-command.js';
 import { registerPlan, registerSynth } from './plan-command.js';
 import { registerExplore } from './explore-command.js';
@@ -37,7 +38,9 @@ export function createProgram(): Command {
         .version('0.1.0')
         .showHelpAfterError('(run chainlab --help for usage)')
         // commander quotes the argument it refuses as it is: 100,000 characters or a terminal escape (issue 17)
-        .configureOutput({ outputError: (text, write) => write(`${readableMessage(text.trimEnd(), true)}\n`) })
+        .configureOutput({
+            outputError: (text, write) => write(`${errorLine(readableMessage(text.trimEnd(), true))}\n`),
+        })
         // before the commands are added: they copy it, so that a usage error of a command (a bad option value)
         // reaches main like one of the program (exit 2) instead of commander's process.exit(1)
         .exitOverride();

@@ -8,6 +8,8 @@ import type { IrModel } from '../ir/ir-types.js';
 import { withBackend } from './backend-session.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table } from './text-plot.js';
+import { quote } from 'shell-quote';
+import { errorLine } from './error-line.js';
 
 const MiB = 1024 * 1024;
 
@@ -75,7 +77,7 @@ export async function overviewCommand(file: string, output: Output = processOutp
                     if (!(error instanceof BackendModelError)) throw error;
                     failures++;
                     planRows.push([chain.name, '-', '-', '-', '-', '-', '-', '-', 'not planned']);
-                    output.err(error.message);
+                    output.err(errorLine(error.message));
                 }
             }
             for (const line of table(planRows)) output.out(line);
@@ -105,11 +107,13 @@ export async function overviewCommand(file: string, output: Output = processOutp
                 if (!(error instanceof BackendModelError)) throw error;
                 failures++;
                 rows.push([ptts.name, '-', '-', '-', '-', '-', 'not analysed', '-']);
-                output.err(error.message);
+                output.err(errorLine(error.message));
             }
         }
         for (const line of table(rows)) output.out(line);
-        output.out(`\nDetails: npx chainlab plan ${file} --chain NAME, npx chainlab analyze ${file} --ptts NAME`);
+        output.out(
+            `\nDetails: npx chainlab plan ${quote([file])} --chain NAME, npx chainlab analyze ${quote([file])} --ptts NAME`,
+        );
         return failures > 0 ? 1 : 0;
     });
 }

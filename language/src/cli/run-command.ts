@@ -8,6 +8,7 @@ import { HEURISTICS, MEMORY_ALLOCATORS, type Heuristic, type MemoryAllocator } f
 import { measuredRun, runExitCode, withBackend } from './backend-session.js';
 import { LIMITS, nonNegativeInt, oneOf, positiveInt, scenarioList } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
+import { quote } from 'shell-quote';
 
 export interface GenerateOptions {
     chain?: string;
@@ -41,8 +42,10 @@ export async function generateCommand(
             output.out(
                 `chain ${reply.chain}: ${reply.heuristic}/${reply.memory}, ${reply.threads} thread(s) -> ${reply.out} (${reply.files.length} files)`,
             );
+            // quoted: a path with a space or a `;` pasted into a shell must not split or run anything else
+            const [project, build] = [reply.out, `${reply.out}/build`].map(path => quote([path]));
             output.out(
-                `build: cmake -S ${reply.out} -B ${reply.out}/build && cmake --build ${reply.out}/build && ${reply.out}/build/chain`,
+                `build: cmake -S ${project} -B ${build} && cmake --build ${build} && ${quote([`${reply.out}/build/chain`])}`,
             );
         }
         return 0;
