@@ -98,6 +98,19 @@ describe('a model above the size limit (F3)', () => {
         expectOneLine(result.stderr, `not reading ${model}`, 'MiB, above', 'limit of 4 MiB');
         expect(Date.now() - started).toBeLessThan(20_000);
     });
+
+    test('a file that is not UTF-8 is refused with its line, not as a larger model', async () => {
+        const dir = tempDir('chainlab-latin1');
+        const model = join(dir, 'latin1.chain');
+        // 4.0 MiB of Latin-1 once decoded into 7.3 MiB of replacement characters
+        const latin1 = Buffer.alloc(4 * 1024 * 1024 - 64, 0xb5);
+        writeFileSync(model, Buffer.concat([Buffer.from('// fine\n// cost 1 \u00b5s\n'), latin1]));
+        const result = await chainlab(['check', model]);
+        expect(result.status).toBe(1);
+        expectOneLine(result.stderr, `cannot read ${model}`, 'not UTF-8 text: byte 0xb5 at line 3');
+        writeFileSync(model, 'platform P { cores 2 } // a \ufffd written as such is UTF-8\n');
+        expect((await chainlab(['check', model])).status).toBe(0);
+    });
 });
 
 describe('terminal escapes and floods from a model (F26)', () => {

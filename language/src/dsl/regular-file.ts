@@ -3,6 +3,7 @@
  * it, the language server's IR export and the histogram check read measurement files through it. Only a regular file
  * is read (a FIFO or /dev/zero would never end) and only up to a size limit (a huge file would exhaust memory).
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -51,7 +52,7 @@ export function readRegularFile(
         for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;)
             length += n;
         if (length > maxBytes) throw new FileRefusal(tooLarge(length) ?? 'too large');
-        return buffer.toString('utf-8', 0, length);
+        return utf8Text(buffer.subarray(0, length));
     } catch (error) {
         if (error instanceof FileRefusal) throw error;
         throw new FileRefusal(fsReason(error));
@@ -75,3 +76,27 @@ export function measurementTooLarge(bytes: number, limit = MAX_MEASUREMENT_BYTES
 export function readMeasurementFile(path: string, limit = MAX_MEASUREMENT_BYTES): string {
     return readRegularFile(path, limit, bytes => measurementTooLarge(bytes, limit));
 }
+
+/**
+ * The text of `bytes`, which must be UTF-8: a stray byte of another encoding is refused with its line, not replaced
+ * (each replacement character is 3 bytes, so a 4 MiB file of Latin-1 was refused as a 7 MiB model).
+ */
+function utf8Text(bytes: Buffer): string {
+    if (isUtf8(bytes)) return bytes.toString('utf-8');
+    const text = bytes.toString('utf-8');
+    let offset = 0; // of the character at `i` in `bytes`
+    for (let i = 0; i < text.length; i++) {
+        const code = text.codePointAt(i)!;
+        const width = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+        // U+FFFD is either written in the file (EF BF BD) or stands for bytes that are not UTF-8
+        if (code === 0xfffd && !bytes.subarray(offset, offset + 3).equals(REPLACEMENT)) {
+            const line = text.slice(0, i).split('\n').length;
+            throw new FileRefusal(`it is not UTF-8 text: byte 0x${bytes[offset].toString(16)} at line ${line}`);
+        }
+        if (width === 4) i++; // a surrogate pair
+        offset += width;
+    }
+    throw new FileRefusal('it is not UTF-8 text');
+}
+
+const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
