@@ -46,13 +46,9 @@ export function readRegularFile(
         const stat = fstatSync(fd);
         if (!stat.isFile()) throw new FileRefusal(`it is ${kindOf(stat)}, not a regular file`);
         if (stat.size > maxBytes) throw new FileRefusal(tooLarge(stat.size) ?? 'too large');
-        // read at most one byte past the limit: a file that grew since fstat is still refused
-        const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
-        let length = 0;
-        for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;)
-            length += n;
-        if (length > maxBytes) throw new FileRefusal(tooLarge(length) ?? 'too large');
-        return utf8Text(buffer.subarray(0, length));
+        const bytes = readToEnd(fd, stat.size, maxBytes);
+        if (bytes.length > maxBytes) throw new FileRefusal(tooLarge(bytes.length) ?? 'too large');
+        return utf8Text(bytes);
     } catch (error) {
         if (error instanceof FileRefusal) throw error;
         throw new FileRefusal(fsReason(error));
@@ -75,6 +71,27 @@ export function measurementTooLarge(bytes: number, limit = MAX_MEASUREMENT_BYTES
 /** A measurement file's text; throws a FileRefusal with the reason only (the export names the file). */
 export function readMeasurementFile(path: string, limit = MAX_MEASUREMENT_BYTES): string {
     return readRegularFile(path, limit, bytes => measurementTooLarge(bytes, limit));
+}
+
+/**
+ * The bytes of `fd` up to its end, or one byte past `maxBytes`: fstat's size is only where to start, since a procfs
+ * file says 0 and a file that grows while it is read would otherwise be cut silently at its old size.
+ */
+function readToEnd(fd: number, size: number, maxBytes: number): Buffer {
+    let buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+        if (length === buffer.length) {
+            if (length > maxBytes) break;
+            const larger = Buffer.alloc(Math.min(buffer.length * 2 + 4096, maxBytes + 1));
+            buffer.copy(larger, 0, 0, length);
+            buffer = larger;
+        }
+        const n = readSync(fd, buffer, length, buffer.length - length, null);
+        if (n === 0) break;
+        length += n;
+    }
+    return buffer.subarray(0, length);
 }
 
 /**
