@@ -14,9 +14,11 @@ import {
     type AstNode,
     type AstNodeDescription,
     type AstReflection,
+    type CstNode,
     type LangiumDocument,
     type LinkingError,
     type ParseResult,
+    type Reference,
     type ReferenceInfo,
     type ValidationAcceptor,
     type ValidationCheck,
@@ -28,11 +30,32 @@ import { closeNames, quotedAlternatives } from './close-names.js';
 import { boxPorts } from './model-util.js';
 import { lexerErrorsWithoutFollowUps, parserErrorsWithoutFollowUps } from './syntax-error-messages.js';
 import { keywordTyposOf } from './keyword-typos.js';
+import { ChainReference, type ReferenceResolver } from './chain-reference.js';
 
 /** How many AST nodes the one-pass loops handle between two checks for cancellation. */
 export const NODES_PER_CANCEL_CHECK = 2000;
 
 export class ChainLinker extends DefaultLinker {
+    override buildReference(node: AstNode, property: string, refNode: CstNode | undefined, refText: string): Reference {
+        return new ChainReference(this.resolver, node, property, refNode, refText);
+    }
+
+    /** Fields set back, not deleted: a deleted field turns every reference into a slow dictionary object. */
+    override unlink(document: LangiumDocument): void {
+        for (const reference of document.references as ChainReference[]) {
+            reference._ref = undefined;
+            reference._nodeDescription = undefined;
+        }
+        document.references = [];
+    }
+
+    private readonly resolver: ReferenceResolver = {
+        loadAstNode: description => this.loadAstNode(description),
+        createLinkingError: (info, description) => this.createLinkingError(info, description),
+        getLinkedNode: info => this.getLinkedNode(info),
+        pathOf: node => this.astNodeLocator.getAstNodePath(node),
+    };
+
     /**
      * Langium's link awaits a cancellation check for every AST node (a promise and a microtask each, a
      * third of linking a 2,000-box chain); here the loop is synchronous and checks every few thousand nodes.

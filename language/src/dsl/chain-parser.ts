@@ -47,6 +47,8 @@ export function createChainParser(services: LangiumCoreServices): LangiumParser 
             const result = parse(input, options);
             const stopped = stoppedAt();
             if (stopped) result.parserErrors.push(stopped);
+            // chevrotain keeps the last token vector until the next parse: a hundred bytes a token, the CST has them
+            (parser as unknown as { wrapper: { input: unknown[] } }).wrapper.input = [];
             return result;
         }
         const empty = parse('', options);
