@@ -156,6 +156,8 @@ function sample(mark: string): VNode | string {
             return <rect class-gantt-bar={true} x={0} y={-4} width={24} height={10} />;
         case 'measured':
             return <rect class-gantt-bar={true} class-measured={true} x={0} y={-4} width={24} height={10} />;
+        case 'critical':
+            return <rect class-gantt-bar={true} class-legend-critical={true} x={1} y={-3} width={22} height={8} />;
         case 'clipped':
             return (
                 <g>

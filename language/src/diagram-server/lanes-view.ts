@@ -43,6 +43,7 @@ export type { LanesRun } from './lanes-measured.js';
 
 export const GANTT_LEGEND = {
     execute: 'sub-box execution: predicted start .. end in one iteration (list schedule, model costs)',
+    critical: 'critical path: the sub-boxes that set the latency (no slack)',
     measured: MEASURED_LEGEND.measured,
     'arrow-data': 'signal → wait: the data the waiting sub-box reads is ready',
     'arrow-anti': 'signal → wait: a buffer is free to be written again',
@@ -95,7 +96,8 @@ export function lanesView(chain: Chain, plan: PlanJson, ctx: ViewContext, run?: 
     }
     const axis = timeAxis(at.scale, top, lanesBottom);
     const signals = signalArrows(plan, spans, at);
-    const entries = legendEntries(signals, overlay, clipped);
+    const critical = modelLanes.some(lane => lane.lane.children?.some(bar => bar.cssClasses?.includes('critical')));
+    const entries = legendEntries(signals, overlay, clipped, critical);
     // drawn in this order: the grid and the arrows under the lanes' (transparent) bodies, so that bars and the
     // label column, which stays at the left edge while the view scrolls, cover them
     const children: SModelElement[] = [
@@ -246,8 +248,14 @@ function signalArrows(plan: PlanJson, spans: Map<string, Span>, at: LanePlacemen
 }
 
 /** One line per mark drawn, then the notes: what is not drawn. */
-function legendEntries(signals: SignalArrows, overlay: MeasuredOverlay | undefined, clipped: number): Entry[] {
+function legendEntries(
+    signals: SignalArrows,
+    overlay: MeasuredOverlay | undefined,
+    clipped: number,
+    critical: boolean,
+): Entry[] {
     const entries: Entry[] = [{ mark: 'execute', text: GANTT_LEGEND.execute }];
+    if (critical) entries.push({ mark: 'critical', text: GANTT_LEGEND.critical });
     if (overlay) entries.push(...measuredLegend(overlay, clipped));
     for (const kind of signals.kinds) entries.push({ mark: `arrow-${kind}`, text: GANTT_LEGEND[`arrow-${kind}`] });
     if (signals.releasesLeftOut)

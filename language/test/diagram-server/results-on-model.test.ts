@@ -67,6 +67,13 @@ describe('the critical path', () => {
         const bars = critical(lanes);
         expect(bars.length).toBeGreaterThan(0);
         expect(bars.every(b => b.type === 'node:step' && b.cssClasses!.includes('step-execute'))).toBe(true);
+        const marks = (root: SModelElement) =>
+            (
+                elements(root).find(e => e.type === 'node:legend') as El & { entries: Array<{ mark: string }> }
+            ).entries.map(e => e.mark);
+        expect(marks(lanes)).toContain('critical');
+        const off = await diagram(services, xray, { view: 'lanes', element: 'XRay', showCritical: false });
+        expect(marks(off)).not.toContain('critical');
     });
 });
 
