@@ -69,13 +69,22 @@ function sample(mark: string): VNode {
     return swatch;
 }
 
-/** The key in its corner of the canvas, or nothing where the view has no threads. */
-export function colourKey(root: SModelRootImpl, baseDiv: string): VNode | undefined {
+/**
+ * The key in its corner of the canvas, or nothing where the view has no threads; `notes` are last lines, for a
+ * colouring that has nothing to show yet (no run yet) and so leaves the thread colours in place.
+ */
+export function colourKey(root: SModelRootImpl, baseDiv: string, notes: readonly string[] = []): VNode | undefined {
     const entries = keyEntries(root);
     if (!entries.length) return undefined;
     const canvas = visibleCanvas(baseDiv, root);
-    const width = PAD * 2 + SWATCH + 6 + Math.max(...entries.map(e => e.text.length)) * CHAR;
-    const height = PAD * 2 + entries.length * ROW - (ROW - SWATCH);
+    const width =
+        PAD * 2 +
+        Math.max(
+            SWATCH + 6 + Math.max(...entries.map(e => e.text.length)) * CHAR,
+            Math.max(0, ...notes.map(n => n.length)) * CHAR,
+        );
+    const rows = entries.length + notes.length;
+    const height = PAD * 2 + rows * ROW - (ROW - SWATCH);
     if (canvas.width < width * 2 + MARGIN) return undefined; // a panel too narrow to spare the corner
     const lanes = (root as { view?: string }).view === 'lanes';
     const corner = lanes
@@ -91,6 +100,16 @@ export function colourKey(root: SModelRootImpl, baseDiv: string): VNode | undefi
                         {e.text}
                     </text>
                 </g>
+            ))}
+            {...notes.map((note, i) => (
+                <text
+                    class-colour-key-note={true}
+                    transform={`translate(${PAD}, ${PAD + (entries.length + i) * ROW})`}
+                    x={0}
+                    y={SWATCH - 3}
+                >
+                    {note}
+                </text>
             ))}
         </g>
     );

@@ -25,7 +25,7 @@ import { DIAGRAM_ELEMENT_TYPES as T, type DiagramView, type GraphFields } from '
 import { READABLE_ZOOM } from './zoom/viewport-math.js';
 import { planSummaries, summary } from './zoom/summary-label.js';
 import { minimap } from './zoom/minimap.js';
-import { colourKey } from './colour-key.js';
+import { colourKey, keyEntries } from './colour-key.js';
 import { colouringOf, heatKey } from './options/heat-key.js';
 import { tracedSubBox } from './edge-views.js';
 
@@ -73,10 +73,17 @@ export class ChainlabGraphView extends SGraphView {
         if (context.targetKind === 'main') {
             const overview = minimap(model, this.viewerOptions.baseDiv);
             if (overview) graph.children!.push(overview);
-            // a view coloured by a result has lost its thread colours: its key says what the colours mean now
-            const key = colouringOf(model)
-                ? heatKey(model, this.viewerOptions.baseDiv)
-                : colourKey(model, this.viewerOptions.baseDiv);
+            // a view coloured by a result has lost its thread colours: its key says what the colours mean now;
+            // a colouring with nothing to show yet (no run yet) keeps them, and their key says why
+            const colouring = colouringOf(model);
+            const key =
+                colouring && (colouring.bins.length > 0 || keyEntries(model).length === 0)
+                    ? heatKey(model, this.viewerOptions.baseDiv)
+                    : colourKey(
+                          model,
+                          this.viewerOptions.baseDiv,
+                          colouring ? [`${colouring.title}:`, colouring.note ?? ''] : [],
+                      );
             if (key) graph.children!.push(key);
         }
         if (model.stale) {

@@ -183,15 +183,17 @@ describe.each(['light', 'dark', 'high-contrast'] as const)('coloured by a result
     );
 });
 
-test('measured before any run: the key says there is nothing to compare yet', async () => {
+test('measured before any run: the thread colours stay, and their key says there is nothing to compare yet', async () => {
     const page = await openPanel(browser, pageUrl, await model('plan', 'measured', 'light'), THEMES.light);
-    const key = page.locator('g.chainlab-heat-key');
+    const key = page.locator('g.chainlab-colour-key');
     await key.waitFor();
+    expect(await page.locator('g.chainlab-heat-key').count()).toBe(0);
+    expect(await key.locator('g.colour-key-entry').count()).toBeGreaterThan(1); // the threads
     const texts = await key.locator('text').allTextContents();
-    expect(texts[0]).toContain('measured ÷ calibrated time');
+    expect(texts.at(-2)).toContain('measured ÷ calibrated time');
     expect(texts.at(-1)).toMatch(/^no run yet/);
     expect(await page.locator('g.sprotty-node.heat').count()).toBe(0);
-    const back = (await key.locator('rect.heat-key-back').boundingBox())!;
+    const back = (await key.locator('rect.colour-key-back').boundingBox())!;
     const note = (await key.locator('text').last().boundingBox())!;
     expect(note.x + note.width).toBeLessThanOrEqual(back.x + back.width);
     await shot(page, 'colour-plan-measured-no-run');
