@@ -9,7 +9,6 @@ implementation of the chain from the model alone, the checksum's ground truth), 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,8 @@ from chainlab.codegen.kernels import PIXELS, kernel_call
 from chainlab.codegen.names import c_comment, c_name, c_string, checked_name, cmake_comment
 from chainlab.codegen.templates import CHAIN_H, CMAKE, MAIN_C
 from chainlab.codegen.validate import validate_plan
+from chainlab.files import write_atomic
+from chainlab.finite_json import dumps
 from chainlab.plan.api import latency_json, thread_listing
 from chainlab.plan.model import BufferSpec, ChainView, Instance, Plan
 from chainlab.resources import runtime_sources
@@ -61,7 +62,7 @@ def _plan_summary(plan: Plan) -> str:
     ]
     summary["signals"] = len(plan.signals)
     summary["predicted"] = latency_json(plan.latency) if plan.latency is not None else None
-    return json.dumps(summary)
+    return dumps(summary)  # run.json copies it: no NaN in it
 
 
 def check_names(plan: Plan) -> None:
@@ -291,4 +292,4 @@ def write_project(files: dict[str, str], directory: Path) -> None:
         path = directory / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_bytes() != text.encode():  # bytes: a non-UTF-8 file is simply replaced
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from chainlab.errors import FileSystemError, ModelError
+from chainlab.files import write_atomic
 
 #: Written last into every generated project: a directory holding it may be generated into again.
 MARKER = ".chainlab-generated"
@@ -52,7 +53,7 @@ def write_generated(files: dict[str, str], out: Path, force: bool = False) -> No
         }.items():
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)
         if not out.exists():
             staging.rename(out)
             return

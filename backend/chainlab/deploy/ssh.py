@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import posixpath
 from pathlib import Path
@@ -19,7 +20,15 @@ import asyncssh
 
 from chainlab.deploy import hostkeys
 from chainlab.deploy.names import check_target
-from chainlab.deploy.transport import Completed, TransportError, cleanup_script, command_text, shell_quote
+from chainlab.deploy.reach import LOGIN_TIMEOUT_S, reason, ssh_socket
+from chainlab.deploy.transport import (
+    NO_EXIT_STATUS,
+    Completed,
+    TransportError,
+    cleanup_script,
+    command_text,
+    shell_quote,
+)
 
 _LOST = (asyncssh.Error, OSError, asyncio.IncompleteReadError, BrokenPipeError)
 
@@ -29,22 +38,46 @@ def _text(data: str | bytes) -> str:
     return data.decode(errors="replace") if isinstance(data, bytes) else data
 
 
+ALIVE_CHECK_S = 1.0  # how often a process without an exit status is looked for on the target
+
+
+def _session_alive(sid: int) -> str:
+    """POSIX sh: exit 0 while a process of session `sid` is alive (not a zombie), 1 once none is."""
+    return (
+        f'for s in /proc/[0-9]*/stat; do read -r l < "$s" 2>/dev/null || continue; set -- ${{l##*) }}; '
+        f'[ "$4" = {int(sid)} ] && [ "$1" != Z ] && exit 0; done; exit 1'
+    )
+
+
 class _SshProcess:
     def __init__(self, transport: SshTransport, name: str, pid: int, run_dir: str):
         self.name, self.pid, self._t, self._exit = name, pid, transport, f"{run_dir}/pids/{name}.exit"
+        self._looked = asyncio.get_running_loop().time()
 
     async def wait(self, timeout: float | None = None) -> int | None:
+        """The exit status its wrapper recorded; NO_EXIT_STATUS once its whole session is gone without one (the
+        wrapper was killed with it), found within ALIVE_CHECK_S; None while it runs after `timeout` seconds."""
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         pause = 0.01
         while True:
-            status = await self._t.read_small(self._exit)  # SFTP: much cheaper than a command
-            if status and status.strip():
-                return int(status.strip())
+            status = await self._status()
+            if status is not None:
+                return status
+            if loop.time() - self._looked >= ALIVE_CHECK_S:
+                self._looked = loop.time()
+                gone = await self._t.run(["sh", "-c", _session_alive(self.pid)], check=False)
+                if gone.returncode == 1:  # the status is written before the wrapper ends: look once more
+                    status = await self._status()
+                    return NO_EXIT_STATUS if status is None else status
             if deadline is not None and loop.time() >= deadline:
                 return None
             await asyncio.sleep(pause)
             pause = min(0.2, pause * 1.5)  # quick for short commands, cheap for long runs
+
+    async def _status(self) -> int | None:
+        text = (await self._t.read_small(self._exit) or "").strip()  # SFTP: much cheaper than a command
+        return int(text) if text.lstrip("-").isdigit() else None
 
     async def signal(self, sig: int) -> None:
         await self._t.run(["kill", f"-{int(sig)}", f"-{self.pid}"], check=False)
@@ -57,7 +90,7 @@ class SshTransport:
         *,
         file: str = "FILE",
         known_hosts: Path | None = None,
-        connect_timeout: float = 10,
+        connect_timeout: float = LOGIN_TIMEOUT_S,
     ):
         check_target(target)
         self.name = target["name"]
@@ -68,16 +101,20 @@ class SshTransport:
         self._conn: asyncssh.SSHClientConnection | None = None
         self._sftp: asyncssh.SFTPClient | None = None
         self._beats: list[asyncio.Task] = []
+        self.notes: list[str] = []  # what connecting found to tell (known_hosts lines skipped)
 
     async def connect(self) -> SshTransport:
-        await hostkeys.verify(self.host, self.port, self.file, self.name, self.known_hosts)
+        known = await hostkeys.verify(self.host, self.port, self.file, self.name, self.known_hosts)
+        self.notes = known.warnings()
+        sock = await ssh_socket(self.host, self.port)  # a silent or refusing port fails here, with its reason
         try:
             self._conn = await asyncio.wait_for(
                 asyncssh.connect(
                     self.host,
                     self.port,
+                    sock=sock,
                     username=self.user,
-                    known_hosts=str(self.known_hosts),
+                    known_hosts=known.entries,  # what verify read and checked: the file is not read again
                     client_keys=[self.key] if self.key else (),
                     agent_path=None if self.key else os.environ.get("SSH_AUTH_SOCK"),
                     password=None,
@@ -92,10 +129,18 @@ class SshTransport:
                 f"target {self.name}: {self.user}@{self.host}:{self.port} refused the key "
                 f"{self.key or '(SSH agent)'}: {e.reason}"
             ) from None
-        except (TimeoutError, *_LOST) as e:
+        except TimeoutError:
             raise TransportError(
-                f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: {e or type(e).__name__}"
+                f"target {self.name}: {self.user}@{self.host}:{self.port} sent its banner but did not complete "
+                f"the SSH key exchange and login within {self.timeout:g} s"
             ) from None
+        except _LOST as e:
+            raise TransportError(
+                f"target {self.name}: cannot connect to {self.user}@{self.host}:{self.port}: {reason(e)}"
+            ) from None
+        finally:
+            if self._conn is None:  # not handed over to a connection: ours to close
+                sock.close()
         return self
 
     def _c(self) -> asyncssh.SSHClientConnection:
@@ -113,8 +158,7 @@ class SshTransport:
 
     def _lost(self, what: str, e: BaseException) -> TransportError:
         return TransportError(
-            f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} "
-            f"({e or type(e).__name__})"
+            f"target {self.name}: the connection to {self.host}:{self.port} was lost during {what} ({reason(e)})"
         )
 
     async def run(
@@ -165,6 +209,8 @@ class SshTransport:
         sftp = await self._sftp_client()
         try:
             await sftp.get(remote, str(local))
+        except asyncssh.SFTPNoSuchFile:  # the connection is fine: the file is not there
+            raise FileNotFoundError(errno.ENOENT, f"no such file on {self.name}", remote) from None
         except _LOST as e:
             raise self._lost(f"the download of {remote}", e) from None
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from chainlab.errors import ChainlabError
+from chainlab.files import atomic_writer, write_atomic
 
 
 @dataclass
@@ -32,12 +33,18 @@ class Completed:
     stderr: str
 
 
+#: RemoteProcess.wait's status for a process that ended without one being recorded: on an ssh target, the shell
+#: that records it was killed too (a signal to the whole session). Not a status a process can exit with.
+NO_EXIT_STATUS = -1000
+
+
 class RemoteProcess(Protocol):
     name: str
     pid: int
 
     async def wait(self, timeout: float | None = None) -> int | None:
-        """The exit status, or None when it is still running after `timeout` seconds."""
+        """The exit status (killed by signal N: -N here, a shell's 128+N on an ssh target; NO_EXIT_STATUS: not
+        recorded), or None when it is still running after `timeout` seconds."""
 
     async def signal(self, sig: int) -> None:
         """Send a signal to the process's whole session."""
@@ -47,6 +54,7 @@ class Transport(Protocol):
     """A target reachable for an experiment. All paths are target paths (str)."""
 
     name: str
+    notes: list[str]  # what connecting found worth telling the user (known_hosts lines skipped), for the summary
 
     async def run(
         self, argv: list[str], *, cwd: str | None = None, timeout: float | None = None, check: bool = True
@@ -149,6 +157,7 @@ class LocalTransport:
 
     def __init__(self, name: str = "here"):
         self.name = name
+        self.notes: list[str] = []
         self._watchdog: RemoteProcess | None = None
 
     async def run(
@@ -185,7 +194,8 @@ class LocalTransport:
                 raise FileNotFoundError(f"no such file: {local}")
             return
         local.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(remote, local)
+        with open(remote, "rb") as source, atomic_writer(local, "wb") as copy:  # never half a result here
+            shutil.copyfileobj(source, copy)
 
     async def exists(self, remote: str) -> bool:
         return Path(remote).exists()
@@ -208,7 +218,7 @@ class LocalTransport:
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
             )
-        (pids / f"{name}.pid").write_text(f"{proc.pid}\n")
+        write_atomic(pids / f"{name}.pid", f"{proc.pid}\n")
         return _LocalProcess(name, proc)
 
     async def cleanup(self, run_dir: str, keep: str = "") -> list[str]:

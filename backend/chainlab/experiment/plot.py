@@ -4,7 +4,6 @@ the chain's simple/naive plan, and the arena (MiB, where the reuse allocator sho
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ import numpy as np
 
 from chainlab.experiment.plans import PLANS, column, plan_label
 from chainlab.experiment.tables import ratios
+from chainlab.files import atomic_writer
 
 
 def boxplot(rows: Sequence[dict[str, Any]], out: Path, title: str) -> list[Path]:
@@ -48,9 +48,9 @@ def boxplot(rows: Sequence[dict[str, Any]], out: Path, title: str) -> list[Path]
     # SVG without its creation date and with fixed ids: the same rows give the same file
     with matplotlib.rc_context({"svg.hashsalt": "chainlab", "svg.fonttype": "none"}):
         for f in files:
-            tmp = f.with_name(f"{f.name}.tmp{f.suffix}")  # written whole, then renamed: never half a picture
-            fig.savefig(tmp, dpi=120, metadata={"Date": None} if f.suffix == ".svg" else {"Software": None})
-            os.replace(tmp, f)
+            with atomic_writer(f, "wb") as file:  # written whole, then renamed: never half a picture
+                metadata = {"Date": None} if f.suffix == ".svg" else {"Software": None}
+                fig.savefig(file, format=f.suffix[1:], dpi=120, metadata=metadata)
     plt.close(fig)
     return files
 

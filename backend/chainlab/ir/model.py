@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 
 from chainlab.errors import ModelError
+from chainlab.files import IR_JSON, read_user_text
 
 IR_VERSION = "1.0"
 SCHEMA_FILE = "ir.schema.json"  # in contract/schemas, reached through the package (chainlab/contract)
@@ -52,12 +53,32 @@ def validate_ir(document: Any) -> dict[str, Any]:
 
 
 def load_ir(path: str | Path) -> dict[str, Any]:
+    """The IR in the file at `path` (an exported model, `chainlab export --json`), checked against the schema.
+
+    Parameters
+    ----------
+    path
+        The file, read by the one reader: a regular file of at most 64 MiB (the largest request frame).
+
+    Returns
+    -------
+    dict
+        The validated IR.
+
+    Raises
+    ------
+    UserFileError
+        The file is missing, not a regular file, too large or not UTF-8 (file and reason, line for a bad byte).
+    ModelError
+        It is not JSON (file, line and column) or not IR of this version.
+    """
+    text = read_user_text(path, IR_JSON)
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError as error:
-        raise ModelError(f"{path}: no such file") from error
+        document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ModelError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from error
+        raise ModelError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    except RecursionError:  # [[[[... nested deeper than Python's stack
+        raise ModelError(f"{path}: not JSON this backend reads: nested too deeply") from None
     return validate_ir(document)
 
 

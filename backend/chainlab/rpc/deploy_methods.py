@@ -39,7 +39,7 @@ def trust_host(params: dict[str, Any], _context: RequestContext) -> dict[str, An
         )
     port = int(target.get("port") or 22)
     replace = params.get("replace")
-    fingerprint, new = asyncio.run(
+    trusted = asyncio.run(
         hostkeys.trust(
             target["host"],
             port,
@@ -48,10 +48,13 @@ def trust_host(params: dict[str, Any], _context: RequestContext) -> dict[str, An
             target=target["name"],
         )
     )
-    return {
+    reply: dict[str, Any] = {
         "target": target["name"],
         "host": hostkeys.host_pattern(target["host"], port),
-        "fingerprint": fingerprint,
-        "added": new,
+        "fingerprint": trusted.fingerprint,
+        "added": trusted.added,
         "known_hosts": str(hostkeys.known_hosts_path()),
     }
+    if trusted.warnings:
+        reply["warnings"] = trusted.warnings
+    return reply

@@ -3,7 +3,8 @@
 The reader hands over one checked message at a time (chainlab.rpc.framing); a request is answered with its
 result or an error, never twice and never for another request's id. `$/cancelRequest` cancels a request that
 has not started; `exit` ends the loop. Errors the handlers do not expect reach the client as one line
-(INTERNAL_ERROR) and the log, never as a traceback on the wire.
+(INTERNAL_ERROR) and the log, never as a traceback on the wire. The pending requests are bounded (MAX_PENDING):
+beyond it a request is answered BUSY at once; cheap methods bypass the queue.
 """
 
 from __future__ import annotations
@@ -14,12 +15,19 @@ from collections.abc import Callable
 from concurrent import futures
 from typing import Any
 
+from chainlab.rpc.contract import ERROR_CODES
+
 log = logging.getLogger("chainlab.rpc")
 
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 REQUEST_CANCELLED = -32800
+BUSY = ERROR_CODES["BACKEND_BUSY"]
+
+#: Requests accepted and not yet answered (running or waiting for a worker) beyond which new ones are refused: a
+#: client that floods the backend gets errors at once instead of the backend growing without bound.
+MAX_PENDING = 1000
 
 
 class RpcError(Exception):
@@ -42,13 +50,37 @@ class RpcError(Exception):
 Dispatch = Callable[[str, Any], Callable[[], Any]]
 
 
+def _run_now(work: Callable[[], Any]) -> futures.Future[Any]:
+    """work() run on this thread, as a finished future (answered as the pool's are)."""
+    future: futures.Future[Any] = futures.Future()
+    try:
+        future.set_result(work())
+    except Exception as error:  # a signal's BaseException (the server's Terminated) goes on up
+        future.set_exception(error)
+    return future
+
+
 class Endpoint:
-    def __init__(self, dispatch: Dispatch, send: Callable[[dict[str, Any]], None], max_workers: int = 2) -> None:
+    """Runs requests in a pool of `max_workers`; at most `max_pending` wait or run at a time, the rest are refused
+    (BUSY) at once. Methods in `inline` (cheap ones such as the version handshake) are answered on the caller's
+    thread as they arrive, ahead of the work already queued."""
+
+    def __init__(
+        self,
+        dispatch: Dispatch,
+        send: Callable[[dict[str, Any]], None],
+        max_workers: int = 2,
+        *,
+        max_pending: int = MAX_PENDING,
+        inline: frozenset[str] = frozenset(),
+    ) -> None:
         self._dispatch = dispatch
         self._send = send
         self._pool = futures.ThreadPoolExecutor(max_workers=max_workers)
         self._pending: dict[Any, futures.Future[Any]] = {}
         self._lock = threading.Lock()
+        self._max_pending = max_pending
+        self._inline = inline
 
     def notify(self, method: str, params: Any) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -70,12 +102,20 @@ class Endpoint:
         except RpcError as error:
             self._reply(msg_id, error=error)
             return
-        future = self._pool.submit(work)
+        if method in self._inline:
+            self._finished(msg_id, _run_now(work), method)
+            return
         with self._lock:
-            self._pending[msg_id] = future
-        future.add_done_callback(lambda done: self._finished(msg_id, done))
+            pending = len(self._pending)
+            future = None if pending >= self._max_pending else self._pool.submit(work)
+            if future is not None:
+                self._pending[msg_id] = future
+        if future is None:  # each waiting request holds its params in memory: refused rather than queued
+            self._reply(msg_id, error=RpcError(BUSY, f"busy: {pending} requests pending; send it again later"))
+            return
+        future.add_done_callback(lambda done: self._finished(msg_id, done, method))
 
-    def _finished(self, msg_id: Any, future: futures.Future[Any]) -> None:
+    def _finished(self, msg_id: Any, future: futures.Future[Any], method: str = "") -> None:
         with self._lock:
             if self._pending.get(msg_id) is future:
                 del self._pending[msg_id]
@@ -84,9 +124,9 @@ class Endpoint:
             return
         error = future.exception()
         if error is None:
-            self._reply(msg_id, result=future.result())
+            self._reply(msg_id, result=future.result(), method=method)
         elif isinstance(error, RpcError):
-            self._reply(msg_id, error=error)
+            self._reply(msg_id, error=error, method=method)
         else:
             log.error("%s", error, exc_info=error)  # the log keeps the traceback, the client gets one line
             self._reply(msg_id, error=RpcError(INTERNAL_ERROR, f"internal error: {type(error).__name__}: {error}"))
@@ -98,7 +138,7 @@ class Endpoint:
         if future is not None:
             future.cancel()  # only a request that has not started; a running one finishes
 
-    def _reply(self, msg_id: Any, *, result: Any = None, error: RpcError | None = None) -> None:
+    def _reply(self, msg_id: Any, *, result: Any = None, error: RpcError | None = None, method: str = "") -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id}
         if error is not None:
             reply["error"] = error.to_json()
@@ -106,8 +146,9 @@ class Endpoint:
             reply["result"] = result
         try:
             self._send(reply)
-        except (TypeError, ValueError) as bad:  # a result JSON cannot carry: still one answer
-            self._send({"jsonrpc": "2.0", "id": msg_id, "error": RpcError(INTERNAL_ERROR, str(bad)).to_json()})
+        except (TypeError, ValueError) as bad:  # a result JSON cannot carry (NaN: the field's path): still one answer
+            what = f"the reply to {method} was not sent: {bad}" if method else str(bad)
+            self._send({"jsonrpc": "2.0", "id": msg_id, "error": RpcError(INTERNAL_ERROR, what).to_json()})
 
     def shutdown(self) -> None:
         """Waits for the requests already accepted: each still gets its answer."""

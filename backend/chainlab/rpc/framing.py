@@ -16,6 +16,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from chainlab import finite_json
+
 #: The largest body read into memory; a bigger frame is refused (the IR of a large model is a few MiB).
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 #: A header line longer than this is not a header: it is dropped in pieces of this size.
@@ -45,6 +47,11 @@ def _shown(value: bytes, limit: int = 40) -> str:
     text = value[:limit].decode("ascii", errors="replace")
     text = "".join(c if c.isprintable() else "?" for c in text)
     return text + ("..." if len(value) > limit else "")
+
+
+def _not_json(constant: str) -> Any:
+    """Python's json reads NaN, Infinity and -Infinity, which are not JSON: a request holding one is refused."""
+    raise ValueError(f"{constant} is not JSON (numbers are finite)")
 
 
 def message_problem(message: Any) -> str | None:
@@ -145,7 +152,7 @@ class FrameReader:
     @staticmethod
     def _decode(body: bytes) -> dict[str, Any] | FrameError:
         try:
-            message = json.loads(body.decode("utf-8"))
+            message = json.loads(body.decode("utf-8"), parse_constant=_not_json)
         except (UnicodeDecodeError, ValueError, RecursionError) as error:
             return FrameError(PARSE_ERROR, f"the body is not UTF-8 JSON: {error}"[:200])
         problem = message_problem(message)
@@ -163,7 +170,9 @@ class FrameWriter:
         self._lock = threading.Lock()
 
     def write(self, message: dict[str, Any]) -> None:
-        body = json.dumps(message).encode("ascii")  # \u escapes: a lone surrogate cannot break the frame
+        """Sends `message` as one frame; NonFiniteNumber (a ValueError naming the field) for NaN or Infinity in
+        it, which would reach the client as a body no JSON parser reads: nothing is sent then."""
+        body = finite_json.dumps(message).encode("ascii")  # \u escapes: a lone surrogate cannot break the frame
         with self._lock:
             if self._wfile.closed:
                 return

@@ -2,7 +2,9 @@
 
 Requests run in a worker pool so that a long analysis does not block
 cancellation or other requests; `$/cancelRequest` cancels requests that have
-not started. Progress goes out as `progress` notifications.
+not started. Progress goes out as `progress` notifications. The queue is
+bounded (chainlab.rpc.endpoint.MAX_PENDING; beyond it: "busy") and
+backend/version is answered ahead of it.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ class Dispatcher:
 
 #: How often the main thread looks up from waiting for a frame: the longest a signal waits for its handler.
 SIGNAL_POLL_S = 0.25
+#: Answered as they are read, ahead of queued work (a client's handshake behind a long queue must not time out).
+CHEAP_METHODS = frozenset({"backend/version"})
+#: Frames read ahead of the main thread: beyond them the reader waits, and so does the client writing to us.
+FRAMES_AHEAD = 64
 
 
 def _frames(reader: FrameReader) -> Iterator[dict[str, Any] | FrameError]:
@@ -84,7 +90,7 @@ def _frames(reader: FrameReader) -> Iterator[dict[str, Any] | FrameError]:
     process; Python runs its handler only when the main thread next runs Python code, which a main thread blocked
     reading stdin never does (a backend outlived its client that way). The main thread only waits here, a bounded
     time at a go, so the handler runs within SIGNAL_POLL_S whichever thread took the signal."""
-    frames: queue.SimpleQueue[dict[str, Any] | FrameError | None] = queue.SimpleQueue()
+    frames: queue.Queue[dict[str, Any] | FrameError | None] = queue.Queue(FRAMES_AHEAD)
 
     def read() -> None:
         try:
@@ -112,7 +118,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     writer = FrameWriter(wfile)
     reader = FrameReader(rfile)
     endpoint: Endpoint | None = None
-    endpoint = Endpoint(Dispatcher(lambda: endpoint), writer.write, max_workers=2)
+    endpoint = Endpoint(Dispatcher(lambda: endpoint), writer.write, max_workers=2, inline=CHEAP_METHODS)
     interrupt.start_serving()
     try:
         exited = False

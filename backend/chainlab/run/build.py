@@ -14,6 +14,7 @@ from pathlib import Path
 from chainlab.codegen import write_project
 from chainlab.deploy.targets import cache_root
 from chainlab.errors import ChainlabError, FileSystemError
+from chainlab.files import write_atomic
 
 
 class BuildError(ChainlabError):
@@ -86,5 +87,5 @@ def build_project(files: dict[str, str], cache: Path | None = None, sanitize: st
             raise BuildError(
                 f"building the generated project in {root} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
             )
-    binary.with_name("chain.sha256").write_text(file_hash(binary) + "\n")
+    write_atomic(binary.with_name("chain.sha256"), file_hash(binary) + "\n")
     return binary, False

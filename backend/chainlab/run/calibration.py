@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from chainlab import finite_json
 from chainlab.errors import ModelError
-from chainlab.files import resolved
+from chainlab.files import CALIBRATION, UserFileError, excerpt, read_user_text, resolved, write_atomic
 from chainlab.ir import find_chain
 from chainlab.plan.costs import MeasuredTimes
 from chainlab.plan.model import Plan
@@ -112,24 +112,31 @@ def calibration_path(model_file: str | None, chain: str, target: str) -> Path | 
 
 
 def save_calibration(cal: Calibration, path: Path) -> None:
-    """Written under a temporary name and renamed: a crash never leaves half a calibration."""
+    """Written under a temporary name and renamed: a crash never leaves half a calibration (and no NaN, which the
+    file's reader would refuse)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(cal.to_json(), separators=(",", ":")))
-    os.replace(tmp, path)
+    write_atomic(path, finite_json.dumps(cal.to_json(), separators=(",", ":")))
 
 
 def load_calibration(path: Path | None, chain: str, target: str) -> Calibration | None:
     """The stored calibration of chain on target, None when there is none; a damaged file is an error."""
-    if path is None or not path.exists():
+    if path is None:
         return None
     try:
-        data = json.loads(path.read_text())
+        text = read_user_text(path, CALIBRATION)
+    except UserFileError as error:
+        if error.missing:
+            return None
+        raise
+    try:
+        data = json.loads(text)
         cal = Calibration(**data)
-    except (OSError, ValueError, TypeError) as e:
-        raise ModelError(f"{path}: not a chainlab calibration ({e}); delete it and calibrate again") from None
+    except (ValueError, TypeError) as e:  # the reason only: a key or value of the file is quoted at most briefly
+        why = excerpt(str(e), 80)
+        raise ModelError(f"{path}: not a chainlab calibration ({why}); delete it and calibrate again") from None
     if cal.version != VERSION or cal.chain != chain or cal.target != target:
-        raise ModelError(f"{path}: a calibration of {cal.chain}@{cal.target}, not of {chain}@{target}")
+        of = excerpt(f"{cal.chain}@{cal.target}", 80)
+        raise ModelError(f"{path}: a calibration of {of}, not of {chain}@{target}")
     return cal
 
 

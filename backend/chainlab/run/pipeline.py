@@ -24,6 +24,7 @@ from chainlab.deploy.targets import open_transport, resolve_target, target_root
 from chainlab.deploy.transport import TransportError
 from chainlab.errors import FileSystemError, ModelError, RunError
 from chainlab.files import resolved, write_atomic
+from chainlab.finite_json import dumps
 from chainlab.ir import find_chain
 from chainlab.run.build import content_hash
 from chainlab.run.interrupt import interrupted
@@ -116,7 +117,7 @@ async def _run_chain(ir: dict[str, Any], chain: str, options: RunOptions) -> Run
     target = checked_target(ir, chain, options)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     out = _out_dir(chain, target, options, stamp)
-    write_atomic(out / "model.ir.json", json.dumps(ir, indent=1))
+    write_atomic(out / "model.ir.json", dumps(ir, indent=1))
     iterations = options.iterations or int(find_chain(ir, chain).get("iterations") or 1000)
     report = RunReport("failed", chain, target["name"], target["kind"], str(out), iterations=iterations)
     phase = _Phases(report.phases_s)
@@ -132,7 +133,7 @@ async def _run_chain(ir: dict[str, Any], chain: str, options: RunOptions) -> Run
     try:
         root = await target_root(transport, target)
         on.run_dir = str(out) if target["kind"] == "local" else f"{root}/runs/{stamp}-{chain}"
-        pre_lines = await _preflight(on, root, options, report, out)
+        pre_lines = [*transport.notes, *await _preflight(on, root, options, report, out)]
         phase("preflight")
         cores = list(target.get("rt_cores") or range(int(report.preflight["facts"].get("cores") or 1)))
         await on.transport.keepalive(on.run_dir)
@@ -171,7 +172,7 @@ async def _preflight(on: OnTarget, root: str, options: RunOptions, report: RunRe
     pre: Preflight = await preflight(on.transport, on.target, root, need_throttle="throttled" in options.scenarios)
     report.preflight = pre.to_json()
     on.has_pmu = pre.has_pmu
-    write_atomic(out / "preflight.json", json.dumps(report.preflight, indent=1))
+    write_atomic(out / "preflight.json", dumps(report.preflight, indent=1))
     options.log(pre.text())
     if not pre.ok:
         raise RunError(f"the target {on.target['name']} lacks essentials:\n{pre.text()}")

@@ -9,7 +9,6 @@ on the target is used when there is one.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from chainlab.codegen import generate_project
 from chainlab.errors import RunError
 from chainlab.files import write_atomic
+from chainlab.finite_json import dumps
 from chainlab.plan import RUN_PREDICTION_DRAWS, LatencyPrediction, pin_threads, plan_for_cores, predict_latency
 from chainlab.plan.model import Plan
 from chainlab.run.build import content_hash
@@ -118,6 +118,6 @@ def write_prediction(prepared: Prepared, out: Path) -> None:
     """plan.json and predicted.csv of the run."""
     from chainlab.plan import plan_to_json
 
-    write_atomic(out / "plan.json", json.dumps(plan_to_json(prepared.pinned), indent=1))
+    write_atomic(out / "plan.json", dumps(plan_to_json(prepared.pinned), indent=1))
     points = prepared.prediction.points
     write_atomic(out / "predicted.csv", "latency_ns,probability\n" + "".join(f"{x},{p}\n" for x, p in points))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from chainlab.errors import ChainlabError
+from chainlab.finite_json import finite_or_null
 from chainlab.plan import LatencyPrediction
 from chainlab.run.calibration import Calibration
 from chainlab.run.diagnosis import diagnose
@@ -56,7 +57,10 @@ class RunReport:
     summary: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """As the contract's RunReport: a statistic that is not defined for this run (NaN, the KS distance of an
+        empty sample, say) is null, never a bare NaN, which no JSON reader reads (the reply, report.json)."""
+        data: dict[str, Any] = finite_or_null(asdict(self))
+        return data
 
 
 def overloaded(lat: np.ndarray, period_ns: int | None) -> bool:

@@ -4,14 +4,14 @@ self-contained page."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chainlab.files import write_atomic
+from chainlab.files import atomic_writer, write_atomic
+from chainlab.finite_json import dumps
 from chainlab.run.report import RunReport
 from chainlab.run.report_format import (
     FAIL_COLOUR,
@@ -125,10 +125,11 @@ def write_report(report: RunReport, _ir: dict[str, Any], out: Path) -> None:
     for kind in ("cdf", "pmf"):
         fig, plt = _figure(report, kind)
         for ext in ("png", "svg"):
-            fig.savefig(out / f"{kind}.{ext}", dpi=120)
+            with atomic_writer(out / f"{kind}.{ext}", "wb") as f:  # whole or not at all: never half a picture
+                fig.savefig(f, format=ext, dpi=120)
             report.files.append(str(out / f"{kind}.{ext}"))
         plt.close(fig)
     report.files += [str(out / "report.html"), str(out / "report.json")]
     figure = (out / "cdf.svg").read_text(encoding="utf-8")
     write_atomic(out / "report.html", report_html(report, figure))
-    write_atomic(out / "report.json", json.dumps(report.to_json(), indent=1))
+    write_atomic(out / "report.json", dumps(report.to_json(), indent=1))

@@ -12,11 +12,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 import logging
 import math
 from typing import Any
 
+from chainlab.finite_json import dumps
 from chainlab.resources import report_assets
 from chainlab.run.report import RunReport
 from chainlab.run.report_format import (
@@ -33,20 +33,9 @@ log = logging.getLogger(__name__)
 _STATIC_HEAD = ("", "status", "iterations", "mean ms", "p50 ms", "p99 ms", "max ms", "KS")
 
 
-def _finite(value: Any) -> Any:
-    """The report with every NaN and infinity as null: JSON.parse reads no NaN."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
-
-
 def embedded_json(report: RunReport) -> str:
     """The RunReport as the page embeds it: JSON in which no ``<`` can close the script element around it."""
-    return json.dumps(_finite(report.to_json()), ensure_ascii=False).replace("<", "\\u003c")
+    return dumps(report.to_json(), ensure_ascii=False).replace("<", "\\u003c")  # to_json: NaN is null
 
 
 def _cells(tag: str, cells: list[str] | tuple[str, ...]) -> str:

@@ -91,6 +91,8 @@ def summary_text(report: RunReport, preflight_lines: list[str] | None = None) ->
                 f"OVERLOADED in {r['scenario']}: the latency grew through the run (a backlog): the chain needs more "
                 "than one source period per frame on these cores; the numbers measure the backlog, not the chain"
             )
+        if r.get("status") == "partial" and r.get("error") and r["measured"].get("samples"):  # else in its row
+            lines.append(f"PARTIAL {r['scenario']}: {r['error'][:300]}")
     phases = ", ".join(f"{k} {format_duration(v * 1e9, 's')}" for k, v in report.phases_s.items())
     lines += [f"phases: {phases}", f"report: {report.out_dir}/report.html"]
     return "\n".join(lines)

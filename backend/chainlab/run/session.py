@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from chainlab.deploy.targets import open_transport
-from chainlab.deploy.transport import RemoteProcess, Transport, TransportError
+from chainlab.deploy.transport import NO_EXIT_STATUS, RemoteProcess, Transport, TransportError
 from chainlab.errors import RunError
+from chainlab.files import write_atomic
 from chainlab.progress import ProgressFn
 from chainlab.run.interrupt import interrupted
 from chainlab.run.scenarios import HOG_BYTES, daemon_args
@@ -156,7 +157,7 @@ async def _start_best_effort(on: OnTarget, name: str, rdir: str, local: Path) ->
         calib = on.throttle_calib
         source += [f"calib_read={calib['read_bps']:.0f}", f"calib_write={calib['write_bps']:.0f}"]
     args = [*daemon_args(on.ir, on.target, source), f"trace={rdir}/throttle-trace.csv"]
-    (local / "throttle-args.txt").write_text(" ".join(args) + "\n")
+    write_atomic(local / "throttle-args.txt", " ".join(args) + "\n")
     # the daemon starts the workload itself, so sigstop reaches it and nothing outlives the daemon
     return await on.transport.start(
         _in_dir(rdir, [f"{on.tools}/build/throttle/chainlab-throttle", *args, "--", *_workload(on, shm)]),
@@ -203,11 +204,7 @@ async def run_scenario(on: OnTarget, name: str, local: Path, progress: ProgressF
         if daemon is not None:
             result.throttle = await _stop_throttler(on, daemon, name)
         if status not in (0, None):
-            result.error = chain_log(await on.transport.read_text(f"{on.run_dir}/logs/chain-{name}.log"))
-            if not await on.transport.exists(f"{rdir}/run.json"):  # it measured nothing it could write
-                raise RunError(
-                    f"the chain failed in scenario {name} on {on.transport.name} (exit {status}): {result.error}"
-                )
+            await _chain_failed(on, name, status, result)
         clean = status is not None and name == "baseline"
     finally:
         if not clean:  # workload, daemon, an interrupted chain: stopped (resumed first) whatever happened
@@ -221,13 +218,48 @@ async def run_scenario(on: OnTarget, name: str, local: Path, progress: ProgressF
             f"the throttler ended during the run (exit {throttler_ended[0]}): the chain was stopped, "
             f"the {result.completed} iterations measured until then are kept"
         )
+    elif result.status == "stopped" and status is not None and not interrupted():
+        result.status = "partial"  # stopped on the target by someone else: not the scenario asked for
+        result.error = (
+            f"the chain on {on.transport.name} was stopped by a signal chainlab did not send and {ending(status)}: "
+            f"the {result.completed} iterations measured until then are kept"
+        )
     return result
+
+
+def ending(status: int) -> str:
+    """How a process ended, from the status RemoteProcess.wait gave, in words."""
+    if status == NO_EXIT_STATUS:
+        return "ended without an exit status (the shell that records it was killed too)"
+    if status == 0:
+        return "exited normally"
+    number = -status if status < 0 else status - 128 if status > 128 else 0
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return f"ended with exit code {status}"
+    return f"was killed by signal {number} ({name}{f', exit status {status}' if status > 0 else ''})"
+
+
+async def _chain_failed(on: OnTarget, name: str, status: int, result: ScenarioRun) -> None:
+    """A chain that did not end well: what it said goes into the result; without results it is the run's end."""
+    log, where = f"{on.run_dir}/logs/chain-{name}.log", on.transport.name
+    said = chain_log(await on.transport.read_text(log))
+    result.error = f"the chain {ending(status)}" + (f": {said}" if said else "")
+    if not await on.transport.exists(f"{on.run_dir}/{name}/run.json"):  # it measured nothing it could write
+        raise RunError(
+            f"the chain on {where} {ending(status)} in scenario {name}, before writing its results "
+            f"(see its log on {where}: {log})" + (f"; it said: {said}" if said else "")
+        )
 
 
 async def _fetch(transport: Transport, rdir: str, local: Path) -> None:
     for f in ("latencies.csv", "run.json", "throttle-trace.csv", "tasks.csv"):
         try:
             await transport.get_file(f"{rdir}/{f}", local / f)
+        except FileNotFoundError:
+            if f in ("latencies.csv", "run.json"):  # the connection is fine: the chain did not write it
+                raise RunError(f"the chain on {transport.name} ended without writing {rdir}/{f}") from None
         except (TransportError, OSError):
             if f in ("latencies.csv", "run.json"):
                 raise

@@ -2,17 +2,45 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from chainlab.files import LATENCIES, UserFileError, excerpt, read_user_text
+
 
 def read_latencies(csv: Path) -> np.ndarray:
-    """Latencies (ns) from a run's latencies.csv (iteration,start_ns,end_ns)."""
-    data = np.loadtxt(csv, delimiter=",", skiprows=1, dtype=np.int64, ndmin=2)
+    """Latencies (ns) from a run's latencies.csv (iteration,start_ns,end_ns).
+
+    Parameters
+    ----------
+    csv
+        The file, read by the one reader (a regular file of at most 1 GiB).
+
+    Returns
+    -------
+    numpy.ndarray
+        end_ns - start_ns per row (int64), empty for a file with the header only.
+
+    Raises
+    ------
+    UserFileError
+        The file cannot be read as a latencies CSV: file and reason (a cell is quoted at most briefly).
+    """
+    text = read_user_text(csv, LATENCIES)
+    if not text.partition("\n")[2].strip():  # the header only: no iteration completed
+        return np.zeros(0, dtype=np.int64)
+    try:
+        data = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=1, dtype=np.int64, ndmin=2)
+    except ValueError as error:  # numpy names the row and column and quotes the cell
+        why = excerpt(str(error), 120)
+        raise UserFileError(csv, LATENCIES, f"not iteration,start_ns,end_ns rows ({why})") from None
     if data.size == 0:
         return np.zeros(0, dtype=np.int64)
+    if data.shape[1] < 3:
+        raise UserFileError(csv, LATENCIES, f"{data.shape[1]} columns, not iteration,start_ns,end_ns")
     return data[:, 2] - data[:, 1]
 
 

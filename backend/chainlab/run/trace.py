@@ -7,11 +7,14 @@ sub-box) and calibration (each sub-box's execution-time distribution as it ran i
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from chainlab.files import MEASUREMENT, UserFileError, excerpt, read_user_text
 
 # iterations traced by default: enough for a p99 per sub-box, few enough to stay small (16 B per sub-box each)
 DEFAULT_TRACE = 2000
@@ -30,13 +33,43 @@ class Trace:
 
 
 def read_trace(path: Path) -> Trace | None:
-    """The trace in `path`, or None when there is none or it has no complete iteration."""
-    if not path.exists():
+    """The trace in `path`, or None when there is none or it has no complete iteration.
+
+    Parameters
+    ----------
+    path
+        A tasks.csv, read by the one reader (a regular file of at most 256 MiB).
+
+    Returns
+    -------
+    Trace or None
+        The complete iterations, None without any.
+
+    Raises
+    ------
+    UserFileError
+        The file cannot be read, or its rows are not iteration,sub_box,start_ns,end_ns (file and reason).
+    """
+    try:
+        text = read_user_text(path, MEASUREMENT)
+    except UserFileError as error:
+        if error.missing:
+            return None
+        raise
+    if not text.partition("\n")[2].strip():  # the header only: no iteration traced
         return None
-    rows = np.genfromtxt(path, delimiter=",", skip_header=1, dtype=None, encoding="utf-8")
+    try:
+        rows = np.genfromtxt(io.StringIO(text), delimiter=",", skip_header=1, dtype=None, encoding="utf-8")
+    except ValueError as error:  # numpy names the lines with a wrong number of columns
+        raise UserFileError(path, MEASUREMENT, f"not a trace ({excerpt(str(error), 120)})") from None
     rows = np.atleast_1d(rows)
     if rows.size == 0:
         return None
+    columns = rows.dtype.names
+    # times may be missing (nan: an iteration the run did not finish), iteration numbers may not
+    kinds = [rows.dtype[c].kind for c in columns or ()]
+    if len(kinds) != 4 or kinds[0] not in "iu" or kinds[2] not in "iuf" or kinds[3] not in "iuf":
+        raise UserFileError(path, MEASUREMENT, "not iteration,sub_box,start_ns,end_ns rows (numbers)")
     names: list[str] = []
     col: dict[str, int] = {}
     for name in rows["f1"]:

@@ -18,9 +18,10 @@ import dask
 from distributed import Client, LocalCluster
 
 from chainlab.errors import ModelError
+from chainlab.sweep.probe import CONNECT_TIMEOUT_S, check_scheduler
 
 ALLOWED_FAILURES = 50
-CONNECT_TIMEOUT_S = 5
+WORKERS_TIMEOUT_S = 30.0  # a scheduler without workers: long enough for workers that are starting with it
 
 
 @dataclass(frozen=True)
@@ -49,16 +50,29 @@ def check_cluster(cluster: str | None) -> None:
 
 
 @contextmanager
+def _scheduler_client(address: str) -> Iterator[Client]:
+    """A client of the scheduler at `address` once it has a worker; every wait bounded (see chainlab.sweep.probe)."""
+    check_scheduler(address)
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+    except OSError as e:
+        raise ModelError(f"cannot reach the Dask scheduler at {address}: {e}") from e
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
+        except TimeoutError:
+            raise ModelError(
+                f"the Dask scheduler at {address} has no workers (none joined within {WORKERS_TIMEOUT_S:g} s)"
+            ) from None
+        yield client
+
+
+@contextmanager
 def open_client(cluster: str | None) -> Iterator[tuple[Client, Engine]]:
     """A client of a fresh LocalCluster (None or "local") or of the scheduler at `cluster` (tcp://HOST:PORT)."""
     check_cluster(cluster)
     if cluster is not None and is_scheduler_address(cluster):
-        try:
-            client = Client(cluster, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
-        except OSError as e:
-            raise ModelError(f"cannot reach the Dask scheduler at {cluster}: {e}") from e
-        with client:
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S * 6)
+        with _scheduler_client(cluster) as client:
             threads = sum(w["nthreads"] for w in client.scheduler_info(n_workers=-1)["workers"].values())
             yield client, Engine(cluster, threads)
         return

@@ -10,12 +10,17 @@ SIGTERM), the backend (SIGKILL, SIGTERM), the daemon, the guardian, the ssh conn
 - what was measured is complete or marked partial (status stopped/partial), never silently truncated: each
   latencies.csv has its run.json (or results) and exactly `completed` rows.
 
+The doors (addresses that are not what they claim): a Dask scheduler port that never answers, an ssh port that
+never speaks SSH (each as is, and with the CLI or the backend killed while it waits), a chain killed on the ssh
+target: one line with the reason within the stated time-out, and the same checks after.
+
 CHAINLAB_FAULT_SEED picks other moments (default 17). npm test runs one case per victim and kind of run (9, about
-2 min); CHAINLAB_FAULT_ALL=1 runs every combination (15).
+2 min) and the doors (9, about 1 min); CHAINLAB_FAULT_ALL=1 runs every combination (15).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -23,155 +28,24 @@ import signal
 import subprocess
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fault_case import Marked, assert_clean, cgroups, cli, finish, remote_processes, wait_for
 from lab import Lab
-from test_deploy_cycle import CHAIN, CLI, REPO, model
+from listeners import Listening, listener
+from test_deploy_cycle import CHAIN, REPO, model
 
+from chainlab.deploy.reach import BANNER_TIMEOUT_S
+from chainlab.deploy.ssh import ALIVE_CHECK_S
+from chainlab.sweep.probe import CONNECT_TIMEOUT_S
+
+__all__ = ["Marked", "wait_for"]  # the fault suite's helpers, also for the other deploy tests
 SEED = int(os.environ.get("CHAINLAB_FAULT_SEED", "17"))
 ALL = os.environ.get("CHAINLAB_FAULT_ALL") == "1"
 more = pytest.mark.skipif(not ALL, reason="a further combination: CHAINLAB_FAULT_ALL=1")
-CG2 = next(
-    (ln.split()[1] for ln in Path("/proc/mounts").read_text().splitlines() if ln.split()[2:3] == ["cgroup2"]), None
-)
-
-
-class Marked:
-    """The processes of one case: everything started with its environment marker."""
-
-    def __init__(self) -> None:
-        self.mark = f"CHAINLAB_FAULT_MARK={uuid.uuid4().hex}".encode()
-        self.stopped_seen: list[str] = []
-
-    def env(self, **extra: str) -> dict[str, str]:
-        key, value = self.mark.decode().split("=", 1)
-        return {**os.environ, key: value, **extra}
-
-    def processes(self) -> list[tuple[int, str, str, str]]:
-        """(pid, state, comm, command line) of every live marked process (zombies are gone already)."""
-        found = []
-        for d in Path("/proc").iterdir():
-            if not d.name.isdigit():
-                continue
-            try:
-                if self.mark not in (d / "environ").read_bytes().split(b"\0"):
-                    continue
-                stat = (d / "stat").read_text()
-                cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
-            state = stat.rsplit(")", 1)[1].split()[0]
-            if state != "Z":
-                found.append((int(d.name), state, stat[stat.index("(") + 1 : stat.rindex(")")], cmd))
-        return found
-
-    def find(self, what: Callable[[str, str], bool]) -> int | None:
-        procs = self.processes()
-        self.stopped_seen += [f"{c} {cmd}" for _, s, c, cmd in procs if s == "T" and c != "chainlab-hog"]
-        return next((pid for pid, _, comm, cmd in procs if what(comm, cmd)), None)
-
-
-def remote_processes(root: Path) -> list[str]:
-    """The lab's processes of this run: their command lines name the lab root (full, untruncated lines)."""
-    found = []
-    for d in Path("/proc").iterdir():
-        try:
-            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace") if d.name.isdigit() else ""
-            state = (d / "stat").read_text().rsplit(")", 1)[1].split()[0] if cmd else "Z"
-        except OSError:
-            continue
-        if str(root) in cmd and state != "Z":
-            found.append(f"{d.name} {state} {cmd}")
-    return found
-
-
-def wait_for(cond: Callable[[], object], timeout: float, step: float = 0.05) -> object:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(step)
-    return None
-
-
-def cgroups() -> set[str]:
-    return {p.name for p in Path(CG2).iterdir() if p.is_dir()} if CG2 else set()
-
-
-def check_data(root: Path) -> list[str]:
-    """Every latencies.csv under root is complete or marked partial, with exactly `completed` rows."""
-    problems = []
-    for lat in root.rglob("latencies.csv"):
-        rows = max(0, len(lat.read_text().splitlines()) - 1)
-        header = lat.with_name("run.json")
-        if header.exists():
-            try:
-                run = json.loads(header.read_text())
-            except ValueError:
-                problems.append(f"{header}: not JSON (truncated)")
-                continue
-            if run.get("status") not in ("ok", "stopped", "partial"):
-                problems.append(f"{header}: status {run.get('status')}")
-            elif run.get("status") == "ok" and run.get("completed") != run.get("iterations", run.get("completed")):
-                problems.append(f"{header}: 'ok' but {run.get('completed')} of {run.get('iterations')}")
-            elif run.get("completed") is not None and int(run["completed"]) != rows:
-                problems.append(f"{lat}: {rows} rows, run.json says {run['completed']} completed")
-            continue
-        # a run's local copy: its scenario in report.json says what it holds
-        dep = next((p / "report.json" for p in lat.parents if (p / "report.json").exists()), None)
-        if dep is None:
-            problems.append(f"{lat}: {rows} rows and nothing says whether they are complete")
-            continue
-        scen = next((s for s in json.loads(dep.read_text())["scenarios"] if s["scenario"] == lat.parent.name), None)
-        if scen is None or scen["status"] not in ("ok", "stopped", "partial"):
-            problems.append(f"{lat}: scenario {scen and scen['status']}")
-        elif scen.get("completed") is not None and int(scen["completed"]) != rows:
-            problems.append(f"{lat}: {rows} rows, report.json says {scen['completed']}")
-    return problems
-
-
-def assert_clean(case: Marked, data: Path, before_cg: set[str], timeout: float, lab: Lab | None = None) -> None:
-    left = wait_for(
-        lambda: not case.find(lambda c, cmd: True) and (lab is None or not remote_processes(lab.root)), timeout
-    )
-    procs = case.processes()
-    for pid, _, _, _ in procs:  # do not leave them to the next case, but fail
-        os.kill(pid, signal.SIGCONT)
-        os.kill(pid, signal.SIGKILL)
-    assert left, f"left running: {procs} {remote_processes(lab.root) if lab else ''}"
-    assert not case.stopped_seen, f"stopped processes: {case.stopped_seen}"
-    mine = {c for c in cgroups() - before_cg if c.startswith("chainlab") and "-test-" not in c and "-faults-" not in c}
-    assert not mine, f"cgroups left: {mine}"
-    assert check_data(data) == []
-    if lab is not None:
-        assert check_data(lab.root) == []
-
-
-def finish(case: Marked, proc: subprocess.Popen[str], timeout: float) -> str:
-    """The CLI's stderr once it ended; one that does not end is a failure, and nothing of it is left running."""
-    try:
-        return proc.communicate(timeout=timeout)[1]
-    except subprocess.TimeoutExpired:
-        for pid, _, _, _ in case.processes():
-            os.kill(pid, signal.SIGCONT)
-            os.kill(pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f"the CLI did not end within {timeout} s of the fault")
-
-
-def cli(case: Marked, args: list[str], **env: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        ["node", str(CLI), *args],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=case.env(**env),
-    )
+CLI_START_S = 20  # the CLI and the backend starting (and a sweep's first point) on a loaded 2-core machine
 
 
 def is_chain(comm: str, cmd: str) -> bool:
@@ -301,6 +175,114 @@ def test_ssh_deploy(victim: str, lab: Lab, tmp_path: Path) -> None:
     finish(case, proc, 90)
     # a killed backend's heartbeat stops: the lab's watchdog stops the run after 5 s without one
     assert_clean(case, tmp_path, before, 30, lab)
+
+
+# ---------------------------------------------------------------- doors: addresses that are not what they claim
+
+EXPLORE = ["explore", "samples/ptts/case-study.chain", "--ptts", "ConfigE", "--vary", "GPU,Wall", "--step", "4 ms"]
+
+
+def kill_while_waiting(case: Marked, proc: subprocess.Popen[str], waiting: Listening, victim: str | None) -> None:
+    """Once the backend is connected to the port (waiting on it), SIGKILL the victim: the CLI or the backend."""
+    if not wait_for(lambda: waiting.accepted, CLI_START_S, 0.05):
+        proc.kill()
+        pytest.fail(f"the backend never connected to the port: {proc.communicate(timeout=30)}")
+    if victim is not None:
+        pid = proc.pid if victim == "cli" else case.find(is_backend)
+        assert pid, f"no {victim} to kill"
+        os.kill(pid, signal.SIGKILL)
+
+
+def one_line(err: str, *parts: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and all(p in lines[0] for p in parts), err
+    assert "internal error" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("victim", [None, "cli", "backend"])
+def test_a_scheduler_port_that_never_answers(victim: str | None, tmp_path: Path) -> None:
+    """explore --scheduler at a port that accepts and never answers: one line within the time-out; the CLI or the
+    backend killed while it waits leaves nothing running."""
+    case, before = Marked(), cgroups()
+    with listener("silent") as silent:
+        address = f"tcp://127.0.0.1:{silent.port}"
+        start = time.monotonic()
+        proc = cli(case, [*EXPLORE, "--scheduler", address])
+        kill_while_waiting(case, proc, silent, victim)
+        err = finish(case, proc, CLI_START_S + CONNECT_TIMEOUT_S + 5)
+        took = time.monotonic() - start
+        assert_clean(case, tmp_path, before, CONNECT_TIMEOUT_S + 5)  # the port still silent: ended by the time-out
+    if victim is None:
+        assert proc.returncode == 1, err
+        one_line(err, f"{address} is not a Dask scheduler", f"no Dask handshake within {CONNECT_TIMEOUT_S:g} s")
+        assert CONNECT_TIMEOUT_S <= took < CLI_START_S + CONNECT_TIMEOUT_S + 1
+
+
+@pytest.mark.parametrize("victim", [None, "cli", "backend"])
+def test_an_ssh_port_that_never_speaks_ssh(victim: str | None, lab: Lab, tmp_path: Path) -> None:
+    """deploy to a target whose port accepts TCP and never sends a banner: one line naming it, after the banner's
+    time-out; a killed CLI or backend leaves nothing running."""
+    case, before = Marked(), cgroups()
+    here = lab.host.rsplit(".", 1)[0] + ".1"  # this machine's end of the lab's link
+    with listener("silent", here) as silent:
+        target = dataclasses.replace(lab, host=here, port=silent.port)
+        args = ["deploy", str(model(tmp_path, target)), "--target", "lab", "--runs", str(tmp_path / "runs")]
+        start = time.monotonic()
+        proc = cli(case, args, CHAINLAB_KNOWN_HOSTS=str(lab.known_hosts))
+        kill_while_waiting(case, proc, silent, victim)
+        err = finish(case, proc, CLI_START_S + BANNER_TIMEOUT_S + 5)
+        took = time.monotonic() - start
+        assert_clean(case, tmp_path, before, BANNER_TIMEOUT_S + 5)  # the port still silent: ended by the time-out
+    if victim is None:
+        assert proc.returncode == 1, err
+        one_line(
+            err,
+            f"cannot reach {here}:{silent.port}: the port accepts TCP but does not speak SSH "
+            f"(no banner within {BANNER_TIMEOUT_S:g} s)",
+        )
+        assert BANNER_TIMEOUT_S <= took < CLI_START_S + BANNER_TIMEOUT_S + 1
+
+
+@pytest.mark.parametrize(
+    ("what", "sig", "said"),
+    [
+        ("chain", signal.SIGKILL, "was killed by signal 9 (SIGKILL, exit status 137) in scenario baseline, before"),
+        ("group", signal.SIGKILL, "ended without an exit status (the shell that records it was killed too)"),
+        ("group", signal.SIGTERM, "PARTIAL baseline: the chain on lab was stopped by a signal chainlab did not send"),
+    ],
+)
+def test_a_chain_that_dies_on_the_target(what: str, sig: int, said: str, lab: Lab, tmp_path: Path) -> None:
+    """The chain killed on the ssh target (alone, or with the shell that records its exit status): the scenario
+    fails at once with how the chain ended and where its log is (a stopped one keeps what it measured, partial),
+    not after a download's time-out as a lost connection; nothing is left running."""
+    rng = random.Random(f"{SEED}-died-{what}-{sig}")
+    case, before = Marked(), cgroups()
+    runs = tmp_path / "runs"
+    args = ["deploy", str(model(tmp_path, lab)), "--target", "lab", "--scenario", "baseline,congested"]
+    proc = cli(case, [*args, "--iterations", "200000", "--runs", str(runs)], CHAINLAB_KNOWN_HOSTS=str(lab.known_hosts))
+    binary = f"{lab.root}/chainlab/builds/"
+    chain = wait_for(
+        lambda: next((ln for ln in remote_processes(lab.root) if ln.split()[2].startswith(binary)), ""), 120
+    )
+    if not chain:
+        proc.kill()
+        pytest.fail(f"the chain never started on the lab: {proc.communicate(timeout=30)}")
+    time.sleep(rng.uniform(0.2, 1.2))
+    pid = int(str(chain).split()[0])
+    if what == "group":  # the chain with the shell that records its exit status
+        os.killpg(os.getpgid(pid), sig)
+    else:
+        os.kill(pid, sig)
+    killed = time.monotonic()
+    out, err = proc.communicate(timeout=60)
+    took = time.monotonic() - killed
+    assert proc.returncode == 1, err
+    assert said in (out if sig == signal.SIGTERM else err), out + err
+    if sig == signal.SIGKILL:
+        one_line(err, "the chain on lab", "(see its log on lab: ", "/logs/chain-baseline.log)")
+    assert took < ALIVE_CHECK_S + 10, took  # not a download's time-out and eight reconnections
+    assert "connection" not in err, err
+    assert_clean(case, tmp_path, before, 10, lab)
 
 
 # ---------------------------------------------------------------- the language server (the editor's Run on target)

@@ -92,9 +92,8 @@ def test_unknown_and_changed_host_keys_are_refused(lab, tmp_path: Path) -> None:
     changed.write_text(f"{lab.host} {' '.join((other.with_suffix('.pub')).read_text().split()[:2])}\n")
     with pytest.raises(TransportError, match="CHANGED"):
         run(SshTransport(lab.target(), known_hosts=changed).connect())
-    fingerprint, new = run(hostkeys.trust(lab.host, lab.port, empty))
-    assert (fingerprint, new) == (fp, True)
-    assert run(hostkeys.trust(lab.host, lab.port, empty)) == (fp, False)
+    assert run(hostkeys.trust(lab.host, lab.port, empty)) == hostkeys.Trusted(fp, True)
+    assert run(hostkeys.trust(lab.host, lab.port, empty)) == hostkeys.Trusted(fp, False)
 
     async def trusted() -> None:
         t = await SshTransport(lab.target(), known_hosts=empty).connect()

@@ -1,12 +1,15 @@
 """chainlab.rpc.endpoint: one answer per request, cancellation of work not started, unexpected failures as one
-line (no traceback on the wire)."""
+line (no traceback on the wire), a result JSON cannot carry (NaN) as an error naming the method and the field."""
 
 from __future__ import annotations
 
+import io
+import math
 import threading
 from typing import Any
 
-from chainlab.rpc.endpoint import INTERNAL_ERROR, METHOD_NOT_FOUND, REQUEST_CANCELLED, Endpoint, RpcError
+from chainlab.rpc.endpoint import BUSY, INTERNAL_ERROR, METHOD_NOT_FOUND, REQUEST_CANCELLED, Endpoint, RpcError
+from chainlab.rpc.framing import FrameReader, FrameWriter
 
 
 def endpoint(dispatch: Any, workers: int = 1) -> tuple[Endpoint, list[dict[str, Any]]]:
@@ -77,3 +80,59 @@ def test_a_result_json_cannot_carry_is_still_one_answer() -> None:
     ep.consume({"jsonrpc": "2.0", "id": 7, "method": "m"})
     ep.shutdown()
     assert [m["id"] for m in sent] == [7] and sent[0]["error"]["code"] == INTERNAL_ERROR
+
+
+def test_a_result_holding_nan_is_an_error_naming_the_method_and_the_field() -> None:
+    out = io.BytesIO()
+    ep = Endpoint(lambda method, params: lambda: {"points": [{"p99_ms": math.nan}]}, FrameWriter(out).write)
+    ep.consume({"jsonrpc": "2.0", "id": 7, "method": "ptts/explore"})
+    ep.shutdown()
+    reply = FrameReader(io.BytesIO(out.getvalue())).read()
+    assert reply == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {
+            "code": INTERNAL_ERROR,
+            "message": "the reply to ptts/explore was not sent: "
+            "result.points[0].p99_ms is NaN, which JSON cannot carry",
+        },
+    }
+
+
+def test_requests_beyond_the_bound_are_refused_busy_and_inline_methods_answered_at_once() -> None:
+    release, started = threading.Event(), threading.Event()
+
+    def dispatch(method: str, params: Any) -> Any:
+        if method == "version":
+            return lambda: "v"
+
+        def work() -> str:
+            started.set()
+            release.wait(10)
+            return method
+
+        return work
+
+    sent: list[dict[str, Any]] = []
+    ep = Endpoint(dispatch, sent.append, max_workers=1, max_pending=3, inline=frozenset({"version"}))
+    for msg_id in range(5):  # one runs, two wait, two are refused
+        ep.consume({"jsonrpc": "2.0", "id": msg_id, "method": "slow"})
+    started.wait(10)
+    ep.consume({"jsonrpc": "2.0", "id": "v", "method": "version"})
+    answered_early = list(sent)
+    release.set()
+    ep.shutdown()
+    assert answered_early == [
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "error": {"code": BUSY, "message": "busy: 3 requests pending; send it again later"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "error": {"code": BUSY, "message": "busy: 3 requests pending; send it again later"},
+        },
+        {"jsonrpc": "2.0", "id": "v", "result": "v"},
+    ]
+    assert sorted(m["id"] for m in sent[3:]) == [0, 1, 2] and all(m["result"] == "slow" for m in sent[3:])

@@ -6,6 +6,8 @@ import contextlib
 import json
 import os
 import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,77 @@ def test_sigterm_and_sighup_in_a_burst_end_the_backend() -> None:
             if c.process.poll() is None:
                 c.process.kill()
                 c.process.wait()
+
+
+def test_a_flood_is_refused_busy_and_the_version_is_answered_ahead_of_the_queue(tmp_path: Path) -> None:
+    """Both workers held (an experiment waiting on a port that never answers, ~5 s), then 3,000 requests and a
+    backend/version: the pending ones stop at the bound, the rest are refused at once, the version is answered at
+    once. Without a bound the queue grew with every request (20,000: 1.07 GB) and the version waited behind it."""
+    from listeners import listener
+
+    from chainlab.rpc.endpoint import BUSY, MAX_PENDING
+
+    ir = json.loads((VECTORS / "valid-sketch.json").read_text())["ir"]
+    flood = 3000
+    with listener("silent") as silent:
+        c = Client()
+        try:
+            replies: list[tuple[float, dict]] = []
+            threading.Thread(target=lambda: _collect(c, replies), daemon=True).start()
+            for i in range(2):  # hold both workers
+                params = {"out": str(tmp_path / f"e{i}"), "chains": 2, "boxes": 20, "samples": 100}
+                c.send(
+                    _req(f"hold{i}", "experiment/heuristics", {**params, "scheduler": f"tcp://127.0.0.1:{silent.port}"})
+                )
+            c.send(_req("v0", "backend/version", {}))
+            assert _wait_for(replies, "v0", 60), "the backend did not answer backend/version"
+            start = time.monotonic()
+            body = b"".join(_frame(_req(i, "ir/validate", {"ir": ir})) for i in range(flood))
+            assert c.process.stdin
+            c.process.stdin.write(body + _frame(_req("v1", "backend/version", {})))
+            c.process.stdin.flush()
+            version = _wait_for(replies, "v1", 30)
+            assert version and "result" in version[1], version
+            assert version[0] - start < 3  # answered ahead of ~1,000 queued requests
+            busy = [m for _, m in replies if m.get("error", {}).get("code") == BUSY]
+            assert len(busy) == flood - (MAX_PENDING - 2), len(busy)
+            assert busy[0]["error"]["message"] == f"busy: {MAX_PENDING} requests pending; send it again later"
+            held = _wait_for(replies, "hold1", 60)
+            assert held and "is not a Dask scheduler" in held[1]["error"]["message"], held
+            end = time.monotonic() + 60
+            while len(_validated(replies)) < MAX_PENDING - 2 and time.monotonic() < end:
+                time.sleep(0.05)
+            assert len(_validated(replies)) == MAX_PENDING - 2  # every accepted request is answered
+            assert c.close() == 0
+        finally:
+            if c.process.poll() is None:
+                c.process.kill()
+
+
+def _req(msg_id: object, method: str, params: dict) -> dict:
+    return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
+
+
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _collect(c: Client, replies: list[tuple[float, dict]]) -> None:
+    with contextlib.suppress(ValueError, OSError):
+        while c.process.poll() is None:
+            replies.append((time.monotonic(), c.receive()))
+
+
+def _validated(replies: list[tuple[float, dict]]) -> set[int]:
+    return {m["id"] for _, m in list(replies) if "result" in m and isinstance(m["id"], int)}
+
+
+def _wait_for(replies: list[tuple[float, dict]], msg_id: object, timeout: float) -> tuple[float, dict] | None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = next((r for r in list(replies) if r[1].get("id") == msg_id), None)
+        if found:
+            return found
+        time.sleep(0.02)
+    return None

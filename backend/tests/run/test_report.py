@@ -1,13 +1,16 @@
 """The report of a run: each scenario's statistics against the prediction, the PTTS systems re-analysed with the
-measured chain, overload, status and the diagnosis, in the contract's RunReport shape."""
+measured chain, overload, status and the diagnosis, in the contract's RunReport shape (a statistic that is not
+defined is null)."""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 
+from chainlab.finite_json import dumps
 from chainlab.plan import PlanOptions, make_plan, plan_to_json
 from chainlab.plan.predict import LatencyPrediction
 from chainlab.rpc.contract import validate_reply
@@ -94,3 +97,14 @@ def test_a_growing_backlog_is_overloaded_and_a_steady_chain_is_not() -> None:
     assert not overloaded(steady, PERIOD)
     assert overloaded(backlog, PERIOD)
     assert not overloaded(backlog, None)  # free-running: no period to keep up with
+
+
+def test_an_undefined_statistic_is_null_on_the_wire_never_a_bare_nan(tmp_path: Path) -> None:
+    write_run(tmp_path / "baseline", skewed(100))
+    runs = [ScenarioRun("baseline", "ok", str(tmp_path / "baseline"), 100, 100)]
+    report = RunReport("failed", "XRay", "here", "local", str(tmp_path), period_ns=PERIOD, iterations=100)
+    fill_results(report, runs, {"ptts": []}, prediction([(21_000_000, 1.0)]), None, {})
+    report.scenarios[0]["ks"] = math.nan  # as ks_distance gives it for an empty sample: not defined
+    data = report.to_json()
+    assert data["scenarios"][0]["ks"] is None and report.scenarios[0]["ks"] != report.scenarios[0]["ks"]
+    assert json.loads(dumps(data))["scenarios"][0]["ks"] is None

@@ -39,3 +39,13 @@ def test_the_summary_uses_the_one_number_format() -> None:
     assert " 8.57·10⁻⁵ " in row  # not 8.6e-05
     assert "released every 66.6 ms" in text
     assert "phases: build 12.3 s, run baseline 0.25 s" in text
+
+
+def test_a_partial_scenario_says_why_under_the_table() -> None:
+    report = _report()
+    why = "the chain on lab was stopped by a signal chainlab did not send and exited normally: 3 iterations kept"
+    report.scenarios[0].update(status="partial", error=why)
+    lines = summary_text(report).splitlines()
+    assert f"PARTIAL baseline: {why}" in lines
+    report.scenarios[0]["measured"] = {"samples": 0}  # nothing measured: its row says why, once
+    assert not any(line.startswith("PARTIAL") for line in summary_text(report).splitlines())

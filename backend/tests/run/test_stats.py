@@ -3,9 +3,13 @@ statistics shape for measured and predicted latency, and the KS distance."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from chainlab.files import UserFileError
 from chainlab.run.stats import (
     ks_distance,
     latency_histogram_ms,
@@ -13,6 +17,7 @@ from chainlab.run.stats import (
     measured_etp,
     pmf_latency_stats,
     pmf_quantile,
+    read_latencies,
 )
 
 
@@ -68,3 +73,38 @@ def test_statistics_and_ks():
     assert s["mean_ns"] == 2500 and s["max_ns"] == 4000
     assert ks_distance(lat, [(1000, 0.25), (2000, 0.25), (3000, 0.25), (4000, 0.25)]) == pytest.approx(0)
     assert ks_distance(lat, [(10_000, 1.0)]) == pytest.approx(1)
+
+
+# ---- the latencies file, read by the one reader (chainlab/files.py)
+
+
+def test_read_latencies_of_a_run_and_of_a_header_only(tmp_path: Path) -> None:
+    csv = tmp_path / "latencies.csv"
+    csv.write_text("iteration,start_ns,end_ns\n0,100,350\n1,1100,1300\n")
+    assert read_latencies(csv).tolist() == [250, 200]
+    csv.write_text("iteration,start_ns,end_ns\n")
+    assert read_latencies(csv).size == 0
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "directory"])
+def test_read_latencies_refuses_what_is_no_regular_file(tmp_path: Path, special: str) -> None:
+    path = Path(special)
+    if special == "fifo":
+        path = tmp_path / "latencies.csv"
+        os.mkfifo(path)
+    elif special == "directory":
+        path = tmp_path
+    with pytest.raises(UserFileError, match=", not a regular file"):
+        read_latencies(path)
+
+
+@pytest.mark.parametrize(
+    ("rows", "why"),
+    [("0,1,nan\n", "could not convert string 'nan'"), ("0,1\n", "2 columns"), ("0,1," + "9" * 500 + "\n", "")],
+)
+def test_read_latencies_names_a_bad_row_briefly(tmp_path: Path, rows: str, why: str) -> None:
+    csv = tmp_path / "latencies.csv"
+    csv.write_text("iteration,start_ns,end_ns\n" + rows)
+    with pytest.raises(UserFileError, match=f"latencies CSV {csv}: .*{why}") as e:
+        read_latencies(csv)
+    assert len(str(e.value)) < 250 + len(str(csv))

@@ -106,6 +106,8 @@ export class BackendClient {
     private readonly inFlight = new Set<(how: string, stderr: string) => void>();
     /** The contract handshake, sent at start; every request waits for it. */
     private readonly handshake: Promise<void>;
+    /** Why a message from the backend could not be read (a body that is not JSON, a bad header): set when it was. */
+    private unreadable: string | undefined;
 
     private constructor(private readonly python: string) {
         // the backend ends when this process ends, even killed (PR_SET_PDEATHSIG there, checked against this pid)
@@ -127,10 +129,11 @@ export class BackendClient {
         // vscode-jsonrpc (it rethrows write errors as unhandled rejections); died() rejects what is in flight.
         const toBackend = new PassThrough();
         toBackend.pipe(this.child.stdin!);
-        this.connection = createMessageConnection(
-            new StreamMessageReader(this.child.stdout!),
-            new StreamMessageWriter(toBackend),
-        );
+        const fromBackend = new StreamMessageReader(this.child.stdout!);
+        // vscode-jsonrpc drops a message it cannot parse and fires this: the reply it was is lost, so its request
+        // would wait forever; which request it answered is unknown, so every one in flight fails
+        fromBackend.onError(error => this.cannotRead(error));
+        this.connection = createMessageConnection(fromBackend, new StreamMessageWriter(toBackend));
         this.connection.onNotification(new NotificationType<BackendProgressParams>('progress'), params => {
             this.progressHandlers.get(params.token)?.({ fraction: params.fraction, message: params.message });
         });
@@ -173,6 +176,14 @@ export class BackendClient {
         } finally {
             clearTimeout(timer);
         }
+    }
+
+    /** A message from the backend is not JSON-RPC (a backend bug): it is stopped, and died() fails the requests. */
+    private cannotRead(error: Error): void {
+        if (this.exited) return;
+        this.unreadable = firstLine(error.message);
+        this.exited = true;
+        this.child.kill('SIGKILL');
     }
 
     private died(): void {
@@ -243,10 +254,14 @@ export class BackendClient {
         if (options.onProgress) this.progressHandlers.set(token, options.onProgress);
         const onDeath = (how: string, stderr: string) =>
             stop!(
-                new BackendUnavailableError(
-                    this.cannotStart() ??
-                        `the backend exited during ${method}${how}; the next request starts a new one${stderr}`,
-                ),
+                this.unreadable !== undefined
+                    ? new BackendError(
+                          `the backend sent a message that is not JSON-RPC during ${method} (${this.unreadable}); it was stopped`,
+                      )
+                    : new BackendUnavailableError(
+                          this.cannotStart() ??
+                              `the backend exited during ${method}${how}; the next request starts a new one${stderr}`,
+                      ),
             );
         this.inFlight.add(onDeath);
         try {
@@ -259,7 +274,12 @@ export class BackendClient {
             reply.catch(() => undefined); // after an abort nobody waits for the reply any more
             return await Promise.race([reply, stopped]);
         } catch (error) {
-            if (error instanceof RequestCancelledError || error instanceof BackendUnavailableError) throw error;
+            if (
+                error instanceof RequestCancelledError ||
+                error instanceof BackendUnavailableError ||
+                error instanceof BackendError
+            )
+                throw error;
             if (error instanceof ResponseError && error.code === ERROR_CODES.MODEL_ERROR) {
                 throw new BackendModelError(error.message, error.data as ErrorData | undefined);
             }

@@ -69,6 +69,7 @@ export async function trustHostCommand(
             output.out(
                 `${reply.host} (target ${reply.target}): ${reply.fingerprint} ${reply.added ? `added to ${reply.known_hosts}` : `already in ${reply.known_hosts}`}`,
             );
+        for (const warning of reply.warnings ?? []) output.err(`chainlab: warning: ${warning}`);
         return 0;
     });
 }

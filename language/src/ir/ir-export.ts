@@ -61,7 +61,7 @@ const optionalUnquote = (s: string | undefined) => (s === undefined ? undefined 
 import { uniformDefaultStep } from '../dsl/ptts-cost.js';
 import { resolvedSchedule } from '../dsl/resolved-schedule.js';
 import { haloRows, rowDependency } from '../dsl/row-slices.js';
-import { durationNs, NS_PER_UNIT, parseDecimal, sizeBytes } from '../dsl/units.js';
+import { durationNs, NS_PER_UNIT, parseDecimal, sizeBytes, type ExactDecimal } from '../dsl/units.js';
 import type {
     IrBox,
     IrChain,
@@ -76,6 +76,7 @@ import type {
     IrThreshold,
     IrThrottle,
 } from './ir-types.js';
+import { irDouble, MAX_IR_NS } from './ir-numbers.js';
 import { IR_VERSION } from './ir-types.js';
 import { quoteCell, quoteColumns } from '../dsl/quote-data.js';
 
@@ -119,7 +120,14 @@ function ns(duration: Parameters<typeof durationNs>[0], node: AstNode): number {
 function decimal(text: string | number, node: AstNode): number {
     const value = parseDecimal(text);
     if (!value) throw new IrExportError(`'${text}' is not a number`, node);
-    return Number(value.numerator) / 10 ** value.scale;
+    return double(value, 0, String(text), node);
+}
+
+/** The IR's double for an exact decimal (see ir-numbers.ts), or the refusal with the text that gave it. */
+function double(value: ExactDecimal, shift: number, text: string, node: AstNode): number {
+    const result = irDouble(value, shift);
+    if (!result.ok) throw new IrExportError(`'${text}' ${result.reason}`, node);
+    return result.value;
 }
 
 export function exportIr(model: Model, ctx: ExportContext): IrModel {
@@ -303,6 +311,11 @@ function exportHistogram(etp: Extract<Etp, { kind: 'histogram' }>, ctx: ExportCo
         const scaled =
             (value.numerator * NS_PER_UNIT[unit] * 2n + 10n ** BigInt(value.scale)) / (2n * 10n ** BigInt(value.scale));
         const binned = ((scaled + bin / 2n) / bin) * bin;
+        if (binned > MAX_IR_NS)
+            throw new IrExportError(
+                `${file}:${index + 1}: ${quoteCell(cell)} is longer than 2^53 - 1 ns, the longest time the IR carries exactly`,
+                etp,
+            );
         counts.set(binned, (counts.get(binned) ?? 0) + 1);
     });
     if (lines.length === 0) throw new IrExportError(`measurement file ${file} holds no latencies`, etp);
@@ -327,11 +340,11 @@ function exportRequirement(requirement: Requirement, ctx: ExportContext): IrRequ
             loc: where,
         };
     }
-    const exact = parseDecimal(requirement.probability!.value);
-    if (!exact) throw new IrExportError(`'${requirement.probability!.value}' is not a number`, requirement);
+    const text = String(requirement.probability!.value);
+    const exact = parseDecimal(text);
+    if (!exact) throw new IrExportError(`'${text}' is not a number`, requirement);
     // 99.9 % is 999/1000 exactly: shift the decimal point instead of dividing a float.
-    const scale = exact.scale + (requirement.probability!.percent ? 2 : 0);
-    const probability = Number(exact.numerator) / 10 ** scale;
+    const probability = double(exact, requirement.probability!.percent ? 2 : 0, text, requirement);
     return { kind: 'deadline', op: requirement.op, bound_ns: bound, probability, loc: where };
 }
 

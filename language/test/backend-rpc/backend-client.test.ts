@@ -1,15 +1,51 @@
 /**
  * The backend client against real processes: a backend that dies fails the request with its stderr instead
  * of hanging; one that does not answer in time is stopped and the request fails saying so; one that speaks
- * another contract version is refused, whichever side notices.
+ * another contract version is refused, whichever side notices; one whose reply is not JSON (a bare NaN) fails the
+ * request at once instead of leaving it waiting.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CONTRACT_VERSION } from '@chainlab/contract';
-import { BackendClient, BackendUnavailableError, ContractMismatchError } from '../../src/backend-rpc/backend-client.js';
+import {
+    BackendClient,
+    BackendError,
+    BackendUnavailableError,
+    ContractMismatchError,
+} from '../../src/backend-rpc/backend-client.js';
 import { backendSpeaking, preContractBackend, venvPython } from './contract-backends.js';
+
+/** A backend that agrees on the contract, then answers every request with a bare NaN (as json.dumps writes it). */
+function nanBackend(dir: string): string {
+    const file = join(dir, 'nan-backend');
+    writeFileSync(
+        file,
+        `#!${process.execPath}
+let buffer = Buffer.alloc(0);
+process.stdin.on('data', chunk => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+        const end = buffer.indexOf('\\r\\n\\r\\n');
+        if (end < 0) return;
+        const length = Number(/Content-Length: (\\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
+        if (buffer.length < end + 4 + length) return;
+        const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
+        buffer = buffer.subarray(end + 4 + length);
+        if (message.method === 'exit') process.exit(0);
+        if (message.id === undefined) continue;
+        const body = message.method === 'backend/version'
+            ? JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { contract_version: ${JSON.stringify(CONTRACT_VERSION)} } })
+            : '{"jsonrpc": "2.0", "id": ' + message.id + ', "result": {"p99_ms": NaN}}';
+        process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
+    }
+});
+`,
+    );
+    chmodSync(file, 0o755);
+    return file;
+}
 
 describe('BackendClient', () => {
     test('a backend that exits during a request rejects it with a clear error', async () => {
@@ -93,4 +129,25 @@ describe('BackendClient', () => {
         }
         expect(readFileSync(log, 'utf-8').split('\n').filter(Boolean)).toEqual(['backend/version', 'exit']);
     }, 30_000);
+
+    test('a reply that is not JSON fails the request at once and the backend is stopped', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'chainlab-nan-'));
+        const client = BackendClient.start(nanBackend(dir));
+        try {
+            const started = Date.now();
+            const error = await client.request('plan/synth', { boxes: 3 }).then(
+                () => undefined,
+                (e: unknown) => e,
+            );
+            expect(error).toBeInstanceOf(BackendError);
+            expect((error as Error).message).toMatch(
+                /^the backend sent a message that is not JSON-RPC during plan\/synth \(.*NaN.*\); it was stopped$/,
+            );
+            expect(Date.now() - started).toBeLessThan(5_000);
+            expect(client.running).toBe(false);
+        } finally {
+            await client.stop();
+            rmSync(dir, { recursive: true, force: true });
+        }
+    }, 20_000);
 });

@@ -1,7 +1,10 @@
 #define _GNU_SOURCE
 #include "th_config.h"
+#include "th_regular.h"
 #include "th_source.h"
 #include <ctype.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -287,23 +290,34 @@ int th_config_parse_text(struct th_config *c, const char *text, const char *name
     return 0;
 }
 
+/* A config file is a few key=value lines: one above this is refused, never cut. */
+#define CONFIG_MAX (1 << 20)
+
 int th_config_parse_file(struct th_config *c, const char *path, char *err, size_t n)
 {
-    FILE *f = fopen(path, "r");
+    char why[512];
+    int fd = th_open_regular(path, O_RDONLY, NULL, why, sizeof why);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+    if (!f && fd >= 0) {
+        snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
     if (!f) {
-        snprintf(err, n, "cannot read config %s: %s", path, strerror(errno));
+        snprintf(err, n, "cannot read config %s", why);
         return -1;
     }
-    char *buf = malloc(1 << 20);
-    size_t len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    char *buf = malloc(CONFIG_MAX + 2);
+    /* read one byte past the limit: a file that is larger, or grew since it was opened, is refused */
+    size_t len = buf ? fread(buf, 1, CONFIG_MAX + 1, f) : 0;
     fclose(f);
     if (!buf) {
         snprintf(err, n, "out of memory");
         return -1;
     }
     buf[len] = 0;
-    int rc = strlen(buf) != len ? (snprintf(err, n, "%s: contains a NUL byte", path), -1)
-                                : th_config_parse_text(c, buf, path, err, n);
+    int rc = len > CONFIG_MAX     ? (snprintf(err, n, "%s: larger than %d bytes", path, CONFIG_MAX), -1)
+             : strlen(buf) != len ? (snprintf(err, n, "%s: contains a NUL byte", path), -1)
+                                  : th_config_parse_text(c, buf, path, err, n);
     free(buf);
     return rc;
 }

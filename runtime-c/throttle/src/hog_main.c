@@ -11,23 +11,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "th_hog.h"
+#include "th_regular.h"
 
 /* Only state a signal handler may touch (async-signal-safe flag). */
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
 
 /* An existing file at the --shm path may be replaced only when it is a counter file left by a hog that
- * is gone (a crash); anything else is someone's file: refused, never deleted. */
-static int stale_counter_file(const char *path)
+ * is gone (a crash); anything else is someone's file: refused, never deleted. A FIFO there no longer blocks the
+ * open (th_open_regular); why it is not a stale counter file goes to `why`. */
+static int stale_counter_file(const char *path, char *why, size_t n)
 {
     struct th_hog_shm old;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    off_t size = 0;
+    int fd = th_open_regular(path, O_RDONLY | O_NOFOLLOW, &size, why, n);
     if (fd < 0) return 0;
-    struct stat st;
-    int ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size == (off_t)sizeof old &&
-             read(fd, &old, sizeof old) == (ssize_t)sizeof old && old.magic == TH_HOG_MAGIC && old.pid > 0 &&
-             kill((pid_t)old.pid, 0) && errno == ESRCH;
+    int ok = size == (off_t)sizeof old && read(fd, &old, sizeof old) == (ssize_t)sizeof old &&
+             old.magic == TH_HOG_MAGIC && old.pid > 0 && kill((pid_t)old.pid, 0) && errno == ESRCH;
     close(fd);
+    if (!ok) snprintf(why, n, "%s: not a counter file of a finished hog", path);
     return ok;
 }
 
@@ -64,10 +66,9 @@ int main(int argc, char **argv)
     if (shm) {
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.tmp%d", shm, (int)getpid());
-        if (!access(shm, F_OK) && !stale_counter_file(shm)) {
-            fprintf(stderr,
-                    "chainlab-hog: %s exists and is not a counter file of a finished hog: refusing to replace it\n",
-                    shm);
+        char why[512];
+        if (!access(shm, F_OK) && !stale_counter_file(shm, why, sizeof why)) {
+            fprintf(stderr, "chainlab-hog: --shm %s: refusing to replace it\n", why);
             return 2;
         }
         int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
         m->magic = TH_HOG_MAGIC;
         m->pid = getpid();
         /* appears complete; link() never replaces a file that appeared meanwhile, rename() only a stale one */
-        int placed = stale_counter_file(shm) ? rename(tmp, shm) : link(tmp, shm);
+        int placed = stale_counter_file(shm, why, sizeof why) ? rename(tmp, shm) : link(tmp, shm);
         if (placed) {
             int e = errno;
             fprintf(stderr, "chainlab-hog: cannot create %s: %s\n", shm, strerror(e));

@@ -95,7 +95,8 @@ static int wait_for_shm(const struct th_config *c)
         int ok = 1;
         for (int i = 0; i < c->nshm; i++) {
             struct stat st;
-            if (stat(c->shm[i], &st) || st.st_size < (off_t)sizeof(struct th_hog_shm)) ok = 0;
+            /* a FIFO or a device is there already: no waiting, th_source_open refuses it with the reason */
+            if (stat(c->shm[i], &st) || (S_ISREG(st.st_mode) && st.st_size < (off_t)sizeof(struct th_hog_shm))) ok = 0;
         }
         if (ok) return 0;
         usleep(5000);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "th_source.h"
+#include "th_regular.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -150,12 +151,24 @@ static int coop_open(struct th_source *s, char *err, size_t n)
     for (int i = 0; i < s->cfg->ncores; i++) {
         /* overflow sampling writes the armed counts into the hog's block */
         int rw = s->cfg->sampling == TH_SAMPLING_OVERFLOW;
-        int fd = open(s->cfg->shm[i], (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-        void *m = MAP_FAILED;
-        if (fd >= 0) {
-            m = mmap(NULL, sizeof(struct th_hog_shm), rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
-            close(fd);
+        char why[512];
+        off_t size = 0;
+        int fd = th_open_regular(s->cfg->shm[i], rw ? O_RDWR : O_RDONLY, &size, why, sizeof why);
+        if (fd < 0) {
+            snprintf(err, n, "coop: hog counters %s", why);
+            coop_close(s);
+            return -1;
         }
+        /* a shorter file would be mapped all the same, and reading past its end kills the daemon (SIGBUS) */
+        if (size < (off_t)sizeof(struct th_hog_shm)) {
+            close(fd);
+            snprintf(err, n, "coop: %s is not a chainlab-hog counter file (%lld bytes)", s->cfg->shm[i],
+                     (long long)size);
+            coop_close(s);
+            return -1;
+        }
+        void *m = mmap(NULL, sizeof(struct th_hog_shm), rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
+        close(fd);
         if (m == MAP_FAILED) {
             snprintf(err, n, "coop: cannot map hog counters %s: %s", s->cfg->shm[i], strerror(errno));
             coop_close(s);
@@ -235,9 +248,15 @@ static int replay_open(struct th_source *s, char *err, size_t n)
         snprintf(err, n, "out of memory");
         return -1;
     }
-    p->f = fopen(s->cfg->replay, "r");
+    char why[512];
+    int fd = th_open_regular(s->cfg->replay, O_RDONLY, NULL, why, sizeof why);
+    p->f = fd < 0 ? NULL : fdopen(fd, "r");
     if (!p->f) {
-        snprintf(err, n, "replay: cannot read %s: %s", s->cfg->replay, strerror(errno));
+        if (fd >= 0) {
+            snprintf(why, sizeof why, "%s: %s", s->cfg->replay, strerror(errno));
+            close(fd);
+        }
+        snprintf(err, n, "replay: cannot read %s", why);
         free(p);
         return -1;
     }
