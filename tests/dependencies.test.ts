@@ -113,6 +113,8 @@ const NOT_OURS = [
     { file: 'bench/ide/bench-diagram.mjs', name: 'vscode-languageserver' },
     // the Langium that the compiled language/out loads (its scope provider is swapped for Langium's own)
     { file: 'bench/language/bench-language.mjs', name: 'langium' },
+    // the Langium of the compiled language/out, whose grammar gives the token soups their keywords
+    { file: 'bench/language/fuzz-token-soup.mjs', name: 'langium' },
 ];
 
 /** The root's files that run tools by their command names: the installer, the test runner, the lint test. */

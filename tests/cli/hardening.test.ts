@@ -202,7 +202,12 @@ describe('a full disk during run (F11)', () => {
         symlinkSync('/dev/full', join(out, 'baseline', 'latencies.csv.tmp')); // every write there fails with ENOSPC
         const result = await chainlab(['run', APP, '--iterations', '5', '-o', out]);
         expect(result.status).toBe(1);
-        expectOneLine(result.stderr, 'exit 4', `cannot write ${out}/baseline/latencies.csv`, 'No space left on device');
+        expectOneLine(
+            result.stderr,
+            'ended with exit code 4',
+            `cannot write ${out}/baseline/latencies.csv`,
+            'No space left on device',
+        );
         expect(existsSync(join(out, 'baseline', 'run.json'))).toBe(false);
         expect(existsSync(join(out, 'baseline', 'latencies.csv'))).toBe(false);
     });
