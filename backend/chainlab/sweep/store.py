@@ -125,7 +125,13 @@ class RowStore:
                     f"{self.path} holds results of another model (hash {model_hash[:12]}, this model "
                     f"{self.model_hash[:12]}): choose another file, or delete it to start again"
                 )
-            self._rows[key] = {f: decode(c) for f, c in zip(fields, values) if c != ""}
+            self._rows[key] = {f: self._finite(decode(c), f, number) for f, c in zip(fields, values) if c != ""}
+
+    def _finite(self, value: Any, field: str, number: int) -> Any:
+        """`value`, refused where it is NaN or infinite: no JSON carries it on to a reply (chainlab writes none)."""
+        if isinstance(value, float) and not math.isfinite(value):
+            raise StoreMismatch(f"{self.path}:{number}: {field} is {value!r}, not a finite number (edited by hand?)")
+        return value
 
     def _cells(self, line: str, number: int) -> list[str]:
         """One line's cells; a line that is no row (a NUL byte, fewer than two cells) names its number only."""

@@ -78,3 +78,15 @@ def test_a_long_header_is_quoted_briefly(tmp_path: Path) -> None:
     with pytest.raises(StoreMismatch, match="is not a chainlab sweep file") as e:
         RowStore(path, "h", resume=True)
     assert len(str(e.value)) < 200 + len(str(path))
+
+
+@pytest.mark.parametrize("cell", ["NaN", "Infinity", "-Infinity"])
+def test_a_resumed_cell_that_is_no_finite_number_is_refused_with_file_and_line(tmp_path: Path, cell: str) -> None:
+    """JSON reads NaN from a cell; passed on, it made the reply unwritable (the CLI hung on it before)."""
+    path = tmp_path / "sweep.csv"
+    with RowStore(path, "h", fields=["p99_ms"]) as store:
+        store.append("k1", {"p99_ms": 1.5})
+        store.append("k2", {"p99_ms": 2.5})
+    path.write_text(path.read_text().replace("2.5", cell))
+    with pytest.raises(StoreMismatch, match=rf"^error: {path}:3: p99_ms is -?(nan|inf), not a finite number"):
+        RowStore(path, "h", fields=["p99_ms"], resume=True)
