@@ -15,37 +15,7 @@ import {
     BackendUnavailableError,
     ContractMismatchError,
 } from '../../src/backend-rpc/backend-client.js';
-import { backendSpeaking, preContractBackend, venvPython } from './contract-backends.js';
-
-/** A backend that agrees on the contract, then answers every request with a bare NaN (as json.dumps writes it). */
-function nanBackend(dir: string): string {
-    const file = join(dir, 'nan-backend');
-    writeFileSync(
-        file,
-        `#!${process.execPath}
-let buffer = Buffer.alloc(0);
-process.stdin.on('data', chunk => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-        const end = buffer.indexOf('\\r\\n\\r\\n');
-        if (end < 0) return;
-        const length = Number(/Content-Length: (\\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
-        if (buffer.length < end + 4 + length) return;
-        const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
-        buffer = buffer.subarray(end + 4 + length);
-        if (message.method === 'exit') process.exit(0);
-        if (message.id === undefined) continue;
-        const body = message.method === 'backend/version'
-            ? JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { contract_version: ${JSON.stringify(CONTRACT_VERSION)} } })
-            : '{"jsonrpc": "2.0", "id": ' + message.id + ', "result": {"p99_ms": NaN}}';
-        process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
-    }
-});
-`,
-    );
-    chmodSync(file, 0o755);
-    return file;
-}
+import { backendSpeaking, nanBackend, preContractBackend, venvPython } from './contract-backends.js';
 
 describe('BackendClient', () => {
     test('a backend that exits during a request rejects it with a clear error', async () => {
@@ -131,8 +101,7 @@ describe('BackendClient', () => {
     }, 30_000);
 
     test('a reply that is not JSON fails the request at once and the backend is stopped', async () => {
-        const dir = mkdtempSync(join(tmpdir(), 'chainlab-nan-'));
-        const client = BackendClient.start(nanBackend(dir));
+        const client = BackendClient.start(nanBackend(CONTRACT_VERSION));
         try {
             const started = Date.now();
             const error = await client.request('plan/synth', { boxes: 3 }).then(
@@ -147,7 +116,6 @@ describe('BackendClient', () => {
             expect(client.running).toBe(false);
         } finally {
             await client.stop();
-            rmSync(dir, { recursive: true, force: true });
         }
     }, 20_000);
 });
