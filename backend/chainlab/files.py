@@ -93,6 +93,28 @@ def _atomic(path: Path, mode: str) -> Iterator[IO[Any]]:
             tmp.unlink(missing_ok=True)
 
 
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary name beside `path` for a writer that opens files itself (an SFTP download): renamed over `path`
+    when the block ends without an exception, removed otherwise. An OSError naming the temporary name names `path`
+    instead; others (a lost connection) pass unchanged."""
+    final = Path(path)
+    tmp: Path | None = None
+    try:
+        tmp, fd = _temporary(final)
+        os.close(fd)
+        yield tmp
+        os.replace(tmp, final)
+        tmp = None
+    except OSError as error:
+        if error.filename is not None and _is_temporary(str(error.filename), final):
+            error.filename = str(final)
+        raise
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+
+
 def write_atomic(path: str | Path, text: str) -> None:
     """Writes `text` (UTF-8) to a temporary name beside `path`, then renames it over `path`.
 
@@ -138,6 +160,8 @@ CALIBRATION = FileKind("calibration", 16 * MiB)  # 1000 kept iterations of every
 SWEEP_CSV = FileKind("sweep CSV", 1024 * MiB)  # a sweep holds at most a million rows, each in memory anyway
 IR_JSON = FileKind("IR JSON", 64 * MiB)  # the largest RPC frame: an IR is sent in one
 MEASUREMENT = FileKind("measurement", 256 * MiB)  # a trace or measured times (the CLI's measurement files: the same)
+IMPORTED_MODEL = FileKind("imported model", 4 * MiB)  # the .chain limit: what it becomes must parse
+TIMINGS_CSV = FileKind("timings CSV", 1024 * MiB)  # measured times per sample: millions of rows
 LATENCIES = FileKind("latencies CSV", 1024 * MiB)  # about 30 million iterations of a run
 
 

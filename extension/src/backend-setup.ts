@@ -7,11 +7,12 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { backendPointerPath, type BackendPointer } from '@chainlab/contract';
+import { writeFileAtomic } from './atomic-write';
 import { SetupLock } from './setup-lock';
 import { CANCELLED, runSetupStep } from './setup-process';
 import { findSetupPython, SetupError } from './setup-python';
@@ -27,14 +28,6 @@ function pipOptions(settings: vscode.WorkspaceConfiguration): string[] {
     const wheelhouse = settings.get<string>('backend.wheelhouse', '').trim();
     const extra = settings.get<string[]>('backend.pipArgs', []).filter(arg => typeof arg === 'string' && arg);
     return [...(wheelhouse ? ['--no-index', '--find-links', wheelhouse] : []), ...extra];
-}
-
-/** Writes `text` under a temporary name and renames it into place: never a half-written file. */
-function writeAtomically(path: string, text: string): void {
-    mkdirSync(dirname(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
 }
 
 export class BackendSetup implements vscode.Disposable {
@@ -191,14 +184,14 @@ export class BackendSetup implements vscode.Disposable {
             await this.run(pip[0], [...pip.slice(1), ...options, '--force-reinstall', '--no-deps', wheel], token, {
                 hint,
             });
-        writeAtomically(join(this.home, 'installed.json'), JSON.stringify(this.stampOf(wheel)) + '\n');
+        writeFileAtomic(join(this.home, 'installed.json'), JSON.stringify(this.stampOf(wheel)) + '\n');
         // the CLI outside VS Code finds this environment through it
         const pointer: BackendPointer = {
             python: this.python(),
             wheel: this.stampOf(wheel).wheel,
             by: 'chainlab VS Code extension',
         };
-        writeAtomically(backendPointerPath(process.env, homedir()), JSON.stringify(pointer) + '\n');
+        writeFileAtomic(backendPointerPath(process.env, homedir()), JSON.stringify(pointer) + '\n');
     }
 
     /** One step as a process, its output to the log, its child named in the lock while it runs. */

@@ -3,7 +3,6 @@
  * gets its own diagram), titled with them, our webview bundle with a strict Content-Security-Policy (1.0.0's
  * default page has none), and SVG export to a file.
  */
-import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { SprottyDiagramIdentifier } from 'sprotty-vscode';
 import { isWebviewPanel, WebviewEndpoint, type OpenPanelOptions } from 'sprotty-vscode';
@@ -11,6 +10,7 @@ import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/l
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { Messenger } from 'vscode-messenger';
 import type { DiagramView } from '@chainlab/contract';
+import { saveUserFile } from './save-user-file';
 
 export const VIEW_TITLES: Record<DiagramView, string> = {
     chain: 'box chain',
@@ -118,7 +118,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
                 ),
                 filters: { SVG: ['svg'] },
             });
-            if (target) await writeFile(target.fsPath, action.svg);
+            if (target) await saveUserFile(target, action.svg, 'diagram');
         });
         return endpoint;
     }

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { LatencyPlotData } from './plot-data';
 import { withComparison, withoutComparison } from './plot-data';
+import { saveUserFile } from './save-user-file';
 import type { ExportFormat, PlotRequest, PlotViewData } from './plot-messages';
 
 interface Shown {
@@ -132,8 +133,7 @@ async function saveExport(name: string, format: ExportFormat, content: string): 
     });
     if (!target) return;
     const bytes = format === 'png' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf-8');
-    await vscode.workspace.fs.writeFile(target, bytes);
-    void vscode.window.showInformationMessage(`chainlab: plot saved as ${target.fsPath}`);
+    await saveUserFile(target, bytes, 'plot');
 }
 
 /**

@@ -15,7 +15,7 @@ import asyncssh
 from chainlab.deploy.known_hosts import KnownHosts, known_hosts_path, lines_without, load_known_hosts
 from chainlab.deploy.reach import server_host_key
 from chainlab.deploy.transport import TransportError
-from chainlab.files import KNOWN_HOSTS, UserFileError, special_reason
+from chainlab.files import KNOWN_HOSTS, UserFileError, atomic_path, special_reason
 
 __all__ = ["Trusted", "fingerprint", "host_pattern", "known_hosts_path", "server_key", "trust", "verify"]
 
@@ -131,7 +131,7 @@ def _append(known: KnownHosts, line: str) -> None:
 
 def _rewrite(path: Path, data: bytes) -> None:
     """known_hosts replaced by `data` at once (a temporary file beside it, renamed), with the file's mode."""
-    tmp = path.with_name(f".{path.name}.chainlab-{os.getpid()}")
-    tmp.write_bytes(data)
-    os.chmod(tmp, path.stat().st_mode & 0o777)
-    os.replace(tmp, path)
+    mode = path.stat().st_mode & 0o777
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+        os.chmod(tmp, mode)

@@ -29,8 +29,11 @@ from chainlab.deploy.transport import (
     command_text,
     shell_quote,
 )
+from chainlab.files import atomic_path, named
 
 _LOST = (asyncssh.Error, OSError, asyncio.IncompleteReadError, BrokenPipeError)
+#: What a local write fails with (a full disk, a file-size limit, a read-only folder): not a lost connection.
+_LOCAL_WRITE = {errno.EFBIG, errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EISDIR}
 
 
 def _text(data: str | bytes) -> str:
@@ -208,9 +211,14 @@ class SshTransport:
         local.parent.mkdir(parents=True, exist_ok=True)
         sftp = await self._sftp_client()
         try:
-            await sftp.get(remote, str(local))
+            with atomic_path(local) as partial:  # a dropped connection leaves no half result at `local`
+                await sftp.get(remote, str(partial))
         except asyncssh.SFTPNoSuchFile:  # the connection is fine: the file is not there
             raise FileNotFoundError(errno.ENOENT, f"no such file on {self.name}", remote) from None
+        except OSError as e:
+            if e.errno in _LOCAL_WRITE:  # asyncssh's own errors are no OSErrors: this one is the local file's
+                raise named(e, local) from None
+            raise self._lost(f"the download of {remote}", e) from None
         except _LOST as e:
             raise self._lost(f"the download of {remote}", e) from None
 

@@ -4,6 +4,7 @@ host keys, a dropped connection and the remote watchdog."""
 from __future__ import annotations
 
 import asyncio
+import resource
 import signal
 import subprocess
 import time
@@ -53,6 +54,34 @@ def test_commands_files_and_quoting(lab, tmp_path: Path) -> None:
 
     run(go())
     assert not Path("/tmp/chainlab-injected").exists()
+
+
+def test_a_download_that_fails_leaves_the_old_file(lab, tmp_path: Path) -> None:
+    """A download cut short (here: this process may not write more than 64 KiB) leaves `local` as it was and no
+    temporary file beside it; the error names `local`."""
+    (lab.root / "big.bin").write_bytes(b"x" * (1 << 20))
+    local = tmp_path / "latencies.csv"
+    local.write_text("old")
+
+    async def go():
+        t = await connected(lab)
+        try:
+            await t.get_file(f"{lab.root}/big.bin", local)
+        finally:
+            await t.close()
+
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, limit[1]))
+    try:
+        with pytest.raises(OSError) as failed:
+            run(go())
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limit)
+        signal.signal(signal.SIGXFSZ, previous)
+    assert failed.value.filename == str(local)
+    assert local.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latencies.csv"]
 
 
 def test_detached_processes_and_cleanup(lab) -> None:
