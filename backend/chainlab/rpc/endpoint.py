@@ -103,7 +103,7 @@ class Endpoint:
             self._reply(msg_id, error=error)
             return
         if method in self._inline:
-            self._finished(msg_id, _run_now(work), method)
+            self._finished(msg_id, _run_now(work))
             return
         with self._lock:
             pending = len(self._pending)
@@ -113,9 +113,9 @@ class Endpoint:
         if future is None:  # each waiting request holds its params in memory: refused rather than queued
             self._reply(msg_id, error=RpcError(BUSY, f"busy: {pending} requests pending; send it again later"))
             return
-        future.add_done_callback(lambda done: self._finished(msg_id, done, method))
+        future.add_done_callback(lambda done: self._finished(msg_id, done))
 
-    def _finished(self, msg_id: Any, future: futures.Future[Any], method: str = "") -> None:
+    def _finished(self, msg_id: Any, future: futures.Future[Any]) -> None:
         with self._lock:
             if self._pending.get(msg_id) is future:
                 del self._pending[msg_id]
@@ -124,9 +124,9 @@ class Endpoint:
             return
         error = future.exception()
         if error is None:
-            self._reply(msg_id, result=future.result(), method=method)
+            self._reply(msg_id, result=future.result())
         elif isinstance(error, RpcError):
-            self._reply(msg_id, error=error, method=method)
+            self._reply(msg_id, error=error)
         else:
             log.error("%s", error, exc_info=error)  # the log keeps the traceback, the client gets one line
             self._reply(msg_id, error=RpcError(INTERNAL_ERROR, f"internal error: {type(error).__name__}: {error}"))
@@ -138,7 +138,7 @@ class Endpoint:
         if future is not None:
             future.cancel()  # only a request that has not started; a running one finishes
 
-    def _reply(self, msg_id: Any, *, result: Any = None, error: RpcError | None = None, method: str = "") -> None:
+    def _reply(self, msg_id: Any, *, result: Any = None, error: RpcError | None = None) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id}
         if error is not None:
             reply["error"] = error.to_json()
@@ -147,7 +147,8 @@ class Endpoint:
         try:
             self._send(reply)
         except (TypeError, ValueError) as bad:  # a result JSON cannot carry (NaN: the field's path): still one answer
-            what = f"the reply to {method} was not sent: {bad}" if method else str(bad)
+            # clients name the method of a failed request themselves: "failed in ptts/explore: its reply was not sent"
+            what = f"its reply was not sent: {bad}"
             self._send({"jsonrpc": "2.0", "id": msg_id, "error": RpcError(INTERNAL_ERROR, what).to_json()})
 
     def shutdown(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from chainlab.errors import ModelError
@@ -193,7 +194,8 @@ def propose(
             "misses": yun.misses(v.Q, L_ms),
             "share": v.Q / P_ms,
             "limiting": v.limiting,
-            "response_ms": {n: r for n, r, _ in v.per_task},
+            # a response time without a fixed point below 100 × D is unbounded: null, as JSON has no infinity
+            "response_ms": {n: (r if math.isfinite(r) else None) for n, r, _ in v.per_task},
         }
         for k, v in res.items()
     }

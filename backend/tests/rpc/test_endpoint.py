@@ -82,7 +82,8 @@ def test_a_result_json_cannot_carry_is_still_one_answer() -> None:
     assert [m["id"] for m in sent] == [7] and sent[0]["error"]["code"] == INTERNAL_ERROR
 
 
-def test_a_result_holding_nan_is_an_error_naming_the_method_and_the_field() -> None:
+def test_a_result_holding_nan_is_an_error_naming_the_field() -> None:
+    """The client names the method ("the backend failed in ptts/explore: its reply was not sent: ..."), once."""
     out = io.BytesIO()
     ep = Endpoint(lambda method, params: lambda: {"points": [{"p99_ms": math.nan}]}, FrameWriter(out).write)
     ep.consume({"jsonrpc": "2.0", "id": 7, "method": "ptts/explore"})
@@ -93,8 +94,7 @@ def test_a_result_holding_nan_is_an_error_naming_the_method_and_the_field() -> N
         "id": 7,
         "error": {
             "code": INTERNAL_ERROR,
-            "message": "the reply to ptts/explore was not sent: "
-            "result.points[0].p99_ms is NaN, which JSON cannot carry",
+            "message": "its reply was not sent: result.points[0].p99_ms is NaN, which JSON cannot carry",
         },
     }
 

@@ -2,6 +2,7 @@
  * Dependency injection for the .chain language: the generated services plus
  * readable syntax errors, scoping, validation, hover, formatting and quick fixes.
  */
+import { ChainValueConverter } from './chain-value-converter.js';
 import { inject, type Module } from 'langium';
 import {
     createDefaultModule,
@@ -40,6 +41,7 @@ export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAd
         CompletionParser: services => createChainCompletionParser(services),
         ParserErrorMessageProvider: services => new ChainParserErrorMessageProvider(services),
         LexerErrorMessageProvider: () => new ChainLexerErrorMessageProvider(),
+        ValueConverter: () => new ChainValueConverter(),
     },
     references: {
         ScopeComputation: services => new ChainScopeComputation(services),
