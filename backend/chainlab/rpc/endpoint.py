@@ -3,8 +3,9 @@
 The reader hands over one checked message at a time (chainlab.rpc.framing); a request is answered with its
 result or an error, never twice and never for another request's id. `$/cancelRequest` cancels a request that
 has not started; `exit` ends the loop. Errors the handlers do not expect reach the client as one line
-(INTERNAL_ERROR) and the log, never as a traceback on the wire. The pending requests are bounded (MAX_PENDING):
-beyond it a request is answered BUSY at once; cheap methods bypass the queue.
+(INTERNAL_ERROR) and the log, never as a traceback on the wire. The pending requests are bounded in number
+(MAX_PENDING) and in the bytes of their frames (MAX_PENDING_BYTES): beyond either a request is answered BUSY at once;
+cheap methods bypass the queue.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ BUSY = ERROR_CODES["BACKEND_BUSY"]
 #: Requests accepted and not yet answered (running or waiting for a worker) beyond which new ones are refused: a
 #: client that floods the backend gets errors at once instead of the backend growing without bound.
 MAX_PENDING = 1000
+#: The frames of the pending requests together: each holds its params (an IR of up to 64 MiB) in memory, so a thousand
+#: large ones would need tens of GB. A request is always accepted when nothing is pending, whatever its size.
+MAX_PENDING_BYTES = 256 * 1024 * 1024
 
 
 class RpcError(Exception):
@@ -72,21 +76,25 @@ class Endpoint:
         max_workers: int = 2,
         *,
         max_pending: int = MAX_PENDING,
+        max_pending_bytes: int = MAX_PENDING_BYTES,
         inline: frozenset[str] = frozenset(),
     ) -> None:
         self._dispatch = dispatch
         self._send = send
         self._pool = futures.ThreadPoolExecutor(max_workers=max_workers)
-        self._pending: dict[Any, futures.Future[Any]] = {}
+        self._pending: dict[Any, tuple[futures.Future[Any], int]] = {}
+        self._pending_bytes = 0
         self._lock = threading.Lock()
         self._max_pending = max_pending
+        self._max_pending_bytes = max_pending_bytes
         self._inline = inline
 
     def notify(self, method: str, params: Any) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def consume(self, message: dict[str, Any]) -> None:
-        """One checked message (chainlab.rpc.framing.message_problem): a request, a notification or a response."""
+    def consume(self, message: dict[str, Any], size: int = 0) -> None:
+        """One checked message (chainlab.rpc.framing.message_problem): a request, a notification or a response;
+        `size`: the bytes of its frame's body."""
         method = message.get("method")
         if method is None:
             return  # a response: the backend sends no requests
@@ -94,9 +102,9 @@ class Endpoint:
             if method == "$/cancelRequest":
                 self._cancel(message.get("params"))
             return  # `exit` is the server's; other notifications have no handler
-        self._request(message["id"], method, message.get("params"))
+        self._request(message["id"], method, message.get("params"), size)
 
-    def _request(self, msg_id: Any, method: str, params: Any) -> None:
+    def _request(self, msg_id: Any, method: str, params: Any, size: int) -> None:
         try:
             work = self._dispatch(method, params)
         except RpcError as error:
@@ -106,19 +114,35 @@ class Endpoint:
             self._finished(msg_id, _run_now(work))
             return
         with self._lock:
-            pending = len(self._pending)
-            future = None if pending >= self._max_pending else self._pool.submit(work)
+            busy = self._busy(size)
+            future = None if busy else self._pool.submit(work)
             if future is not None:
-                self._pending[msg_id] = future
+                self._pending[msg_id] = (future, size)
+                self._pending_bytes += size
         if future is None:  # each waiting request holds its params in memory: refused rather than queued
-            self._reply(msg_id, error=RpcError(BUSY, f"busy: {pending} requests pending; send it again later"))
+            self._reply(msg_id, error=RpcError(BUSY, f"busy: {busy}; send it again later"))
             return
         future.add_done_callback(lambda done: self._finished(msg_id, done))
 
+    def _busy(self, size: int) -> str | None:
+        """Why a request of `size` bytes cannot be queued now (called with the lock held), or None."""
+        if len(self._pending) >= self._max_pending:
+            return f"{len(self._pending)} requests pending"
+        if self._pending and self._pending_bytes + size > self._max_pending_bytes:
+            held = (
+                f"{self._pending_bytes / 2**20:.0f} MiB"
+                if self._pending_bytes >= 2**20
+                else f"{self._pending_bytes} bytes"
+            )
+            return f"{len(self._pending)} requests of {held} pending"
+        return None
+
     def _finished(self, msg_id: Any, future: futures.Future[Any]) -> None:
         with self._lock:
-            if self._pending.get(msg_id) is future:
+            entry = self._pending.get(msg_id)
+            if entry is not None and entry[0] is future:
                 del self._pending[msg_id]
+                self._pending_bytes -= entry[1]
         if future.cancelled():
             self._reply(msg_id, error=RpcError(REQUEST_CANCELLED, "the request was cancelled"))
             return
@@ -134,9 +158,9 @@ class Endpoint:
     def _cancel(self, params: Any) -> None:
         msg_id = params.get("id") if isinstance(params, dict) else None
         with self._lock:
-            future = self._pending.get(msg_id)
-        if future is not None:
-            future.cancel()  # only a request that has not started; a running one finishes
+            entry = self._pending.get(msg_id)
+        if entry is not None:
+            entry[0].cancel()  # only a request that has not started; a running one finishes
 
     def _reply(self, msg_id: Any, *, result: Any = None, error: RpcError | None = None) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id}

@@ -77,6 +77,7 @@ class FrameReader:
         self._max_bytes = max_bytes
         self._closed = False
         self._pending: bytes | None = None  # a header line found inside dropped bytes
+        self.last_size = 0  # the body bytes of the frame read last (what a queued request holds in memory)
 
     def close(self) -> None:
         self._closed = True
@@ -127,6 +128,7 @@ class FrameReader:
         body = self._rfile.read(length) if length else b""
         if len(body) < length:
             return None  # input ended inside the body
+        self.last_size = length
         return self._decode(body)
 
     def _after_bad_header(self, reason: str) -> FrameError:

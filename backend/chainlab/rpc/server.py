@@ -85,17 +85,17 @@ CHEAP_METHODS = frozenset({"backend/version"})
 FRAMES_AHEAD = 64
 
 
-def _frames(reader: FrameReader) -> Iterator[dict[str, Any] | FrameError]:
+def _frames(reader: FrameReader) -> Iterator[tuple[dict[str, Any] | FrameError, int]]:
     """The frames of `reader`, read on a thread of their own. The kernel hands a SIGTERM to any thread of the
     process; Python runs its handler only when the main thread next runs Python code, which a main thread blocked
     reading stdin never does (a backend outlived its client that way). The main thread only waits here, a bounded
     time at a go, so the handler runs within SIGNAL_POLL_S whichever thread took the signal."""
-    frames: queue.Queue[dict[str, Any] | FrameError | None] = queue.Queue(FRAMES_AHEAD)
+    frames: queue.Queue[tuple[dict[str, Any] | FrameError, int] | None] = queue.Queue(FRAMES_AHEAD)
 
     def read() -> None:
         try:
             while (message := reader.read()) is not None:
-                frames.put(message)
+                frames.put((message, reader.last_size))
                 if isinstance(message, dict) and message.get("method") == "exit":
                     break
         finally:
@@ -122,7 +122,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
     interrupt.start_serving()
     try:
         exited = False
-        for message in _frames(reader):
+        for message, size in _frames(reader):
             if isinstance(message, FrameError):
                 log.warning("%s", message.message)
                 writer.write(message.reply())
@@ -132,7 +132,7 @@ def serve(rfile: BinaryIO, wfile: BinaryIO) -> None:
                 exited = True
                 break
             else:
-                endpoint.consume(message)
+                endpoint.consume(message, size)
         if not exited:  # stdin ended without `exit`: the client is gone, nobody waits for the run
             interrupt.end()
     finally:

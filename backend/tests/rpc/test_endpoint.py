@@ -136,3 +136,29 @@ def test_requests_beyond_the_bound_are_refused_busy_and_inline_methods_answered_
         {"jsonrpc": "2.0", "id": "v", "result": "v"},
     ]
     assert sorted(m["id"] for m in sent[3:]) == [0, 1, 2] and all(m["result"] == "slow" for m in sent[3:])
+
+
+def test_requests_beyond_the_byte_bound_are_refused_busy_but_one_alone_is_always_taken() -> None:
+    release, answered = threading.Event(), threading.Event()
+    sent: list[dict[str, Any]] = []
+
+    def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        answered.set()
+
+    ep = Endpoint(lambda method, params: lambda: release.wait(10) and method, send, max_pending_bytes=100)
+    ep.consume({"jsonrpc": "2.0", "id": 1, "method": "big"}, size=150)  # alone: taken, whatever its size
+    ep.consume({"jsonrpc": "2.0", "id": 2, "method": "small"}, size=10)
+    assert sent == [
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {"code": BUSY, "message": "busy: 1 requests of 150 bytes pending; send it again later"},
+        }
+    ]
+    answered.clear()
+    release.set()
+    assert answered.wait(10) and sent[-1] == {"jsonrpc": "2.0", "id": 1, "result": "big"}
+    ep.consume({"jsonrpc": "2.0", "id": 3, "method": "after"}, size=90)  # the big one's bytes were given back
+    ep.shutdown()
+    assert sent[-1] == {"jsonrpc": "2.0", "id": 3, "result": "after"}

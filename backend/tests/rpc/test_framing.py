@@ -43,6 +43,17 @@ def test_good_frames_with_other_headers_and_blank_lines() -> None:
     assert codes(read_all(data)) == [1, 1]
 
 
+def test_the_reader_tells_the_size_of_the_frame_it_read() -> None:
+    """The endpoint bounds the bytes its pending requests hold by these sizes."""
+    bigger = b'{"jsonrpc": "2.0", "id": 2, "method": "m", "params": {"pad": "' + b"x" * 100 + b'"}}'
+    reader = FrameReader(io.BytesIO(frame(OK) + frame(bigger)), 1024)
+    sizes = []
+    for _ in range(2):
+        reader.read()
+        sizes.append(reader.last_size)
+    assert sizes == [len(OK), len(bigger)]
+
+
 def test_bad_lengths_are_errors_and_the_next_frame_is_read() -> None:
     for bad in (b"abc", b"-5", b"", b"0x10", b"1e3", b"2000", b"99999999999999999999999"):
         items = read_all(frame(OK, bad) + frame(OK))
