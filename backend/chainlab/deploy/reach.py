@@ -34,28 +34,37 @@ def reason(error: BaseException) -> str:
 
 async def ssh_socket(host: str, port: int) -> socket.socket:
     """A connected socket to host:port on which an SSH banner has started to arrive (not consumed: asyncssh reads
-    it). Raises TransportError with the reason, "cannot reach HOST:PORT: …", within TCP_TIMEOUT_S + BANNER_TIMEOUT_S."""
+    it). Like OpenSSH, each address the name resolves to is tried in turn, each for TCP_TIMEOUT_S; the first that
+    accepts TCP is the one asked for its banner. Raises TransportError with the reason, "cannot reach HOST:PORT: …"
+    (one reason per address tried), within TCP_TIMEOUT_S per address + BANNER_TIMEOUT_S."""
     where = f"cannot reach {host}:{port}"
     loop = asyncio.get_running_loop()
     try:
         infos = await asyncio.wait_for(loop.getaddrinfo(host, port, type=socket.SOCK_STREAM), TCP_TIMEOUT_S)
     except (OSError, TimeoutError) as e:
         raise TransportError(f"{where}: the host name does not resolve ({reason(e)})") from None
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    sock.setblocking(False)
-    try:
+    failures: list[str] = []
+    addresses = list(dict.fromkeys(infos))  # getaddrinfo may repeat an address
+    for family, kind, proto, _, address in addresses:
+        sock = socket.socket(family, kind, proto)
+        sock.setblocking(False)
         try:
             await asyncio.wait_for(loop.sock_connect(sock, address), TCP_TIMEOUT_S)
-        except TimeoutError:
-            raise TransportError(f"{where}: no TCP connection within {TCP_TIMEOUT_S:g} s") from None
-        except OSError as e:
-            raise TransportError(f"{where}: {reason(e)}") from None
-        await _banner(sock, where)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
+        except (TimeoutError, OSError) as e:
+            sock.close()
+            why = f"no TCP connection within {TCP_TIMEOUT_S:g} s" if isinstance(e, TimeoutError) else reason(e)
+            failures.append(why if len(addresses) == 1 else f"{address[0]}: {why}")
+            continue
+        except BaseException:
+            sock.close()
+            raise
+        try:
+            await _banner(sock, where)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+    raise TransportError(f"{where}: {'; '.join(failures)}")
 
 
 async def _banner(sock: socket.socket, where: str) -> None:

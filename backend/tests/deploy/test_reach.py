@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -52,6 +53,29 @@ def test_a_port_that_is_not_an_sshd_is_named_as_such(kind: str, says: str, withi
         message, took = refused(here(lab), port.port)
     assert message == f"cannot reach {here(lab)}:{port.port}: {says}"
     assert took < within
+
+
+def _resolving_to(monkeypatch: pytest.MonkeyPatch, *addresses: tuple[str, int]) -> None:
+    """The lab's name resolving to several addresses (this machine has no DNS name that does)."""
+
+    async def getaddrinfo(self, host, port, **kw):
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", a) for a in addresses]
+
+    monkeypatch.setattr(asyncio.base_events.BaseEventLoop, "getaddrinfo", getaddrinfo)
+
+
+def test_every_address_of_a_name_is_tried_in_turn(lab: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    with listener("closing", here(lab)) as port:
+        pass  # closed: a refused address
+    _resolving_to(monkeypatch, (here(lab), port.port), (lab.host, lab.port))
+    key = asyncio.run(server_host_key("lab.example", lab.port))
+    assert key is not None
+    # an address given twice is tried once; every reason is named with its address
+    _resolving_to(monkeypatch, (here(lab), port.port), (here(lab), port.port), (lab.host, port.port))
+    message, _ = refused("lab.example", port.port)
+    assert message == (
+        f"cannot reach lab.example:{port.port}: {here(lab)}: Connection refused; {lab.host}: Connection refused"
+    )
 
 
 def test_a_refused_port_says_so(lab: Lab) -> None:
