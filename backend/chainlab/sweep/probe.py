@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import time
 from typing import Any
 
 from distributed.comm import connect
 from distributed.comm.addressing import parse_address, parse_host_port
+from distributed.security import Security
 
 from chainlab.errors import ModelError
 
@@ -25,8 +27,28 @@ class NotAScheduler(ModelError):
     """The address is reachable but what answers there is not a Dask scheduler (or nothing answers)."""
 
 
+#: The schemes a scheduler on another machine is reached by (distributed's own; ucx/ws need extra packages).
+SCHEMES = ("tcp", "tls")
+
+
+def connection_args(address: str) -> dict[str, Any]:
+    """What distributed needs to connect to `address`: for tls://, the TLS settings of Dask's own configuration
+    (the same ones the Client takes). Raises ModelError for another scheme or a tls:// address without them."""
+    scheme = parse_address(address, strict=False)[0] if "://" in address else "tcp"
+    if scheme not in SCHEMES:
+        raise ModelError(f"{address}: a Dask scheduler address is tcp://HOST:PORT or tls://HOST:PORT, not {scheme}://")
+    args = Security().get_connection_args("client")
+    if scheme == "tls" and args.get("ssl_context") is None:
+        raise ModelError(
+            f"{address}: a tls:// scheduler needs Dask's TLS settings (distributed.comm.tls.ca-file, "
+            "distributed.comm.tls.client.cert and .key in the Dask configuration, or the "
+            "DASK_DISTRIBUTED__COMM__TLS__* environment variables); none are set"
+        )
+    return args
+
+
 async def _identity(address: str, timeout: float) -> dict[str, Any]:
-    comm = await connect(address, timeout=timeout)
+    comm = await connect(address, timeout=timeout, **connection_args(address))
     try:
         await comm.write({"op": "identity", "reply": True})
         reply = await comm.read()
@@ -44,15 +66,16 @@ async def _ask(address: str, timeout: float) -> dict[str, Any]:
 def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
     """Returns when a Dask scheduler answers at `address`; raises ModelError (not reachable) or NotAScheduler
     (something else answers, or nothing does within `timeout` seconds), each one line with the reason."""
+    connection_args(address)  # a scheme or TLS settings that cannot work are refused before anything is tried
+    start = time.monotonic()
     try:
         info = asyncio.run(_ask(address, timeout))
     except TimeoutError:
-        raise NotAScheduler(
-            f"{address} is not a Dask scheduler (it accepted the connection but sent no Dask handshake "
-            f"within {timeout:g} s)"
-        ) from None
+        raise _silent(address, timeout) from None
     except OSError:
         why = _unreachable(address)
+        if why is None and time.monotonic() - start >= timeout:  # a TLS handshake that never ends: connect's time-out
+            raise _silent(address, timeout) from None
         if why is None:  # TCP is fine: the peer hung up instead of answering
             raise NotAScheduler(
                 f"{address} is not a Dask scheduler (it accepts connections but closes them without a Dask handshake)"
@@ -66,6 +89,13 @@ def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
     kind = info.get("type")
     if kind != "Scheduler":
         raise NotAScheduler(f"{address} is not a Dask scheduler (it is a Dask {kind or 'server of unknown type'})")
+
+
+def _silent(address: str, timeout: float) -> NotAScheduler:
+    return NotAScheduler(
+        f"{address} is not a Dask scheduler (it accepted the connection but sent no Dask handshake "
+        f"within {timeout:g} s)"
+    )
 
 
 def _unreachable(address: str) -> str | None:

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from dask_processes import DaskProcesses, free_port
+from dask_processes import DASK, DaskProcesses, free_port
+from distributed.security import Security
 from listeners import listener
 
 from chainlab.errors import ModelError
@@ -96,3 +97,53 @@ def test_a_scheduler_passes_and_its_worker_is_not_one() -> None:
             check_scheduler(worker)
     finally:
         dask.stop()
+
+
+@pytest.mark.parametrize("address", ["ucx://127.0.0.1:8786", "inproc://x"])
+def test_a_scheme_other_than_tcp_or_tls_is_refused_at_once(address: str) -> None:
+    with pytest.raises(ModelError, match=r"is tcp://HOST:PORT or tls://HOST:PORT, not \w+://"):
+        check_scheduler(address, timeout=1)
+
+
+def test_tls_needs_dasks_tls_settings_and_reaches_a_tls_scheduler_with_them(tmp_path: Path) -> None:
+    import dask
+
+    with pytest.raises(ModelError, match="a tls:// scheduler needs Dask's TLS settings"):
+        check_scheduler(f"tls://127.0.0.1:{free_port()}", timeout=1)
+    security = Security.temporary()  # a CA and certificates made for this test
+    pem = {}
+    for name in ("tls_ca_file", "tls_scheduler_cert", "tls_scheduler_key", "tls_client_cert", "tls_client_key"):
+        pem[name] = tmp_path / f"{name}.pem"
+        pem[name].write_text(getattr(security, name))
+    port = free_port()
+    scheduler = subprocess.Popen(
+        [
+            *(str(DASK), "scheduler", "--protocol", "tls", "--no-dashboard"),
+            *("--host", "127.0.0.1", "--port", str(port)),
+            *("--tls-ca-file", str(pem["tls_ca_file"]), "--tls-cert", str(pem["tls_scheduler_cert"])),
+            *("--tls-key", str(pem["tls_scheduler_key"])),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    settings = {
+        "distributed.comm.tls.ca-file": str(pem["tls_ca_file"]),
+        "distributed.comm.tls.client.cert": str(pem["tls_client_cert"]),
+        "distributed.comm.tls.client.key": str(pem["tls_client_key"]),
+    }
+    try:
+        with dask.config.set(settings):
+            deadline = time.monotonic() + 60
+            while True:  # the scheduler process takes a few seconds to listen
+                try:
+                    check_scheduler(f"tls://127.0.0.1:{port}", timeout=2)
+                    break
+                except ModelError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.5)
+            with listener("silent") as listening, pytest.raises(NotAScheduler, match="no Dask handshake within 1 s"):
+                check_scheduler(f"tls://127.0.0.1:{listening.port}", timeout=1)
+    finally:
+        scheduler.terminate()
+        scheduler.wait(15)
