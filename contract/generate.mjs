@@ -275,6 +275,11 @@ function constantsTs() {
             actionKind('diagram.schema.json#/$defs/RenameSelectionAction'),
             "The kind of the extension's rename-selection action (F2).",
         ),
+        constant(
+            'DIAGRAM_CHOICES_ACTION',
+            actionKind('diagram.schema.json#/$defs/DiagramChoicesAction'),
+            "The kind of the webview's action that tells the extension the user's diagram choices.",
+        ),
         'export type DiagramElementType = (typeof DIAGRAM_ELEMENT_TYPES)[keyof typeof DIAGRAM_ELEMENT_TYPES];\n',
         'export type ErrorName = keyof typeof ERROR_CODES;\n',
     ];

@@ -7,9 +7,17 @@ import { inject, injectable } from 'inversify';
 import { RequestModelAction } from 'sprotty-protocol';
 import { InitializeCanvasBoundsAction } from 'sprotty';
 import { VscodeDiagramWidget } from 'sprotty-vscode-webview';
-import type { DiagramOptions, DiagramView, Viewport } from '@chainlab/contract';
+import {
+    DIAGRAM_CHOICES_ACTION,
+    type DiagramChoices,
+    type DiagramChoicesAction,
+    type DiagramOptions,
+    type DiagramView,
+    type Viewport,
+} from '@chainlab/contract';
 import { EditingState, paletteSelect } from './diagram-editing.js';
 import { colourByOf } from './options/colour-options.js';
+import { rememberedChoices } from './options/remembered-choices.js';
 import { createToolbar, type Toolbar, type ToolbarOptions } from './toolbar.js';
 import { readableFit } from './zoom/zoom-commands.js';
 
@@ -20,6 +28,8 @@ interface ChainlabIdentifier {
     uri: string;
     view?: DiagramView;
     element?: string;
+    /** The latest choices of any diagram panel, which the extension remembers. */
+    choices?: unknown;
 }
 
 @injectable()
@@ -41,11 +51,17 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
         super.initializeHtml();
         const id = this.diagramIdentifier as ChainlabIdentifier;
         const container = document.getElementById(id.clientId + '_container');
+        Object.assign(this.options, rememberedChoices(id.choices));
         this.toolbar = createToolbar({
             dispatcher: () => this.actionDispatcher,
             palette: paletteSelect(this.editing, () => this.actionDispatcher),
             options: this.options,
-            onOptionsChanged: () => void this.requestModel(),
+            onOptionsChanged: () => {
+                const choices: DiagramChoices = { ...this.options, colourBy: { ...this.options.colourBy } };
+                const remember: DiagramChoicesAction = { kind: DIAGRAM_CHOICES_ACTION, choices };
+                void this.actionDispatcher.dispatch(remember);
+                void this.requestModel();
+            },
         });
         this.toolbar.showView(id.view || 'chain');
         this.followCanvasSize();

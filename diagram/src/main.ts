@@ -13,7 +13,7 @@ import {
 } from 'sprotty-vscode-webview';
 import { ChainlabDiagramWidget } from './chainlab-widget.js';
 import { createChainlabDiagramContainer } from './di.config.js';
-import { DIAGRAM_EDIT_ACTION } from '@chainlab/contract';
+import { DIAGRAM_CHOICES_ACTION, DIAGRAM_EDIT_ACTION } from '@chainlab/contract';
 import '../css/diagram.css';
 
 /**
@@ -36,12 +36,10 @@ class ChainlabSprottyStarter extends SprottyStarter {
         super.addVscodeBindings(container, identifier);
         container.rebind(VscodeDiagramWidget).to(ChainlabDiagramWidget).inSingletonScope();
         container.rebind(VscodeDiagramServer).to(ChainlabDiagramServer).inSingletonScope();
-        // edits go to the language server, which applies them to the text
-        configureActionHandler(
-            { bind: container.bind.bind(container), isBound: container.isBound.bind(container) },
-            DIAGRAM_EDIT_ACTION,
-            TYPES.ModelSource,
-        );
+        // edits go to the language server, which applies them to the text; choices to the extension, which keeps them
+        const context = { bind: container.bind.bind(container), isBound: container.isBound.bind(container) };
+        configureActionHandler(context, DIAGRAM_EDIT_ACTION, TYPES.ModelSource);
+        configureActionHandler(context, DIAGRAM_CHOICES_ACTION, TYPES.ModelSource);
     }
 }
 

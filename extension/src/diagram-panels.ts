@@ -9,7 +9,12 @@ import { isWebviewPanel, WebviewEndpoint, type OpenPanelOptions } from 'sprotty-
 import { LspWebviewEndpoint, LspWebviewPanelManager } from 'sprotty-vscode/lib/lsp';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { Messenger } from 'vscode-messenger';
-import type { DiagramView } from '@chainlab/contract';
+import {
+    DIAGRAM_CHOICES_ACTION,
+    type DiagramChoices,
+    type DiagramChoicesAction,
+    type DiagramView,
+} from '@chainlab/contract';
 import { saveUserFile } from './save-user-file';
 
 export const VIEW_TITLES: Record<DiagramView, string> = {
@@ -20,8 +25,14 @@ export const VIEW_TITLES: Record<DiagramView, string> = {
     timeline: 'trigger timeline',
 };
 
-/** What the webview gets besides sprotty-vscode's identifier: the view and the element to show. */
-type ChainlabIdentifier = SprottyDiagramIdentifier & { view?: DiagramView; element?: string };
+/**
+ * What the webview gets besides sprotty-vscode's identifier: the view and the element to show, and the user's latest
+ * diagram choices (kept in the extension's global state, so a new panel and a panel after a reload start with them).
+ */
+type ChainlabIdentifier = SprottyDiagramIdentifier & { view?: DiagramView; element?: string; choices?: DiagramChoices };
+
+/** The global-state key of the latest diagram choices. */
+export const CHOICES_KEY = 'chainlab.diagramChoices';
 
 export class ChainlabPanelManager extends LspWebviewPanelManager {
     private pending: { view: string; element?: string } = { view: 'chain' };
@@ -76,7 +87,10 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         diagramType?: string,
     ): Promise<SprottyDiagramIdentifier | undefined> {
         const identifier = await super.createDiagramIdentifier(uri, diagramType);
-        if (identifier) Object.assign(identifier, this.pending);
+        if (identifier)
+            Object.assign(identifier, this.pending, {
+                choices: this.context.globalState.get<DiagramChoices>(CHOICES_KEY),
+            });
         return identifier;
     }
 
@@ -120,6 +134,9 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
             });
             if (target) await saveUserFile(target, action.svg, 'diagram');
         });
+        endpoint.addActionHandler<DiagramChoicesAction>(DIAGRAM_CHOICES_ACTION, async action => {
+            await this.context.globalState.update(CHOICES_KEY, action.choices);
+        });
         return endpoint;
     }
 }
@@ -129,8 +146,8 @@ export function panelTitle(file: string, view: DiagramView, element?: string): s
     return `${file}: ${element ?? VIEW_TITLES[view]} (${VIEW_TITLES[view]})`;
 }
 
-/** Actions the extension handles itself (the exported SVG, megabytes) are not sent on to the language server. */
-const EXTENSION_ACTIONS = new Set(['exportSvg']);
+/** Actions the extension handles itself (the exported SVG, megabytes; the choices) are not sent on to the server. */
+const EXTENSION_ACTIONS = new Set<string>(['exportSvg', DIAGRAM_CHOICES_ACTION]);
 
 type ActionMessage = Parameters<LspWebviewEndpoint['receiveAction']>[0];
 

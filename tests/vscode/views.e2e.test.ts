@@ -275,4 +275,15 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
         // the text does not change with an option
         expect(await page.locator('.tab.dirty').count()).toBe(0);
     });
+
+    test('the Options choice is kept: the plan closed and opened again is still coloured by slack', async () => {
+        await page.locator('.tab', { hasText: 'XRay (plan' }).first().click();
+        await runCommand(page, 'View: Close Editor');
+        await expect.poll(() => page.locator('.tab', { hasText: 'XRay (plan' }).count()).toBe(0);
+        const frame = await openView(VIEWS[1], page.frames()); // a new frame: none of the panels open now
+        await frame.locator('g.chainlab-heat-key').waitFor({ timeout: 30_000 });
+        expect(await frame.locator('g.chainlab-heat-key').textContent()).toMatch(/slack/i);
+        await frame.locator('.chainlab-options button').click();
+        expect(await frame.locator('select[data-control="colour-by"]').inputValue()).toBe('slack');
+    });
 });
