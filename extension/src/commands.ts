@@ -21,6 +21,8 @@ import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './e
 import { formatMs, formatProbability } from './number-format';
 import { analysisPlot } from './plot-data';
 import { runCommands } from './run-commands';
+import { importModelCommand } from './import-model-command';
+import { importTimingsCommand } from './import-commands';
 import { stepDiagramHistory } from './diagram-undo';
 
 export type { CommandContext } from './command-context';
@@ -233,6 +235,8 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
     });
 
     for (const [name, handler] of Object.entries(runCommands(ctx))) register(name, handler);
+    register('chainlab.importModel', importModelCommand(ctx));
+    register('chainlab.importTimings', importTimingsCommand(ctx));
     register('chainlab.showLog', () => ctx.output.show());
     register('chainlab.restartBackend', async () => {
         await ctx.client.restart();

@@ -96,8 +96,13 @@ describe('chainlab arguments, seeded', () => {
         'a sample of the cases as separate real processes: the same verdict and exit status',
         async () => {
             const failures: string[] = [];
-            for (const fuzzCase of cases().filter(c => c.index % PROCESS_EVERY === 0)) {
-                const result = await runProcess(fuzzCase, root, TIME_BOUND_MS);
+            // a folder of their own, laid out as the first: what the in-process cases wrote there (an experiment's
+            // results.csv, which a second run refuses to overwrite) would make the same arguments mean another thing
+            const processRoot = tempDir('chainlab-arg-fuzz-process');
+            const processFiles = fuzzFiles(processRoot, SEED);
+            for (const { index } of cases().filter(c => c.index % PROCESS_EVERY === 0)) {
+                const fuzzCase = generateCase(program, processFiles, SEED, index);
+                const result = await runProcess(fuzzCase, processRoot, TIME_BOUND_MS);
                 const problems = judge(result, TIME_BOUND_MS);
                 const inProcess = results.find(r => r.index === fuzzCase.index);
                 if (inProcess && !inProcess.hang && inProcess.status !== result.status)

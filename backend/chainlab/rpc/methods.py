@@ -63,4 +63,6 @@ ADAPTERS: list[str] = [
     "chainlab.rpc.throttle_methods",
     "chainlab.rpc.deploy_methods",
     "chainlab.rpc.experiment_methods",
+    "chainlab.rpc.timings_methods",
+    "chainlab.rpc.interchange_methods",
 ]

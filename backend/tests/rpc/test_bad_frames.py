@@ -18,14 +18,6 @@ def request(msg_id: int, method: str = "backend/version") -> bytes:
     return frame(json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {}}).encode())
 
 
-@pytest.fixture()
-def client():
-    c = Client()
-    yield c
-    if c.process.poll() is None:
-        c.process.kill()
-
-
 def replies_until(client: Client, msg_id: int) -> list[dict[str, Any]]:
     """Every reply up to and including the one to msg_id."""
     seen = []

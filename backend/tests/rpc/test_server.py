@@ -10,19 +10,10 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 from rpc_client import Client
 
 VECTORS = Path(__file__).resolve().parents[3] / "tests" / "ir-vectors"
 GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "golden" / "samples"
-
-
-@pytest.fixture()
-def client():
-    c = Client()
-    yield c
-    if c.process.poll() is None:
-        c.process.kill()
 
 
 def test_version_and_clean_exit(client: Client) -> None:

@@ -13,14 +13,6 @@ from rpc_client import Client
 GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "golden" / "samples"
 
 
-@pytest.fixture()
-def client():
-    c = Client()
-    yield c
-    if c.process.poll() is None:
-        c.process.kill()
-
-
 def test_simulate_of_10_to_the_12_iterations_is_refused_with_a_count_that_fits(client: Client) -> None:
     ir = json.loads((GOLDEN / "ptts" / "thesis-fig5-2.ir.json").read_text())
     error = client.request("ptts/simulate", {"ir": ir, "ptts": "Fig52", "iterations": 10**12})["error"]

@@ -107,14 +107,25 @@ export function registerCheck(program: Command): void {
         });
 }
 
-export function registerExport(program: Command): void {
+/** `export --sdf3` (export-sdf3.ts, which asks the backend): main.ts passes it in, so this module needs no backend. */
+export type OtherFormatExport = (
+    file: string,
+    options: { output?: string; json?: boolean; sdf3?: boolean; chain?: string },
+) => Promise<number>;
+
+export function registerExport(program: Command, exportSdf3: OtherFormatExport): void {
     program
         .command('export')
-        .description("Export a .chain file as the chainlab IR (versioned JSON, the backend's input).")
+        .description(
+            "Export a .chain file as the chainlab IR (versioned JSON, the backend's input), or a box chain as SDF3 XML.",
+        )
         .argument('<file>', 'a .chain file')
-        .option('--json', 'print the IR as JSON (the default and only format)')
-        .option('-o, --output <path>', 'write the IR to a file instead of standard output')
-        .action(async (file: string, options: { output?: string }) => {
-            process.exitCode = await exportCommand(file, options);
+        .option('--json', 'print the IR as JSON (the default)')
+        .option('--sdf3', 'write a box chain as SDF3 XML (<sdf3 type="sdf">) for dataflow tools')
+        .option('--chain <name>', 'with --sdf3: the chain to export (optional when the file has one)')
+        .option('-o, --output <path>', 'write to a file instead of standard output')
+        .action(async (file: string, options: Parameters<OtherFormatExport>[1]) => {
+            const sdf3 = options.sdf3 || options.chain !== undefined;
+            process.exitCode = sdf3 ? await exportSdf3(file, options) : await exportCommand(file, options);
         });
 }

@@ -4,6 +4,9 @@ import { registerAnalyze } from './analyze-command.js';
 import { registerCheck, registerExport } from './commands.js';
 import { registerDeploy } from './deploy-command.js';
 import { registerExperiment } from './experiment-command.js';
+import { registerImportTimings } from './import-timings-command.js';
+import { exportSdf3Command } from './export-sdf3.js';
+import { registerImport } from './import-command.js';
 import { UsageError } from './usage-error.js';
 import { readableMessage } from './escape-controls.js';
 import { errorLine } from './error-line.js';
@@ -16,7 +19,7 @@ import { registerThrottleParams } from './throttle-command.js';
 
 const REGISTRARS: Array<(program: Command) => void> = [
     registerCheck,
-    registerExport,
+    program => registerExport(program, exportSdf3Command),
     registerAnalyze,
     registerSimulate,
     registerExplore,
@@ -28,6 +31,8 @@ const REGISTRARS: Array<(program: Command) => void> = [
     registerThrottleParams,
     registerDeploy,
     registerExperiment,
+    registerImport,
+    registerImportTimings,
 ];
 
 export function createProgram(): Command {

@@ -19,8 +19,10 @@ import { rememberTasks } from '../diagram-server/measured-tasks.js';
 import { registerAnalysisRequests } from './analysis-requests.js';
 import { registerDiagramEditRequests } from './diagram-edit-requests.js';
 import { registerElementRequests } from './element-requests.js';
+import { registerImportRequests } from './import-requests.js';
 import { registerMeasurementRequests } from './measurement-requests.js';
 import { registerOffsetRequests } from './offset-edits.js';
+import { registerTimingsRequests } from './timings-requests.js';
 import { backendCostSource } from './nearby-periods.js';
 import { RunResults, rememberRun } from './run-results.js';
 import { SweepResults, rememberSweep } from './sweep-results.js';
@@ -79,6 +81,8 @@ registerAnalysisRequests(connection, shared, backend, (request, uri, params, res
 registerMeasurementRequests(connection, shared, runs);
 registerElementRequests(connection, shared);
 registerOffsetRequests(connection, shared);
+registerImportRequests(connection, backend);
+registerTimingsRequests(connection, shared, backend);
 
 // Editing from the diagram: the server turns the request into a text edit and applies it (undo works).
 registerDiagramEditRequests(connection, shared, Chain);

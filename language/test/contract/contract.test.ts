@@ -44,6 +44,8 @@ describe('the contract on the language side', () => {
             'chainlab/elements',
             'chainlab/offsetsEdit',
             'chainlab/periodsEdit',
+            'chainlab/importModel',
+            'chainlab/importTimings',
         ];
         expect([...LANGUAGE_SERVER_REQUESTS].sort()).toEqual([...Object.keys(FORWARDED_REQUESTS), ...own].sort());
     });
@@ -76,6 +78,7 @@ describe('the contract on the language side', () => {
         ['chainlab/offsetsEdit', { uri: 'file:///m.chain', ptts: 'System', offsets_ns: { Process: 5_000_000 } }],
         ['chainlab/nearbyPeriods', { uri: 'file:///m.chain', ptts: 'System', progressToken: 'n' }],
         ['chainlab/periodsEdit', { uri: 'file:///m.chain', ptts: 'System', periods_ns: { Wall: 16_650_000 } }],
+        ['chainlab/importModel', { path: '/models/pipeline.sdf3.xml', format: 'sdf3', progressToken: 'i' }],
     ];
 
     test.each(sent)('%s: what the editor sends validates', (request, params) => {

@@ -36,6 +36,9 @@ export const VALUE_KINDS: Record<string, ValueKind> = {
     '--pareto': 'choice',
     '--engine': 'choice',
     '--scheduler': 'choice',
+    '--format': 'choice',
+    '--as': 'choice',
+    '--statistic': 'choice',
     '--scenario': 'scenarios',
     '--ptts': 'name',
     '--chain': 'name',
@@ -52,12 +55,15 @@ export const VALUE_KINDS: Record<string, ValueKind> = {
 const CHOICES: Record<string, string[]> = {
     '--schedule': ['simple', 'barrier', 'fixed', 'predictable', 'reduced'],
     '--memory': ['simple', 'reuse'],
+    '--as': ['cost', 'etp'],
+    '--statistic': ['mean', 'median', 'p90', 'p99', 'max'],
     '--objective': ['p50', 'p99', 'mean', 'deadline', 'loss'],
     '--pareto': ['p99,loss', 'p50,mean', 'mean,deadline', 'loss,loss'],
     // a LocalCluster costs ~2 s to start: mostly in-process
     '--engine': ['process', 'process', 'process', 'local'],
     // nothing listens there: the connection is refused (within the engine's 5 s connect timeout)
     '--scheduler': ['tcp://127.0.0.1:9', 'process'],
+    '--format': ['sdf3', 'preesm', 'amalthea'],
 };
 
 /** Small valid integers: a valid run must stay short (the iterations of a run are measured in real time). */

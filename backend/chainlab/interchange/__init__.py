@@ -1,0 +1,1 @@
+"""Models and measurements from and to the formats engineers already have (SDF3, PREESM, Amalthea, CSV)."""
