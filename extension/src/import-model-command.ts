@@ -1,14 +1,18 @@
 /**
- * *chainlab: Import model (SDF3, PREESM, Amalthea)…*: a file another tool wrote (from the explorer or a dialog) is
- * read by the backend (through the language server), written as a .chain file beside it (asking before replacing
- * one) and opened with its diagram; the notes (what was expanded or left out) go to the output channel.
+ * *chainlab: Import model (SDF3, PREESM, Amalthea)…*: a file another tool wrote (from the explorer, the editor or a
+ * dialog) is read by the backend (through the language server), written as a .chain file beside it (asking before
+ * replacing one) and opened with its diagram; the notes (what was expanded or left out) go to the output channel.
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { request, type CommandContext, type CommandHandler } from './command-context';
-import { chainFileBeside, IMPORT_FILTERS, importLog, importMessage } from './import-model-text';
+import { writeFileAtomic } from './atomic-write';
+import { chainFileBeside, IMPORT_FILTERS, importable, importLog, importMessage } from './import-model-text';
 
+/** The file to import: the one open in the editor when it is importable, else one the user picks. */
 async function pickSource(): Promise<vscode.Uri | undefined> {
+    const open = vscode.window.activeTextEditor?.document.uri;
+    if (open?.scheme === 'file' && importable(open.fsPath)) return open;
     const chosen = await vscode.window.showOpenDialog({
         title: 'chainlab: import which model?',
         openLabel: 'Import',
@@ -57,7 +61,7 @@ export function importModelCommand(ctx: CommandContext): CommandHandler {
         const target = vscode.Uri.file(chainFileBeside(source.fsPath));
         if (!(await mayWrite(target))) return;
         try {
-            await vscode.workspace.fs.writeFile(target, Buffer.from(result.text, 'utf-8'));
+            writeFileAtomic(target.fsPath, result.text);
         } catch (error) {
             return void vscode.window.showErrorMessage(
                 `chainlab: ${basename(target.fsPath)} not written: ${(error as Error).message}`,

@@ -10,6 +10,12 @@ export const IMPORT_FILTERS: Record<string, string[]> = {
     'Models of other tools (SDF3, PREESM, Amalthea)': ['xml', 'pi', 'amxmi'],
 };
 
+/** Whether the file at `path` is one the command imports (by its extension, as the dialog and the menu offer). */
+export function importable(path: string): boolean {
+    const ext = extname(path).slice(1).toLowerCase();
+    return Object.values(IMPORT_FILTERS).some(extensions => extensions.includes(ext));
+}
+
 /** `pipeline.sdf3.xml` → `pipeline.sdf3.chain` beside it: only the last extension goes, so that the SDF3 and the
  * PREESM model of one pipeline (`pipeline.pi`) do not write the same file. */
 export function chainFileBeside(source: string): string {

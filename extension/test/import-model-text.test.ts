@@ -3,7 +3,7 @@
  * the same pipeline in another format, and the output channel lists every note.
  */
 import { describe, expect, test } from 'vitest';
-import { chainFileBeside, importLog, importMessage } from '../src/import-model-text';
+import { chainFileBeside, importable, importLog, importMessage } from '../src/import-model-text';
 
 describe('import model', () => {
     test('the .chain goes beside the source; only the last extension is replaced', () => {
@@ -12,6 +12,11 @@ describe('import model', () => {
         expect(chainFileBeside('/m/xray-system.amxmi')).toBe('/m/xray-system.chain');
         expect(chainFileBeside('/m/model')).toBe('/m/model.chain');
         expect(chainFileBeside('/m/.xml')).toBe('/m/.xml.chain');
+    });
+
+    test('an SDF3, PREESM or Amalthea file open in the editor is the one imported; others are not', () => {
+        expect(['/m/a.sdf3.xml', '/m/a.PI', '/m/a.amxmi'].map(importable)).toEqual([true, true, true]);
+        expect(['/m/a.chain', '/m/a.scenario', '/m/xml'].map(importable)).toEqual([false, false, false]);
     });
 
     test('the log names source, format and target, then each note', () => {

@@ -27,6 +27,7 @@ import {
     reloadWindow,
     runCommand,
     type THEMES,
+    webviewFrame,
     useTheme as useWorkbenchTheme,
 } from './workbench.js';
 
@@ -63,7 +64,10 @@ let workspace: string;
 
 beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    workspace = sampleWorkspace({ ...fromRepo('samples/xray.chain'), 'names.chain': HIGHLIGHT });
+    workspace = sampleWorkspace({
+        ...fromRepo('samples/xray.chain', 'samples/import/xray-pipeline.sdf3.xml'),
+        'names.chain': HIGHLIGHT,
+    });
     workbench = await openWorkbench(workspace);
     ({ server, browser, page } = workbench);
 });
@@ -299,6 +303,20 @@ describe('the language polish in VS Code', () => {
         });
         expect(untracked).toContain('samples/xray.chain');
         expect(untracked).not.toContain('generated/');
+    });
+
+    test('Import model: the SDF3 file open in the editor becomes a .chain beside it, opened with its diagram', async () => {
+        await openFile('xray-pipeline.sdf3.xml');
+        await runCommand(page, 'chainlab: Import model (SDF3, PREESM, Amalthea)');
+        const written = join(workspace, 'samples', 'xray-pipeline.sdf3.chain');
+        await expect.poll(() => existsSync(written), { timeout: 60_000 }).toBe(true);
+        expect(readFileSync(written, 'utf-8')).toMatch(/^chain XrayFront on XrayFrontPC \{$/m);
+        // the model in the editor and its box chain beside it, every box of the imported chain drawn
+        const tab = page.locator('.tab', { hasText: 'xray-pipeline.sdf3.chain' });
+        await expect.poll(() => tab.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+        const frame = await webviewFrame(page, 'svg.sprotty-graph g.sprotty-node[id$="_detector"]');
+        await expect.poll(() => frame.locator('g.sprotty-node[id$="_storage"]').count(), { timeout: 30_000 }).toBe(1);
+        await page.screenshot({ path: join(artifacts, 'import-model.png') });
     });
 
     test('this repository open in VS Code: no problem in extension/package.json, none in the status bar', async () => {

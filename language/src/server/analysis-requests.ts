@@ -16,12 +16,7 @@ import {
     type RequestParamsOf,
     type RequestResultOf,
 } from '@chainlab/contract';
-import {
-    BackendModelError,
-    BackendUnavailableError,
-    ContractMismatchError,
-    RequestCancelledError,
-} from '../backend-rpc/backend-client.js';
+import { backendResponseError } from './backend-errors.js';
 import type { SharedBackend } from './shared-backend.js';
 import type { Model } from '../generated/ast.js';
 import { documentExportContext } from '../ir/document-export-context.js';
@@ -111,15 +106,7 @@ export function registerAnalysisRequests(
                         ERROR_CODES.REQUEST_CANCELLED,
                         `${request} stopped: ${(error as Error).message}`,
                     );
-                if (error instanceof BackendModelError)
-                    throw new ResponseError(ERROR_CODES.MODEL_ERROR, error.message, error.data);
-                if (error instanceof ContractMismatchError)
-                    throw new ResponseError(ERROR_CODES.CONTRACT_MISMATCH, error.message, error.data);
-                if (error instanceof BackendUnavailableError)
-                    throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, error.message);
-                if (error instanceof RequestCancelledError || token.isCancellationRequested)
-                    throw new ResponseError(ERROR_CODES.REQUEST_CANCELLED, `${request} cancelled`);
-                throw new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, (error as Error).message);
+                throw backendResponseError(error, request, token);
             } finally {
                 interrupt?.dispose();
             }

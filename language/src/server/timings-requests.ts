@@ -6,12 +6,6 @@
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
 import { ERROR_CODES, type RequestParamsOf, type RequestResultOf } from '@chainlab/contract';
-import {
-    BackendModelError,
-    BackendUnavailableError,
-    ContractMismatchError,
-    RequestCancelledError,
-} from '../backend-rpc/backend-client.js';
 import { validatedDocument } from '../dsl/document-ready.js';
 import {
     defaultTimingsTarget,
@@ -21,6 +15,7 @@ import {
     type TimingsTarget,
 } from '../dsl/timings-edits.js';
 import { ANALYSIS_TIMEOUT_MS } from './analysis-requests.js';
+import { backendResponseError } from './backend-errors.js';
 import type { SharedBackend } from './shared-backend.js';
 
 type ImportTimingsParams = RequestParamsOf<'chainlab/importTimings'>;
@@ -64,21 +59,10 @@ export function registerTimingsRequests(
                     rows: result.rows,
                 };
             } catch (error) {
-                throw responseError(error, token);
+                throw error instanceof TimingsEditError
+                    ? new ResponseError(ERROR_CODES.MODEL_ERROR, error.message)
+                    : backendResponseError(error, 'chainlab/importTimings', token);
             }
         },
     );
-}
-
-function responseError(error: unknown, token: CancellationToken): ResponseError<unknown> {
-    if (error instanceof TimingsEditError) return new ResponseError(ERROR_CODES.MODEL_ERROR, error.message);
-    if (error instanceof BackendModelError)
-        return new ResponseError(ERROR_CODES.MODEL_ERROR, error.message, error.data);
-    if (error instanceof ContractMismatchError)
-        return new ResponseError(ERROR_CODES.CONTRACT_MISMATCH, error.message, error.data);
-    if (error instanceof RequestCancelledError || token.isCancellationRequested)
-        return new ResponseError(ERROR_CODES.REQUEST_CANCELLED, 'chainlab/importTimings cancelled');
-    if (error instanceof BackendUnavailableError)
-        return new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, error.message);
-    return new ResponseError(ERROR_CODES.BACKEND_UNAVAILABLE, (error as Error).message);
 }
