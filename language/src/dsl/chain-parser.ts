@@ -1,16 +1,9 @@
 /**
- * The Langium parser with a CST builder that skips empty hidden-token runs, and readable syntax
- * messages (syntax-error-messages.ts) that know which block is open.
- *
- * Langium 3.5's CstNodeBuilder.addHiddenNodes is called before every token,
- * also when no comment precedes it, and for the first token of a new node it
- * searches the node's position in its parent (`indexOf`). Inside a chain with
- * thousands of instances and connections that search is linear in the chain's
- * size, so parsing grew quadratically (4,000 boxes: parse 500 → 270 ms). With
- * nothing to add there is nothing to search for.
+ * The Langium parser with a leaner CST builder (lean-cst.ts) and readable syntax messages
+ * (syntax-error-messages.ts) that know which block is open.
  */
 import {
-    CstNodeBuilder,
+    type CstNodeBuilder,
     createCompletionParser,
     createLangiumParser,
     type AstNode,
@@ -18,22 +11,15 @@ import {
     type LangiumCoreServices,
     type LangiumParser,
 } from 'langium';
+import { LeanCstNodeBuilder } from './lean-cst.js';
 import { modelTooLarge, utf8Bytes } from './model-size.js';
 import { ChainParserErrorMessageProvider } from './syntax-error-messages.js';
 import { capSyntaxErrors } from './syntax-error-cap.js';
 
-type HiddenTokens = Parameters<CstNodeBuilder['addHiddenNodes']>[0];
-
-export class ChainCstNodeBuilder extends CstNodeBuilder {
-    override addHiddenNodes(tokens: HiddenTokens): void {
-        if (tokens.length > 0) super.addHiddenNodes(tokens);
-    }
-}
-
 export function createChainParser(services: LangiumCoreServices): LangiumParser {
     const parser = createLangiumParser(services);
     // The builder is a private field of LangiumParser, created in its constructor; parse() starts from buildRootNode.
-    (parser as unknown as { nodeBuilder: CstNodeBuilder }).nodeBuilder = new ChainCstNodeBuilder();
+    (parser as unknown as { nodeBuilder: CstNodeBuilder }).nodeBuilder = new LeanCstNodeBuilder();
     // Syntax messages name the block a '}' would close: the node on top of the parser's (private) stack.
     const messages = services.parser.ParserErrorMessageProvider;
     if (messages instanceof ChainParserErrorMessageProvider)
