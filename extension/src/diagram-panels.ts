@@ -143,7 +143,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
 
 /** `xray.chain: System (PTTS chain)`: the file, the element shown and the view. */
 export function panelTitle(file: string, view: DiagramView, element?: string): string {
-    return `${file}: ${element ?? VIEW_TITLES[view]} (${VIEW_TITLES[view]})`;
+    return element ? `${file}: ${element} (${VIEW_TITLES[view]})` : `${file}: ${VIEW_TITLES[view]}`;
 }
 
 /** Actions the extension handles itself (the exported SVG, megabytes; the choices) are not sent on to the server. */
