@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { withBackend } from './backend-session.js';
 import { LIMITS, positiveInt, nonNegativeInt } from './cli-options.js';
 import { loadIr, processOutput, type Output } from './commands.js';
+import { formatNumber } from '@chainlab/contract';
 import { formatMs, formatProbability, textCdf } from './text-plot.js';
 
 export interface SimulateOptions {
@@ -42,13 +43,13 @@ export async function simulateCommand(
         output.out(
             `  p50 ${formatMs(r.percentiles['50'])}  p90 ${formatMs(r.percentiles['90'])}  p99 ${formatMs(r.percentiles['99'])}  p99.9 ${formatMs(r.percentiles['99.9'])}`,
         );
-        output.out(`  CDF band ±${r.dkw_epsilon.toFixed(4)} at ${r.confidence * 100} % confidence (DKW)`);
+        output.out(`  CDF band ±${formatNumber(r.dkw_epsilon)} at ${r.confidence * 100} % confidence (DKW)`);
         output.out(
             `  loss rate ${formatProbability(r.loss_rate)} (interval ${formatProbability(r.loss_interval[0])} .. ${formatProbability(r.loss_interval[1])})`,
         );
         if (r.ks_distance !== undefined) {
             output.out(
-                `  KS distance to the exact analysis ${r.ks_distance.toFixed(4)} (${r.ks_within_band ? 'within' : 'OUTSIDE'} the band)${r.in_order ? '' : ' — production can be out of order here: the tree model departs from physics'}`,
+                `  KS distance to the exact analysis ${formatNumber(r.ks_distance)} (${r.ks_within_band ? 'within' : 'OUTSIDE'} the band)${r.in_order ? '' : ' — production can be out of order here: the tree model departs from physics'}`,
             );
         }
         output.out('CDF P(latency <= x)');
