@@ -103,19 +103,20 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         } satisfies RequestParamsOf<'chainlab/elements'>);
         const components = elements.ptts.find(p => p.name === ptts)?.children?.map(c => c.name) ?? [];
         const vary = await vscode.window.showQuickPick(components, {
-            title: `Explore offsets of ${ptts} (1/3): which components?`,
+            title: `Explore offsets of ${ptts} (1/4): which components?`,
             placeHolder: 'the component(s) whose offset to sweep; each one more multiplies the work',
             canPickMany: true,
         });
         if (!vary?.length) return;
         const objective = (await vscode.window.showQuickPick([...OBJECTIVES], {
-            title: `Explore offsets of ${ptts} (2/3): minimise what?`,
+            title: `Explore offsets of ${ptts} (2/4): minimise what?`,
             placeHolder: 'p99 latency, mean latency, the probability of missing the deadline, or loss',
         })) as Objective | undefined;
         if (!objective) return;
         const step = await vscode.window.showInputBox({
-            title: `Explore offsets of ${ptts} (3/4): step in ms`,
-            prompt: 'empty: the time grid, else period/20',
+            title: `Explore offsets of ${ptts} (3/4): step between offsets, in ms`,
+            prompt: 'Leave empty for the automatic step: the time grid, or coarser where that would exceed about 400 points',
+            placeHolder: 'automatic',
             validateInput: value => (!value.trim() || Number(value) > 0 ? undefined : 'a positive number of ms'),
         });
         if (step === undefined) return;

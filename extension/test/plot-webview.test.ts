@@ -540,6 +540,18 @@ describe('nearby periods', () => {
         const analysed = result.proposals.filter(p => p.analysis);
         expect(await page.locator('g.proposals circle').count()).toBe(analysed.length);
         expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
+        // no label over a dot (the dots of two close proposals may touch each other; hover names both)
+        const labelsOnDots = await page.evaluate(() => {
+            const dots = [...document.querySelectorAll('svg.plot-chart g.proposals circle')];
+            const labels = [...document.querySelectorAll('svg.plot-chart g.best-label text')];
+            const meet = (a: DOMRect, b: DOMRect) =>
+                Math.min(a.right, b.right) > Math.max(a.left, b.left) &&
+                Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+            return labels
+                .filter(l => dots.some(d => meet(l.getBoundingClientRect(), d.getBoundingClientRect())))
+                .map(l => l.textContent);
+        });
+        expect(labelsOnDots).toEqual([]);
         // the table: fewest trees first, each with its numbers and an Apply button
         const rows = await page
             .locator('table.proposals tr[data-index]')
@@ -551,6 +563,11 @@ describe('nearby periods', () => {
             '≤ 0.301 %',
             '108',
         ]);
+        // hyper-periods in the one duration format: seconds from 10 s on, never 923000 ms
+        const hyper = rows.map(row => row[6] ?? '');
+        expect(hyper.every(text => /^[\d.]+ (ms|s)$/.test(text))).toBe(true);
+        const long = result.proposals.findIndex(p => p.hyperperiod_ms >= 10_000);
+        if (long >= 0) expect(hyper[long]).toMatch(/ s$/);
         const second = page.locator('table.proposals tr[data-index]').nth(1);
         const index = Number(await second.getAttribute('data-index'));
         await second.locator('button').click();

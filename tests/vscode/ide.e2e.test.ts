@@ -397,12 +397,12 @@ describe('exploring a ptts in VS Code: offsets and nearby periods, each applied 
     async function explore(vary: string[], step: number, lens?: Locator): Promise<void> {
         await page.locator('.tab', { hasText: 'xray.chain' }).first().click();
         await (lens ?? (await codeLens('ptts System', 'Explore offsets'))).click();
-        await page.locator('.quick-input-title', { hasText: '(1/3): which components?' }).waitFor();
+        await page.locator('.quick-input-title', { hasText: '(1/4): which components?' }).waitFor();
         for (const name of vary) await row(name).click(); // a click on a row ticks its box
         await page.keyboard.press('Enter');
-        await page.locator('.quick-input-title', { hasText: '(2/3): minimise what?' }).waitFor();
+        await page.locator('.quick-input-title', { hasText: '(2/4): minimise what?' }).waitFor();
         await row('p99').click();
-        await page.locator('.quick-input-title', { hasText: '(3/4): step in ms' }).waitFor();
+        await page.locator('.quick-input-title', { hasText: '(3/4): step between offsets, in ms' }).waitFor();
         await page.keyboard.type(String(step));
         await page.keyboard.press('Enter');
         await page.locator('.quick-input-title', { hasText: '(4/4): candidate periods (optional)' }).waitFor();

@@ -95,7 +95,7 @@ export function proposalsTable(d: PeriodsPlotData, onApply: (index: number) => v
         element(
             'tr',
             {},
-            ...['periods', 'latency trees', 'periods move', 'p99 ms', 'mean ms', 'loss', 'hyper-period ms', ''].map(h =>
+            ...['periods', 'latency trees', 'periods move', 'p99 ms', 'mean ms', 'loss', 'hyper-period', ''].map(h =>
                 element('th', { scope: 'col' }, h),
             ),
         ),
@@ -120,7 +120,7 @@ export function proposalsTable(d: PeriodsPlotData, onApply: (index: number) => v
                 element('td', {}, formatCount(p.roots)),
                 element('td', {}, `≤ ${formatNumber(p.change_pct)} %`),
                 ...cells,
-                element('td', {}, formatNumber(p.hyperperiod_ms)),
+                element('td', {}, formatMs(p.hyperperiod_ms)),
                 apply,
             ),
         );
