@@ -70,6 +70,11 @@ function exactChildren(owner: CompositeCstNode, children: readonly CstNode[]): E
 class ExactChildren extends Array<CstNode> {
     declare owner: CompositeCstNode;
 
+    /** `filter`, `slice` and `map` make plain arrays: a copy adopts nothing. */
+    static override get [Symbol.species](): ArrayConstructor {
+        return Array;
+    }
+
     override push(...items: CstNode[]): number {
         this.adopt(items);
         return super.push(...items);
