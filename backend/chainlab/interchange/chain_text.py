@@ -8,16 +8,7 @@ import textwrap
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-#: Keywords the grammar does not accept as names (chain.langium's Name lists those it does).
-_RESERVED = frozenset(
-    {
-        *("box", "budget", "cache", "chain", "component", "cooperative", "cores", "cost", "counter", "depends"),
-        *("distribution", "etp", "freeze", "image", "iterations", "kernel", "mechanism", "memory", "misses", "of"),
-        *("offset", "order", "per", "period", "platform", "proportional", "ptts", "raw", "replay", "require"),
-        *("resolution", "sample", "schedule", "sigstop", "smt", "source", "split", "ssh", "suspend", "target"),
-        *("threads", "threshold", "throttle", "workload"),
-    }
-)
+from chainlab.interchange.dsl_words import RESERVED
 
 
 @dataclass
@@ -81,7 +72,7 @@ def chain_name(raw: str, taken: set[str], *, capital: bool = False) -> str:
     name = re.sub(r"\W", "_", raw, flags=re.ASCII)
     if capital:
         name = "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
-    if not name or name[0].isdigit() or name in _RESERVED:
+    if not name or name[0].isdigit() or name in RESERVED:
         name = ("N" if capital else "n_") + name
     base, counter = name, 2
     while name in taken:

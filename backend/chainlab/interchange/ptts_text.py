@@ -7,102 +7,8 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-# Every identifier-like keyword of chain.langium: a name equal to one is renamed, whether or not the grammar's
-# Name rule would accept it in that place (a rename is always safe, a clash is not).
-_KEYWORDS = frozenset(
-    [
-        "B",
-        "GiB",
-        "KiB",
-        "MiB",
-        "barrier",
-        "bin",
-        "box",
-        "budget",
-        "cache",
-        "chain",
-        "column",
-        "component",
-        "cooperative",
-        "core",
-        "cores",
-        "cost",
-        "counter",
-        "depends",
-        "distribution",
-        "dynamic",
-        "etp",
-        "fixed",
-        "freeze",
-        "halo",
-        "histogram",
-        "hog",
-        "image",
-        "in",
-        "iterations",
-        "kernel",
-        "key",
-        "latency",
-        "local",
-        "loss",
-        "mechanism",
-        "memory",
-        "misses",
-        "ms",
-        "none",
-        "ns",
-        "of",
-        "off",
-        "offset",
-        "on",
-        "order",
-        "out",
-        "per",
-        "period",
-        "platform",
-        "pmf",
-        "point",
-        "pointwise",
-        "port",
-        "predictable",
-        "private",
-        "probability",
-        "proportional",
-        "ptts",
-        "raw",
-        "reduced",
-        "replay",
-        "require",
-        "resolution",
-        "reuse",
-        "root",
-        "rows",
-        "s",
-        "sample",
-        "schedule",
-        "shared",
-        "sigstop",
-        "simple",
-        "smt",
-        "source",
-        "split",
-        "ssh",
-        "static",
-        "step",
-        "suspend",
-        "target",
-        "threads",
-        "threshold",
-        "throttle",
-        "uniform",
-        "unit",
-        "us",
-        "whole",
-        "with",
-        "workload",
-        "x",
-    ]
-)
+from chainlab.interchange.dsl_words import RESERVED
+
 _UNITS_NS = (("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000), ("ns", 1))
 #: Digits beyond which a probability is not refined (the editor's pmf writer stops there too).
 _MAX_DIGITS = 15
@@ -214,7 +120,7 @@ def chain_name(raw: str, taken: set[str]) -> str:
     name = re.sub(r"\W", "_", raw, flags=re.ASCII) or "_"
     if name[0].isdigit():
         name = "_" + name
-    if name in _KEYWORDS:
+    if name in RESERVED:
         name += "_"
     unique, n = name, 2
     while unique in taken:
