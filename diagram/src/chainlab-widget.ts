@@ -32,6 +32,9 @@ interface ChainlabIdentifier {
     choices?: unknown;
 }
 
+/** The change of the panel's aspect ratio (either way) from which a resize asks for a new layout. */
+const RELAYOUT_SHAPE_CHANGE = 1.5;
+
 @injectable()
 export class ChainlabDiagramWidget extends VscodeDiagramWidget {
     @inject(EditingState) protected readonly editing!: EditingState;
@@ -111,11 +114,17 @@ export class ChainlabDiagramWidget extends VscodeDiagramWidget {
         return { width: Math.round(width), height: Math.round(height) };
     }
 
-    /** A panel that turned from tall to wide (or back) gets a new layout; any other resize a new fit. */
+    /**
+     * A panel that turned from tall to wide (or back), or whose shape changed by RELAYOUT_SHAPE_CHANGE (a bottom
+     * panel opened under it), gets a new layout, which follows the panel's shape; any other resize a new fit.
+     */
     private async resized(): Promise<void> {
         const size = this.panelSize();
         const tall = (v: Viewport) => v.width < v.height;
-        if (this.laidOutFor && tall(this.laidOutFor) !== tall(size)) await this.requestModel();
+        const ratio = (v: Viewport) => v.width / v.height;
+        const before = this.laidOutFor;
+        const change = before ? Math.max(ratio(size) / ratio(before), ratio(before) / ratio(size)) : 1;
+        if (before && (tall(before) !== tall(size) || change >= RELAYOUT_SHAPE_CHANGE)) await this.requestModel();
         else await this.actionDispatcher.dispatch(readableFit());
     }
 

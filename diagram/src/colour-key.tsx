@@ -1,9 +1,9 @@
 /** @jsx svg */
 /**
- * The key to the thread colours of the plan and thread-lane views, in a corner of the panel the drawing
- * leaves free (the bottom-right one holds the overview): top-right in the plan, whose first layers ELK
- * centres; bottom-left in the thread lanes, whose time axis runs along the top and whose few lanes leave the
- * bottom empty. One swatch per thread with the thread and core it names, and the critical path's outline
+ * The key to the thread colours of the plan and thread-lane views, in a corner of the panel: top-right in the
+ * plan, whose first layers ELK centres; bottom-left in the thread lanes, whose time axis runs along the top and
+ * whose few lanes leave the bottom empty. *Fit* and *Readable* leave it room where it would cover a node
+ * (zoom/overlay-room.ts). One swatch per thread with the thread and core it names, and the critical path's outline
  * where the model marks one. Drawn outside the zoomed group like the overview, so it
  * keeps its size at any zoom; it takes no pointer events, so hovering the drawing under it still works.
  */
@@ -12,8 +12,8 @@ import { svg } from 'sprotty/lib/lib/jsx';
 import type { SModelElementImpl, SModelRootImpl } from 'sprotty';
 import { DIAGRAM_ELEMENT_TYPES as T } from '@chainlab/contract';
 import { visibleCanvas } from './zoom/zoom-commands.js';
+import { cornerBox, OVERLAY_MARGIN, type Overlay } from './zoom/overlay-room.js';
 
-const MARGIN = 10;
 const ROW = 18;
 const PAD = 6;
 const SWATCH = 14;
@@ -69,11 +69,17 @@ function sample(mark: string): VNode {
     return swatch;
 }
 
+/** A key drawn over the canvas: its drawing, and its corner and size (the zoom makes room for it). */
+export interface PanelKey {
+    vnode: VNode;
+    overlay: Overlay & Required<Pick<Overlay, 'corner'>>;
+}
+
 /**
  * The key in its corner of the canvas, or nothing where the view has no threads; `notes` are last lines, for a
  * colouring that has nothing to show yet (no run yet) and so leaves the thread colours in place.
  */
-export function colourKey(root: SModelRootImpl, baseDiv: string, notes: readonly string[] = []): VNode | undefined {
+export function colourKey(root: SModelRootImpl, baseDiv: string, notes: readonly string[] = []): PanelKey | undefined {
     const entries = keyEntries(root);
     if (!entries.length) return undefined;
     const canvas = visibleCanvas(baseDiv, root);
@@ -85,13 +91,12 @@ export function colourKey(root: SModelRootImpl, baseDiv: string, notes: readonly
         );
     const rows = entries.length + notes.length;
     const height = PAD * 2 + rows * ROW - (ROW - SWATCH);
-    if (canvas.width < width * 2 + MARGIN) return undefined; // a panel too narrow to spare the corner
+    if (canvas.width < width * 2 + OVERLAY_MARGIN) return undefined; // a panel too narrow to spare the corner
     const lanes = (root as { view?: string }).view === 'lanes';
-    const corner = lanes
-        ? { x: MARGIN, y: canvas.height - height - MARGIN }
-        : { x: canvas.width - width - MARGIN, y: MARGIN };
-    return (
-        <g class-chainlab-colour-key={true} transform={`translate(${corner.x}, ${corner.y})`}>
+    const overlay = { corner: lanes ? ('bottom-left' as const) : ('top-right' as const), width, height };
+    const at = cornerBox(overlay.corner, overlay, canvas);
+    const vnode = (
+        <g class-chainlab-colour-key={true} transform={`translate(${at.x}, ${at.y})`}>
             <rect class-colour-key-back={true} x={0} y={0} width={width} height={height} rx={3} />
             {...entries.map((e, i) => (
                 <g class-colour-key-entry={true} transform={`translate(${PAD}, ${PAD + i * ROW})`}>
@@ -113,4 +118,5 @@ export function colourKey(root: SModelRootImpl, baseDiv: string, notes: readonly
             ))}
         </g>
     );
+    return { vnode, overlay };
 }

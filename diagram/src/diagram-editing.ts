@@ -49,6 +49,7 @@ import {
     type GraphFields,
 } from '@chainlab/contract';
 import { boxTypeForm, renameForm } from './edit-forms.js';
+import { EditFocus } from './edit-focus.js';
 import { HitAreaEdgeView, TitledIssueMarkerView } from './editing-views.js';
 import { markPointerFocus } from './focus-frame.js';
 import { RubberBand } from './rubber-band.js';
@@ -349,6 +350,9 @@ export function configureDiagramEditing(context: {
     bind(EditingState).toSelf().inSingletonScope();
     for (const kind of [SetModelAction.KIND, UpdateModelAction.KIND])
         configureActionHandler(context, kind, EditingState);
+    // what an edit concerns, scrolled into view when the answering update has moved it away (update-model.ts)
+    bind(EditFocus).toSelf().inSingletonScope();
+    configureActionHandler(context, DIAGRAM_EDIT_ACTION, EditFocus);
     bind(ConnectMouseListener).toSelf().inSingletonScope();
     bind(TYPES.MouseListener).toService(ConnectMouseListener);
     bind(DeleteKeyListener).toSelf().inSingletonScope();

@@ -25,8 +25,9 @@ import { DIAGRAM_ELEMENT_TYPES as T, type DiagramView, type GraphFields } from '
 import { READABLE_ZOOM } from './zoom/viewport-math.js';
 import { planSummaries, summary } from './zoom/summary-label.js';
 import { minimap } from './zoom/minimap.js';
-import { colourKey, keyEntries } from './colour-key.js';
-import { colouringOf, heatKey } from './options/heat-key.js';
+import { panelKey } from './panel-key.js';
+import { cornerBox } from './zoom/overlay-room.js';
+import { visibleCanvas } from './zoom/zoom-commands.js';
 import { tracedSubBox } from './edge-views.js';
 
 type Tooltip = { tooltip?: string };
@@ -71,20 +72,12 @@ export class ChainlabGraphView extends SGraphView {
         classes['tracing'] = tracedSubBox(model);
         // only in the panel: the hidden rendering, which an SVG export copies, has no overview
         if (context.targetKind === 'main') {
-            const overview = minimap(model, this.viewerOptions.baseDiv);
+            const key = panelKey(model, this.viewerOptions.baseDiv);
+            const canvas = visibleCanvas(this.viewerOptions.baseDiv, model);
+            const keyBoxes = key ? [cornerBox(key.overlay.corner, key.overlay, canvas)] : [];
+            const overview = minimap(model, this.viewerOptions.baseDiv, keyBoxes);
             if (overview) graph.children!.push(overview);
-            // a view coloured by a result has lost its thread colours: its key says what the colours mean now;
-            // a colouring with nothing to show yet (no run yet) keeps them, and their key says why
-            const colouring = colouringOf(model);
-            const key =
-                colouring && (colouring.bins.length > 0 || keyEntries(model).length === 0)
-                    ? heatKey(model, this.viewerOptions.baseDiv)
-                    : colourKey(
-                          model,
-                          this.viewerOptions.baseDiv,
-                          colouring ? [`${colouring.title}:`, colouring.note ?? ''] : [],
-                      );
-            if (key) graph.children!.push(key);
+            if (key) graph.children!.push(key.vnode);
         }
         if (model.stale) {
             classes['stale'] = true;

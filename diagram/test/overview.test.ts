@@ -98,6 +98,8 @@ describe('the whole diagram at any size', () => {
         // reading starts at the top-left: the source is in view, with the overview showing where that is
         const source = (await page.locator('g.sprotty-node[id$="in0"] > rect.node-body').boundingBox())!;
         expect(source.y + source.height).toBeLessThanOrEqual(PANEL.height);
+        expect(source.x).toBeGreaterThanOrEqual(0);
+        expect(source.x + source.width).toBeLessThanOrEqual(PANEL.width / 2);
         expect(await page.locator('svg.chainlab-minimap').count()).toBe(1);
         await page.close();
     });

@@ -154,7 +154,10 @@ describe('results on the model', () => {
                 const overview = await page.locator('.chainlab-minimap').boundingBox();
                 if (overview)
                     expect(
-                        box.x + box.width < overview.x || box.y + box.height < overview.y,
+                        box.x + box.width <= overview.x ||
+                            overview.x + overview.width <= box.x ||
+                            box.y + box.height <= overview.y ||
+                            overview.y + overview.height <= box.y,
                         `${name}: key over the overview`,
                     ).toBe(true);
                 expect(box.x + box.width).toBeLessThanOrEqual(PANEL.width);

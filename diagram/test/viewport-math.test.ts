@@ -14,6 +14,8 @@ import {
     zoomAbout,
 } from '../src/zoom/viewport-math.js';
 import { abbreviate, shortNames } from '../src/zoom/short-names.js';
+import { freeCorner, onScreen, roomForOverlays } from '../src/zoom/overlay-room.js';
+import synth200Nodes from './fixtures/synth-200-chain-nodes.json';
 
 const canvas = { width: 800, height: 964 };
 const inside = (v: { zoom: number; scroll: { x: number; y: number } }, b: typeof long) =>
@@ -51,10 +53,71 @@ describe('fit', () => {
         const v = readableViewport(long, canvas, nodes);
         expect(v.scroll.x).toBeCloseTo(2000 - PADDING / v.zoom, 6);
         for (const n of row(20, 2000)) expect(inside(v, n), `column at ${n.x}`).toBe(true);
-        // where a whole node is already in the corner's view, the corner stays
+        // where a node starts near the corner, the view starts at that node
         expect(readableViewport(long, canvas, [...nodes, { x: 10, y: 30, width: 90, height: 40 }]).scroll.x).toBe(
-            -PADDING / v.zoom,
+            10 - PADDING / v.zoom,
         );
+    });
+
+    test("Readable keeps the drawing's start wholly in view where the first screen holds a wider layer", () => {
+        // a source at x 3000 above a layer spanning 0..3200 within the first screen's height
+        const source = { x: 3000, y: 0, width: 150, height: 100 };
+        const layer = Array.from({ length: 17 }, (_, i) => ({ x: i * 190, y: 300, width: 170, height: 100 }));
+        const v = readableViewport(long, canvas, [source, ...layer]);
+        expect(inside(v, source)).toBe(true);
+        expect(v.scroll.x + canvas.width / v.zoom).toBeCloseTo(source.x + source.width + PADDING / v.zoom, 6);
+    });
+
+    test('Readable never leaves more than the padding empty right of the drawing', () => {
+        const nodes = [
+            { x: 4700, y: 0, width: 200, height: 100 },
+            { x: 0, y: 5800, width: 200, height: 100 },
+        ];
+        const v = readableViewport(long, canvas, nodes);
+        expect(v.scroll.x + canvas.width / v.zoom).toBeCloseTo(long.width + PADDING / v.zoom, 6);
+    });
+});
+
+describe('Readable on the 200-box synth chain, as the language server wraps it for an 800 × 964 panel', () => {
+    const nodes = synth200Nodes;
+    const x0 = Math.min(...nodes.map(n => n.x));
+    const y0 = Math.min(...nodes.map(n => n.y));
+    const bounds = {
+        x: x0,
+        y: y0,
+        width: Math.max(...nodes.map(n => n.x + n.width)) - x0,
+        height: Math.max(...nodes.map(n => n.y + n.height)) - y0,
+    };
+    const place = (room: typeof canvas) => readableViewport(bounds, room, nodes);
+    /** The ids of the nodes wholly in the canvas at `viewport`, and each one's box there. */
+    const whole = (viewport: ReturnType<typeof place>) =>
+        new Map(
+            onScreen(nodes, viewport)
+                .map((box, i) => [nodes[i].id, box] as const)
+                .filter(([, b]) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 800 && b.y + b.height <= 964),
+        );
+
+    test('the source and the first column are wholly in view, the source at the top-left', () => {
+        // the drawing's corner is held by b8, far below: the first column starts 640 units to its right
+        const v = place(canvas);
+        const seen = whole(v);
+        for (const id of ['in0', 'b1', 'b2', 'b3', 'b4']) expect(seen.has(id), id).toBe(true);
+        const source = seen.get('in0')!;
+        expect(source.x).toBeLessThan(100);
+        expect(source.y).toBeLessThan(50);
+        expect(Math.min(...[...seen.values()].map(b => b.x))).toBeCloseTo(PADDING, 6);
+    });
+
+    test('with room for the overview, which finds a corner no node is in', () => {
+        const scale = Math.min(180 / bounds.width, 140 / bounds.height);
+        const overview = { width: bounds.width * scale, height: bounds.height * scale };
+        const v = roomForOverlays(place, canvas, nodes, () => [overview]);
+        expect(v.zoom).toBeCloseTo(READABLE_ZOOM, 6);
+        expect(freeCorner(overview, canvas, onScreen(nodes, v))).toBeDefined();
+        const seen = whole(v);
+        expect(seen.has('in0')).toBe(true);
+        expect(seen.size).toBeGreaterThanOrEqual(3);
+        expect(seen.get('in0')!.x).toBeLessThan(100);
     });
 });
 

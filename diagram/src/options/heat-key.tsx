@@ -1,17 +1,19 @@
 /** @jsx svg */
 /**
  * The key of a view coloured by a result (the options panel's `Colour by`), in the canvas' top-right corner,
- * under the toolbar (the bottom-right one holds the overview): what the colours measure and one swatch per step
- * with the values it covers, or why nothing is coloured (no run yet). It stands in for the thread-colour key
- * while the colouring replaces the thread colours, keeps its size at any zoom and takes no pointer events.
+ * under the toolbar, with room left for it by *Fit* and *Readable* (zoom/overlay-room.ts): what the colours
+ * measure and one swatch per step with the values it covers, or why nothing is coloured (no run yet). It stands
+ * in for the thread-colour key while the colouring replaces the thread colours, keeps its size at any zoom and
+ * takes no pointer events.
  */
 import type { VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import type { SModelRootImpl } from 'sprotty';
 import type { ColouringFields } from '@chainlab/contract';
 import { visibleCanvas } from '../zoom/zoom-commands.js';
+import { cornerBox, OVERLAY_MARGIN } from '../zoom/overlay-room.js';
+import type { PanelKey } from '../colour-key.js';
 
-const MARGIN = 10;
 const ROW = 18;
 const PAD = 6;
 const SWATCH = 14;
@@ -36,7 +38,7 @@ export function colouringOf(root: SModelRootImpl): ColouringFields | undefined {
 }
 
 /** The key in the top-right corner of the canvas, or nothing where the view is not coloured. */
-export function heatKey(root: SModelRootImpl, baseDiv: string): VNode | undefined {
+export function heatKey(root: SModelRootImpl, baseDiv: string): PanelKey | undefined {
     const colouring = colouringOf(root);
     if (!colouring) return undefined;
     const title =
@@ -52,10 +54,12 @@ export function heatKey(root: SModelRootImpl, baseDiv: string): VNode | undefine
         );
     const height = PAD * 2 + (lines.length + 1) * ROW - (ROW - SWATCH);
     const canvas = visibleCanvas(baseDiv, root);
-    if (canvas.width < width + 2 * MARGIN) return undefined; // a panel too narrow to spare the corner
+    if (canvas.width < width + 2 * OVERLAY_MARGIN) return undefined; // a panel too narrow to spare the corner
     const row = (i: number) => `translate(${PAD}, ${PAD + (i + 1) * ROW})`;
-    return (
-        <g class-chainlab-heat-key={true} transform={`translate(${canvas.width - width - MARGIN}, ${MARGIN})`}>
+    const overlay = { corner: 'top-right' as const, width, height };
+    const at = cornerBox(overlay.corner, overlay, canvas);
+    const vnode = (
+        <g class-chainlab-heat-key={true} transform={`translate(${at.x}, ${at.y})`}>
             <rect class-heat-key-back={true} x={0} y={0} width={width} height={height} rx={3} />
             <text class-heat-key-title={true} x={PAD} y={PAD + SWATCH - 3}>
                 {title}
@@ -77,6 +81,7 @@ export function heatKey(root: SModelRootImpl, baseDiv: string): VNode | undefine
                 : []}
         </g>
     );
+    return { vnode, overlay };
 }
 
 function swatch(cls: string): VNode {

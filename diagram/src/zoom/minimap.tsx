@@ -1,7 +1,8 @@
 /** @jsx svg */
 /**
- * The overview in the panel's bottom-right corner: every top-level node as a speck and the part of the drawing
- * in view as a frame, shown whenever the drawing at the current zoom is larger than the panel. A click or a
+ * The overview in a corner of the panel that no node is in (bottom-right where it can): every top-level node as
+ * a speck and the part of the drawing in view as a frame, shown whenever the drawing at the current zoom is
+ * larger than the panel. A click or a
  * drag on it centres the view there. It is drawn in the diagram's SVG outside the zoomed group, so it keeps
  * its size at any zoom, and re-rendered with every viewport change like the rest of the drawing.
  */
@@ -10,6 +11,7 @@ import { svg } from 'sprotty/lib/lib/jsx';
 import {
     isBoundsAware,
     isViewport,
+    type BoundsAware,
     MouseListener,
     ScrollMouseListener,
     TYPES,
@@ -20,37 +22,24 @@ import {
 import { inject, injectable } from 'inversify';
 import { SetViewportAction, type Action, type Viewport } from 'sprotty-protocol';
 import type { Bounds } from 'sprotty-protocol/lib/utils/geometry';
-import { keepInView } from './viewport-math.js';
+import { keepInView, type Canvas } from './viewport-math.js';
+import { cornerBox, freeCorner, onScreen, OVERVIEW_CORNERS, type Corner, type Size } from './overlay-room.js';
 import { drawingBounds, visibleCanvas } from './zoom-commands.js';
 
-/** The largest the overview gets, and its distance from the panel's edges (CSS px). */
+/** The largest the overview gets (CSS px). */
 const MAX = { width: 180, height: 140 };
-const MARGIN = 10;
 const CLASS = 'chainlab-minimap';
 
-interface Placement {
-    /** The overview's box in the canvas (CSS px). */
-    box: Bounds;
-    /** The drawing's bounds it shows (model units). */
-    drawing: Bounds;
-}
+/** The overview's corner the last time it was drawn: it stays there while that corner is free. */
+let lastCorner: Corner = OVERVIEW_CORNERS[0];
 
-function place(drawing: Bounds, canvas: Bounds): Placement {
-    const scale = Math.min(MAX.width / drawing.width, MAX.height / drawing.height);
-    const width = drawing.width * scale;
-    const height = drawing.height * scale;
-    return {
-        box: { x: canvas.width - width - MARGIN, y: canvas.height - height - MARGIN, width, height },
-        drawing,
-    };
-}
-
-/** The overview of `root` in the canvas, or nothing where the whole drawing is in view. */
-export function minimap(root: SModelRootImpl & Viewport, baseDiv: string): VNode | undefined {
-    const drawing = drawingBounds(root);
-    const canvas = visibleCanvas(baseDiv, root);
+/**
+ * The overview's size where it shows at `viewport`: on a drawing larger than the part of the panel in view, in a
+ * panel large enough to spare it a corner; undefined elsewhere.
+ */
+export function overviewSize(drawing: Bounds | undefined, canvas: Canvas, viewport: Viewport): Size | undefined {
     if (!drawing || !(canvas.width > 2 * MAX.width && canvas.height > 2 * MAX.height)) return undefined;
-    const { zoom, scroll } = root;
+    const { zoom, scroll } = viewport;
     const view = { x: scroll.x, y: scroll.y, width: canvas.width / zoom, height: canvas.height / zoom };
     const inView =
         drawing.x >= view.x - 1 &&
@@ -58,13 +47,38 @@ export function minimap(root: SModelRootImpl & Viewport, baseDiv: string): VNode
         drawing.x + drawing.width <= view.x + view.width + 1 &&
         drawing.y + drawing.height <= view.y + view.height + 1;
     if (inView) return undefined;
-    const { box } = place(drawing, canvas);
-    const specks: VNode[] = [];
-    for (const child of root.children) {
-        if (!isBoundsAware(child) || !('size' in child)) continue; // nodes and lanes; edges join them
-        const { x, y, width, height } = child.bounds;
-        specks.push(<rect class-minimap-node={true} x={x} y={y} width={width} height={height} />);
-    }
+    const scale = Math.min(MAX.width / drawing.width, MAX.height / drawing.height);
+    return { width: drawing.width * scale, height: drawing.height * scale };
+}
+
+/** The top-level nodes' bounds (model units): what the overview shows as specks and must not cover. */
+export function topNodes(root: SModelRootImpl): Bounds[] {
+    return root.children.filter(c => isBoundsAware(c) && 'size' in c).map(c => (c as BoundsAware).bounds);
+}
+
+/**
+ * The overview of `root` in a corner of the canvas that no node and none of `keys` (boxes in the canvas) is in,
+ * bottom-right first, or nothing where the whole drawing is in view.
+ */
+export function minimap(
+    root: SModelRootImpl & Viewport,
+    baseDiv: string,
+    keys: readonly Bounds[] = [],
+): VNode | undefined {
+    const drawing = drawingBounds(root);
+    const canvas = visibleCanvas(baseDiv, root);
+    const size = overviewSize(drawing, canvas, root);
+    if (!drawing || !size) return undefined;
+    const { zoom, scroll } = root;
+    const view = { x: scroll.x, y: scroll.y, width: canvas.width / zoom, height: canvas.height / zoom };
+    const nodes = topNodes(root);
+    const taken = [...onScreen(nodes, root), ...keys];
+    const corners = [lastCorner, ...OVERVIEW_CORNERS.filter(c => c !== lastCorner)];
+    lastCorner = freeCorner(size, canvas, taken, corners) ?? lastCorner;
+    const box = cornerBox(lastCorner, size, canvas);
+    const specks = nodes.map(({ x, y, width, height }) => (
+        <rect class-minimap-node={true} x={x} y={y} width={width} height={height} />
+    ));
     return (
         <svg
             class-chainlab-minimap={true}

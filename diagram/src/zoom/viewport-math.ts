@@ -48,20 +48,35 @@ function centred(bounds: Bounds, canvas: Canvas, zoom: number): Viewport {
 }
 
 /**
- * *Readable*: the whole drawing centred when it fits at readable zoom; otherwise its top-left corner at the
- * panel's top-left, where reading starts (a wide drawing centred vertically would leave the panel's top half
- * empty). Where no whole node would be in that view (a top-down drawing whose first layers ELK centred over
- * wider ones, such as a plan), the view moves right to the leftmost of the nodes that fit in its height.
+ * *Readable*: the whole drawing centred when it fits at readable zoom; otherwise where reading starts: the
+ * drawing's top at the panel's top, and the leftmost of the nodes that fit in the panel's height at its left.
+ * A wrapped chain's first column or a plan's first layers, which ELK centres over wider ones, are then in view
+ * rather than the drawing's corner, which a node far below (or nothing) holds. The drawing's start (the leftmost
+ * node of its top layer) stays wholly in view, and the view leaves no more empty than the padding at the right.
  */
-export function readableViewport(bounds: Bounds, canvas: Canvas, nodes: Bounds[] = []): Viewport {
+export function readableViewport(bounds: Bounds, canvas: Canvas, nodes: readonly Bounds[] = []): Viewport {
     const fit = wholeZoom(bounds, canvas);
     const zoom = Math.max(READABLE_ZOOM, Math.min(fit, 1));
     if (fit >= zoom) return centred(bounds, canvas, zoom);
-    const view = { x: bounds.x - PADDING / zoom, y: bounds.y - PADDING / zoom };
-    const [right, bottom] = [view.x + canvas.width / zoom, view.y + canvas.height / zoom];
-    const inBand = nodes.filter(n => n.y >= view.y && n.y + n.height <= bottom);
-    if (!inBand.length || inBand.some(n => n.x >= view.x && n.x + n.width <= right)) return { zoom, scroll: view };
-    return { zoom, scroll: { x: Math.min(...inBand.map(n => n.x)) - PADDING / zoom, y: view.y } };
+    const [pad, width] = [PADDING / zoom, canvas.width / zoom];
+    const top = bounds.y - pad;
+    const inBand = nodes.filter(n => n.y >= top && n.y + n.height <= top + canvas.height / zoom);
+    if (!inBand.length) return { zoom, scroll: { x: bounds.x - pad, y: top } };
+    const start = drawingStart(inBand);
+    const left = Math.max(Math.min(...inBand.map(n => n.x)) - pad, start.x + start.width + pad - width);
+    const [first, last] = [bounds.x - pad, bounds.x + bounds.width + pad - width];
+    return { zoom, scroll: { x: clamp(left, first, Math.max(first, last)), y: top } };
+}
+
+/**
+ * Where reading starts: the leftmost node of the top layer (the nodes whose top is within half a node's height
+ * of the highest one; ELK centres a layer's nodes on its middle line, so a short source sits a little lower).
+ */
+function drawingStart(nodes: readonly Bounds[]): Bounds {
+    const highest = Math.min(...nodes.map(n => n.y));
+    const layer = Math.min(...nodes.map(n => n.height)) / 2;
+    const topLayer = nodes.filter(n => n.y <= highest + layer);
+    return topLayer.reduce((a, b) => (b.x < a.x ? b : a));
 }
 
 /**

@@ -9,7 +9,6 @@ import { inject, injectable } from 'inversify';
 import {
     Command,
     isBoundsAware,
-    type BoundsAware,
     isViewport,
     TYPES,
     ZoomMouseListener,
@@ -30,6 +29,9 @@ import {
     zoomAbout,
     type Canvas,
 } from './viewport-math.js';
+import { roomForOverlays, type Overlay } from './overlay-room.js';
+import { overviewSize, topNodes } from './minimap.js';
+import { panelKey } from '../panel-key.js';
 
 /** The visible part of the diagram's SVG in the page (CSS px): its top-left and size. */
 export function visibleCanvas(baseDiv: string, root: SModelRootImpl): Bounds {
@@ -81,17 +83,24 @@ export const zoomStep = (step: { factor: number } | { zoom: number }): ChainlabZ
     request: step,
 });
 
-/** Where a zoom request puts the viewport; undefined where there is nothing drawn or no panel yet. */
+/**
+ * Where a zoom request puts the viewport; undefined where there is nothing drawn or no panel yet. *Fit* and
+ * *Readable* leave room for `overlays` (those shown at a viewport), so that none covers a node.
+ */
 export function requestedViewport(
     request: ZoomRequest,
     current: Viewport,
     bounds: Bounds | undefined,
     canvas: Canvas,
     nodes: Bounds[] = [],
+    overlays: (viewport: Viewport) => readonly Overlay[] = () => [],
 ): Viewport | undefined {
     if (!bounds || !(canvas.width > 0 && canvas.height > 0)) return undefined;
-    if ('fit' in request)
-        return request.fit === 'whole' ? wholeViewport(bounds, canvas) : readableViewport(bounds, canvas, nodes);
+    if ('fit' in request) {
+        const place = (room: Canvas) =>
+            request.fit === 'whole' ? wholeViewport(bounds, room) : readableViewport(bounds, room, nodes);
+        return roomForOverlays(place, canvas, nodes, overlays);
+    }
     const zoom = 'zoom' in request ? request.zoom : current.zoom * request.factor;
     const centre = { x: canvas.width / 2, y: canvas.height / 2 };
     return keepInView(zoomAbout(current, zoom, centre), bounds, canvas);
@@ -113,8 +122,13 @@ export class ChainlabZoomCommand extends Command {
         if (!isViewport(root)) return root;
         const canvas = visibleCanvas(this.viewerOptions.baseDiv, root);
         this.before = { zoom: root.zoom, scroll: root.scroll };
-        const nodes = root.children.filter(c => isBoundsAware(c) && 'size' in c).map(c => (c as BoundsAware).bounds);
-        this.after = requestedViewport(this.action.request, this.before, drawingBounds(root), canvas, nodes);
+        const drawing = drawingBounds(root);
+        const key = panelKey(root, this.viewerOptions.baseDiv)?.overlay;
+        const overlays = (viewport: Viewport): Overlay[] => {
+            const overview = overviewSize(drawing, canvas, viewport);
+            return [...(key ? [key] : []), ...(overview ? [overview] : [])];
+        };
+        this.after = requestedViewport(this.action.request, this.before, drawing, canvas, topNodes(root), overlays);
         return this.redo(context);
     }
 

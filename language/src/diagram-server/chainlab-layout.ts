@@ -51,7 +51,8 @@ export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
 
     protected override portOptions(port: SPort, index: SModelIndex): Record<string, string> {
         // data flows along the layout direction: inputs on the side it comes from, outputs where it goes
-        const down = isTall((index.getRoot(port) as ChainlabGraph).viewport);
+        const down =
+            flowOptions((index.getRoot(port) as ChainlabGraph).viewport)['org.eclipse.elk.direction'] === 'DOWN';
         const side = port.type === T.inPort ? (down ? 'NORTH' : 'WEST') : down ? 'SOUTH' : 'EAST';
         return { 'org.eclipse.elk.port.side': side, 'org.eclipse.elk.port.borderOffset': '-5' };
     }
@@ -87,22 +88,45 @@ function isTall(viewport: Viewport | undefined): boolean {
 export const WRAP_DOWN_ABOVE_BOXES = 40;
 
 /**
+ * A panel at least this many times wider than tall (a bottom panel, or an editor under Theia's Problems view) is
+ * short: a left-to-right chain there shows about 4 boxes at readable zoom, its rows taller than the panel.
+ */
+export const SHORT_PANEL_RATIO = 3;
+
+/**
+ * A short panel's chain is cut into top-down columns side by side, and ELK is asked for a drawing this many
+ * times wider than the panel: its columns then come out about as tall as the panel at readable zoom (the
+ * X-ray chain shows 11 of 25 boxes in a 1600 × 384 panel instead of 5), read left to right by scrolling.
+ */
+export const SHORT_PANEL_STRETCH = 3;
+
+/** ELK's ratio-driven wrapping gives up beyond about this ratio (it left the X-ray chain one column at 40). */
+const MAX_WRAP_RATIO = 20;
+
+/**
  * The flow direction from the panel's shape. A panel taller than wide gets a top-down flow: a chain is
  * long and narrow, so it then fills the panel's width and is read by scrolling down. A wide panel gets
- * left to right. Long chains are wrapped toward the panel's aspect ratio (ELK layered's MULTI_EDGE wrapping
- * cuts the layer sequence where few edges cross; ELK only wraps drawings wider than the ratio, so short
- * chains stay in one row), so that the whole of a 200-box chain fills the panel when it is fitted.
+ * left to right; a short one (SHORT_PANEL_RATIO) top-down columns side by side. Long chains are wrapped toward
+ * the panel's aspect ratio (ELK layered's MULTI_EDGE wrapping cuts the layer sequence where few edges cross; ELK
+ * only wraps drawings wider than the ratio, so short chains stay in one row), so that the whole of a 200-box
+ * chain fills the panel when it is fitted.
  */
 export function flowOptions(viewport: Viewport | undefined, boxes = 0): Record<string, string> {
     const { width, height } = viewport ?? DEFAULT_VIEWPORT;
-    const down = isTall(viewport);
-    const wrap = {
-        'org.eclipse.elk.aspectRatio': (width / height).toFixed(3),
+    const ratio = width / height;
+    const wrap = (aspect: number) => ({
+        'org.eclipse.elk.aspectRatio': aspect.toFixed(3),
         'org.eclipse.elk.layered.wrapping.strategy': 'MULTI_EDGE',
         'org.eclipse.elk.layered.wrapping.additionalEdgeSpacing': '20',
-    };
-    if (down) return { 'org.eclipse.elk.direction': 'DOWN', ...(boxes > WRAP_DOWN_ABOVE_BOXES ? wrap : {}) };
-    return { 'org.eclipse.elk.direction': 'RIGHT', ...wrap };
+    });
+    if (ratio >= SHORT_PANEL_RATIO)
+        return {
+            'org.eclipse.elk.direction': 'DOWN',
+            ...wrap(Math.min(MAX_WRAP_RATIO, ratio * SHORT_PANEL_STRETCH)),
+        };
+    if (isTall(viewport))
+        return { 'org.eclipse.elk.direction': 'DOWN', ...(boxes > WRAP_DOWN_ABOVE_BOXES ? wrap(ratio) : {}) };
+    return { 'org.eclipse.elk.direction': 'RIGHT', ...wrap(ratio) };
 }
 
 export const elkFactory: ElkFactory = () => new ElkConstructor.default({ algorithms: ['layered'] });

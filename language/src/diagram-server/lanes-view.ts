@@ -34,8 +34,8 @@ import {
     type LanesRun,
     type MeasuredOverlay,
 } from './lanes-measured.js';
-import type { PlanJson } from './plan-view.js';
-import { axisTicks, formatTime } from './time-format.js';
+import { writtenCostUnits, type PlanJson } from './plan-view.js';
+import { axisTicks, formatAsWritten, formatTime } from './time-format.js';
 import type { ViewContext } from './view-context.js';
 
 export { GANTT } from './lanes-layout.js';
@@ -144,6 +144,7 @@ function threadLane(
     overlay: MeasuredOverlay | undefined,
 ): { lane: LaneNode; clipped: number } {
     const instances = new Map(chainInstances(chain).map(i => [i.name, i]));
+    const costUnits = writtenCostUnits(chain);
     const subBoxes = new Map(plan.sub_boxes.map(s => [s.name, s]));
     const { rows, scale } = at;
     const laneId = ctx.id(`lane.${t.name}`);
@@ -168,7 +169,7 @@ function threadLane(
             tooltip:
                 `${name}: ${sub.box} (${sub.kernel}), slice ${sub.slice + 1} of ${sub.slices}, rows ${sub.rows[0]}..${sub.rows[1]}\n` +
                 `predicted ${formatTime(sub.estimated_start_ns)} .. ${formatTime(sub.estimated_start_ns + sub.estimated_cost_ns)}` +
-                ` (${formatTime(sub.estimated_cost_ns)}, cost from ${sub.cost_source})`,
+                ` (${formatAsWritten(sub.estimated_cost_ns, costUnits.get(sub.instance))}, cost from ${sub.cost_source})`,
             // the name only where it fits: a cut-off name reads as another sub-box
             children: textWidth(name) + 4 <= width ? [placedLabel(`${laneId}.${name}.text`, T.text, name, 3, 4)] : [],
         };

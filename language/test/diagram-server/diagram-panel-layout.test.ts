@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { SModelElement } from 'sprotty-protocol';
 import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
+import { flowOptions } from '../../src/diagram-server/chainlab-layout.js';
 import { all, diagram, diagramServices, load, overlaps, repo, sampleFiles, topNodeBounds } from './diagram-helpers.js';
 
 const services = diagramServices({
@@ -87,4 +88,34 @@ describe('a long chain is wrapped for the panel', () => {
         },
         30_000,
     );
+});
+
+describe('a short, wide panel (an editor above a bottom panel) gets top-down columns side by side', () => {
+    const short = { width: 1600, height: 384 };
+
+    test('the flow options: down, wrapped toward a drawing wider than the panel; other shapes as before', () => {
+        const options = flowOptions(short, 25);
+        expect(options['org.eclipse.elk.direction']).toBe('DOWN');
+        expect(Number(options['org.eclipse.elk.aspectRatio'])).toBeGreaterThan(short.width / short.height);
+        expect(flowOptions({ width: 1600, height: 900 }, 25)['org.eclipse.elk.direction']).toBe('RIGHT');
+        expect(flowOptions({ width: 800, height: 1000 }, 25)['org.eclipse.elk.direction']).toBe('DOWN');
+    });
+
+    test('the X-ray chain: inputs north, outputs south, columns about as tall as the panel', async () => {
+        const document = await load(services, xray);
+        const graph = await diagram(services, document, { view: 'chain', viewport: short });
+        expect(portSides(graph, 'port:in')).toEqual(new Set(['N']));
+        expect(portSides(graph, 'port:out')).toEqual(new Set(['S']));
+        const { width, height } = extent(graph);
+        expect(height, `${Math.round(width)} × ${Math.round(height)}`).toBeLessThan(2 * short.height);
+        expect(width).toBeGreaterThan(3 * height);
+    });
+
+    test('200 boxes: laid out, nodes apart', async () => {
+        const document = await load(services, '/tmp/synth-200.chain', synth200());
+        const nodes = topNodeBounds(await diagram(services, document, { view: 'chain', viewport: short }));
+        expect(nodes.length).toBe(200);
+        for (let i = 0; i < nodes.length; i++)
+            for (let j = i + 1; j < nodes.length; j++) expect(overlaps(nodes[i], nodes[j])).toBe(false);
+    }, 30_000);
 });
