@@ -1,7 +1,7 @@
 // The TextMate grammar of the extension, tuned from the one Langium generates (syntaxes/chain.tmLanguage.json).
 //
 // Langium's grammar highlights every keyword wherever it stands. But `x`, `s`, `in`, `on`, `local` … are names
-// too (the grammar's Name rule), so a port `mul.x`, an instance `s: Src` or a port `in x: F` lit up as
+// too (the grammar's NameKeyword rule), so a port `mul.x`, an instance `s: Src` or a port `in x: F` lit up as
 // keywords. Here such name-keywords are keywords only where they are keywords: units right after a number,
 // `x` between an image's sizes, the others where no name stands (not after '.', not before ':' or '.').
 // Names get their own scopes: declared names and references after a keyword, kernel names, instance and
@@ -52,7 +52,7 @@ export async function grammarFacts(path = langiumGrammarPath) {
                   .toArray()
             : [];
     };
-    const nameKeywords = new Set(keywordsOf('Name'));
+    const nameKeywords = new Set(keywordsOf('NameKeyword'));
     const unitRules = ['TimeUnit', 'SizeUnit', 'ThresholdUnit'];
     const units = new Set([...unitRules.flatMap(keywordsOf), '%']);
     // Keywords directly followed by a name (`box Gain`, `of u16`, `platform P` in a target, `kernel gain`):

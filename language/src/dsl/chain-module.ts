@@ -26,6 +26,7 @@ import { ChainDocumentSymbolProvider } from './lsp/chain-symbols.js';
 import { ChainRenameProvider } from './lsp/chain-rename.js';
 import { ChainFoldingRangeProvider } from './lsp/chain-folding.js';
 import { ChainCodeLensProvider } from './lsp/chain-code-lens.js';
+import { LeanAstNodeDescriptionProvider } from './lean-descriptions.js';
 
 export type ChainAddedServices = {
     validation: {
@@ -47,6 +48,9 @@ export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAd
         ScopeComputation: services => new ChainScopeComputation(services),
         ScopeProvider: services => new ChainScopeProvider(services),
         Linker: services => new ChainLinker(services),
+    },
+    workspace: {
+        AstNodeDescriptionProvider: services => new LeanAstNodeDescriptionProvider(services),
     },
     validation: {
         ChainValidator: () => new ChainValidator(),

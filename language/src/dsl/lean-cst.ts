@@ -2,15 +2,22 @@
  * The syntax tree (CST) Langium builds, in less memory: a model near the 4 MiB limit made ~1.3 million CST nodes,
  * and two habits of Langium 3.5's builder cost most of their bytes:
  * - every leaf stores its range as three objects (a Range and two Positions, ~120 bytes) although the editor asks
- *   for few of them: here a leaf computes its range from its offset when asked (a binary search in the line starts
- *   of its document, made once per parse);
+ *   for few of them, and its root: here a leaf has five fields and computes its range from its offset when asked (a
+ *   binary search in the line starts of its document, made once per parse);
  * - every composite node's children live in an array grown by `push`, which V8 gives room for 17 elements at the
  *   first push (~150 bytes for one child, the common case: a cross-reference, a name): here a finished node's
- *   children are copied into an array of their exact size.
+ *   children are copied into a plain array of their exact size.
  * It also skips Langium's search for a node's position in its parent when no comment precedes a token: that search
  * is linear in the chain's size, so parsing grew quadratically (4,000 boxes: parse 500 → 270 ms).
  */
-import { CstNodeBuilder, LeafCstNodeImpl, type CompositeCstNode, type CstNode, type RootCstNode } from 'langium';
+import {
+    CstNodeBuilder,
+    type AstNode,
+    type CompositeCstNode,
+    type CstNode,
+    type LeafCstNode,
+    type RootCstNode,
+} from 'langium';
 import type { TokenType } from 'chevrotain';
 import type { Position, Range } from 'vscode-languageserver';
 
@@ -48,59 +55,79 @@ export function positionIn(root: RootCstNode, offset: number): Position {
     return { line: low, character: offset - starts[low] };
 }
 
-/** A leaf whose range is computed when asked, not stored. */
-class LazyRangeLeaf extends LeafCstNodeImpl {
-    constructor(offset: number, length: number, tokenType: TokenType, hidden: boolean) {
-        super(offset, length, undefined as unknown as Range, tokenType, hidden);
+/**
+ * A leaf in five fields (its container, grammar element, offset, length and token type): its range, text and root
+ * are computed when asked. Langium's leaf also stores the root, a Range and the hidden flag.
+ */
+class LeanLeaf implements LeafCstNode {
+    constructor(
+        public container: CompositeCstNode,
+        readonly grammarSource: FeatureOf,
+        readonly offset: number,
+        readonly length: number,
+        readonly tokenType: TokenType,
+    ) {}
+
+    get end(): number {
+        return this.offset + this.length;
     }
 
-    override get range(): Range {
+    get hidden(): boolean {
+        return false;
+    }
+
+    get root(): RootCstNode {
+        return this.container.root;
+    }
+
+    get range(): Range {
         return { start: positionIn(this.root, this.offset), end: positionIn(this.root, this.end) };
     }
+
+    get text(): string {
+        return this.root.fullText.substring(this.offset, this.end);
+    }
+
+    get astNode(): AstNode {
+        return this.container.astNode;
+    }
+
+    get element(): AstNode {
+        return this.astNode;
+    }
+
+    get parent(): CompositeCstNode {
+        return this.container;
+    }
+
+    get feature(): FeatureOf {
+        return this.grammarSource;
+    }
 }
 
-/** Children of a finished composite node, in an array of their exact size; what is added later gets its container. */
-function exactChildren(owner: CompositeCstNode, children: readonly CstNode[]): ExactChildren {
-    const exact = new ExactChildren(children.length);
+/** A token outside the grammar's rules (Langium adds comments itself, with its own leaves). */
+class HiddenLeanLeaf extends LeanLeaf {
+    override get hidden(): boolean {
+        return true;
+    }
+}
+
+/**
+ * Children of a finished composite node, in a plain array of their exact size. Nothing adds children to a finished
+ * node: the parser adds only to open ones (Langium's tree-rewriting actions and comments included).
+ */
+function exactChildren(children: readonly CstNode[]): CstNode[] {
+    const exact = new Array<CstNode>(children.length);
     for (let i = 0; i < children.length; i++) exact[i] = children[i];
-    exact.owner = owner;
     return exact;
-}
-
-class ExactChildren extends Array<CstNode> {
-    declare owner: CompositeCstNode;
-
-    /** `filter`, `slice` and `map` make plain arrays: a copy adopts nothing. */
-    static override get [Symbol.species](): ArrayConstructor {
-        return Array;
-    }
-
-    override push(...items: CstNode[]): number {
-        this.adopt(items);
-        return super.push(...items);
-    }
-
-    override unshift(...items: CstNode[]): number {
-        this.adopt(items);
-        return super.unshift(...items);
-    }
-
-    override splice(start: number, deleteCount = this.length - start, ...items: CstNode[]): CstNode[] {
-        this.adopt(items);
-        return super.splice(start, deleteCount, ...items);
-    }
-
-    private adopt(items: CstNode[]): void {
-        for (const item of items) (item as { container?: CompositeCstNode }).container = this.owner;
-    }
 }
 
 export class LeanCstNodeBuilder extends CstNodeBuilder {
     override buildLeafNode(token: Parameters<CstNodeBuilder['buildLeafNode']>[0], feature?: FeatureOf) {
-        const leaf = new LazyRangeLeaf(token.startOffset, token.image.length, token.tokenType, !feature);
-        leaf.grammarSource = feature;
-        leaf.root = this.root();
-        this.current.content.push(leaf);
+        const parent = this.current;
+        const Leaf = feature ? LeanLeaf : HiddenLeanLeaf;
+        const leaf = new Leaf(parent, feature, token.startOffset, token.image.length, token.tokenType);
+        parent.content.push(leaf);
         return leaf;
     }
 
@@ -112,7 +139,7 @@ export class LeanCstNodeBuilder extends CstNodeBuilder {
         const node: CompositeCstNode = this.current;
         super.construct(item);
         if (node.content.length > 0 && node !== this.root())
-            (node as { content: CstNode[] }).content = exactChildren(node, node.content);
+            (node as { content: CstNode[] }).content = exactChildren(node.content);
     }
 
     private root(): RootCstNode {

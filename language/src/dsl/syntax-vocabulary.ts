@@ -13,6 +13,9 @@ const TERMINALS: Readonly<Record<string, string>> = {
     STRING: 'a quoted string',
 };
 
+/** The grammar rule that lists the keywords a name may be spelt as (`s`, `x`, `in` …). */
+export const NAME_KEYWORD_RULE = 'NameKeyword';
+
 /** Lists longer than this end in "…": a message names a few choices, not the grammar. */
 export const MAX_LISTED = 5;
 

@@ -1,6 +1,7 @@
 /**
  * The leaner CST: a leaf's range, computed when asked, is the one the document's own line index gives (LF, CRLF and
- * CR line ends, a comment over several lines), and every node of a finished tree knows its container.
+ * CR line ends, a comment over several lines), every node of a finished tree knows its container, and a leaf's
+ * computed root, text and element are those of the tree that holds it.
  */
 import { describe, expect, test } from 'vitest';
 import { CstUtils, type CstNode } from 'langium';
@@ -51,5 +52,19 @@ describe('lean CST', () => {
             }
         };
         check(document.parseResult.value.$cstNode!);
+    });
+
+    test("a leaf's root, text, element and hidden flag come from the tree that holds it", async () => {
+        const text = MODEL.join('\n');
+        const document = await parse(text);
+        const root = document.parseResult.value.$cstNode!;
+        const leaves = [...CstUtils.streamCst(root)].filter(node => !('content' in node));
+        for (const leaf of leaves) {
+            expect(leaf.root).toBe(root);
+            expect(leaf.text).toBe(text.slice(leaf.offset, leaf.end));
+            expect(leaf.hidden).toBe(leaf.text.startsWith('/'));
+            if (!leaf.hidden) expect(leaf.astNode).toBe(leaf.container!.astNode);
+        }
+        expect(leaves.filter(leaf => leaf.hidden)).toHaveLength(2);
     });
 });

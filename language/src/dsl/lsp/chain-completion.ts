@@ -36,6 +36,7 @@ import { boxKernelName, boxPorts, chainInstances, platformCores } from '../model
 import { givenOnceIn, onceSettings } from '../once-settings.js';
 import { membersNotFitting } from '../box-fit.js';
 import { keywordMarkdown } from '../keyword-docs.js';
+import { NAME_KEYWORD_RULE } from '../syntax-vocabulary.js';
 import { formatBytes } from '../units.js';
 import { describe, describeKernelSpec, imageBytes, kernelSignature } from './chain-hover.js';
 
@@ -79,7 +80,7 @@ export class ChainCompletionProvider extends DefaultCompletionProvider {
             return;
         }
         // Keywords that only serve as names: nothing to propose.
-        if (rule === 'Name' && GrammarAST.isKeyword(next.feature)) return;
+        if (rule === NAME_KEYWORD_RULE) return;
         return super.completionFor(context, next, acceptor);
     }
 

@@ -57,6 +57,7 @@ import {
 import { KERNELS, PIXEL_TYPES, type KernelSpec } from '../kernels.js';
 import { keywordMarkdown, typoMarkdown } from '../keyword-docs.js';
 import { keywordTypoAt } from '../keyword-typos.js';
+import { NAME_KEYWORD_RULE } from '../syntax-vocabulary.js';
 import {
     boxCost,
     boxDepends,
@@ -375,7 +376,7 @@ export class ChainHoverProvider extends AstNodeHoverProvider {
                 if (text) return markdown(text);
             }
             const rule = AstUtils.getContainerOfType(leaf.grammarSource, GrammarAST.isParserRule)?.name;
-            const meaning = rule === 'Name' ? undefined : keywordMarkdown(leaf.text, rule);
+            const meaning = rule === NAME_KEYWORD_RULE ? undefined : keywordMarkdown(leaf.text, rule);
             if (meaning) return markdown(meaning);
         }
         return undefined;

@@ -27,12 +27,13 @@ import {
 } from 'vscode-languageserver';
 import { isKernel } from '../../generated/ast.js';
 import { keepAlignment } from './neighbour-alignment.js';
+import { NAME_KEYWORD_RULE } from '../syntax-vocabulary.js';
 
 const NAME = /^[_a-zA-Z]\w*$/;
 
-/** Keywords that cannot be names: every word keyword except those the `Name` rule accepts. */
+/** Keywords that cannot be names: every word keyword except those the `NameKeyword` rule lists. */
 export function reservedKeywords(grammar: Grammar): Set<string> {
-    const nameRule = grammar.rules.find(r => r.name === 'Name');
+    const nameRule = grammar.rules.find(r => r.name === NAME_KEYWORD_RULE);
     const allowed = new Set(
         nameRule
             ? AstUtils.streamAllContents(nameRule)
