@@ -17,7 +17,7 @@ import {
 } from '@chainlab/contract';
 import { documentUri, elementName, request, type CommandContext } from './command-context';
 import { periodsChart, periodsTable, periodsText, proposalItems } from './periods-data';
-import { bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
+import { bestChanges, bestText, exploreChart, exploreTable, parseCandidatePeriods } from './explore-data';
 import { formatMs, formatProbability } from './number-format';
 import { analysisPlot } from './plot-data';
 import { runCommands } from './run-commands';
@@ -160,7 +160,13 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         // the objective over the offsets beside the editor (a line for one component, a heat map for two)
         ctx.plots.show(exploreChart(result), applyBest);
         const apply = 'Apply best offsets';
-        if ((await vscode.window.showInformationMessage(`chainlab: ${bestText(result)}`, apply)) !== apply) return;
+        const { offsets_ns, periods_ns } = bestChanges(result); // nothing to offer where the current ones are best
+        const changes = Object.keys(offsets_ns).length + Object.keys(periods_ns).length;
+        const answer = await vscode.window.showInformationMessage(
+            `chainlab: ${bestText(result)}`,
+            ...(changes ? [apply] : []),
+        );
+        if (answer !== apply) return;
         await applyBest();
     });
 
@@ -175,10 +181,6 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         });
         if (!result) return;
         for (const line of periodsTable(result)) ctx.output.appendLine(line);
-        if (!result.proposals.length)
-            return void vscode.window.showInformationMessage(
-                `chainlab: no periods within 2 % of ${ptts}'s give fewer latency trees (now ${result.current.roots})`,
-            );
         // the language server writes the periods into the text: one edit, undoable
         const apply = async (proposal: PeriodProposal) => {
             const reply = await ctx.client.sendRequest<RequestResultOf<'chainlab/periodsEdit'>>(
@@ -193,6 +195,7 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: CommandC
         };
         // the proposals as a chart and table beside the editor (Apply on a row), and as a quick pick here
         ctx.plots.show(periodsChart(result), index => index !== undefined && apply(result.proposals[index]));
+        if (!result.proposals.length) return; // the panel says so, and stays
         const picked = await vscode.window.showQuickPick(proposalItems(result), {
             title: `Nearby periods of ${ptts}: now ${periodsText(result.current.periods_ms)}, ${result.current.roots} latency trees`,
             placeHolder: 'apply which periods? (each analysed exactly; Esc keeps the current ones)',

@@ -37,11 +37,21 @@ export function proposalItems(
         }));
 }
 
+/** How far the editor lets each period move: the backend's default, which Nearby periods asks with. */
+export const NEARBY = 0.02;
+
+/** "no period set within 2 % shortens the hyper-period": what an exploration without proposals found. */
+export function noProposalText(within = NEARBY): string {
+    return `no period set within ${formatPercent(within)} shortens the hyper-period: the current periods stay`;
+}
+
 /** The exploration as a table for the Output channel. */
 export function periodsTable(result: PeriodsResult): string[] {
     return [
         `nearby periods of ${result.name}: now ${periodsText(result.current.periods_ms)}, ${trees(result.current.roots)}, hyper-period ${ms(result.current.hyperperiod_ms)}`,
-        ...proposalItems(result).map(i => `  ${i.label}: ${i.description}; ${i.detail}`),
+        ...(result.proposals.length
+            ? proposalItems(result).map(i => `  ${i.label}: ${i.description}; ${i.detail}`)
+            : [`  ${noProposalText()}`]),
     ];
 }
 
@@ -52,6 +62,8 @@ export interface PeriodsPlotData {
     title: string;
     /** The current periods in words. */
     summary: string;
+    /** Why there is nothing to propose, in words (no proposals): the panel says it where the table would be. */
+    note?: string;
     current: { roots: number; hyperperiod_ms: number };
     /** In the order of the reply's proposals (`index` is what *Apply* names). */
     proposals: Array<{
@@ -71,7 +83,7 @@ export interface PeriodsPlotData {
 }
 
 /** The exploration as a chart and table: one row per proposal, fewest latency trees first. */
-export function periodsChart(result: PeriodsResult): PeriodsPlotData {
+export function periodsChart(result: PeriodsResult, within = NEARBY): PeriodsPlotData {
     const proposals = result.proposals
         .map((p, index) => {
             const p99 = p.analysis?.percentiles['99'];
@@ -95,5 +107,6 @@ export function periodsChart(result: PeriodsResult): PeriodsPlotData {
         summary: `now ${periodsText(result.current.periods_ms)}: ${trees(result.current.roots)}, hyper-period ${ms(result.current.hyperperiod_ms)}`,
         current: { roots: result.current.roots, hyperperiod_ms: result.current.hyperperiod_ms },
         proposals,
+        ...(proposals.length ? {} : { note: noProposalText(within) }),
     };
 }

@@ -1,112 +1,42 @@
 /**
- * The plot webview in Chromium (Debian's, through playwright-core) with the current source bundled, fed with
+ * The latency plot webview in Chromium (Debian's, through playwright-core) with the current source bundled, fed with
  * real replies: the exact analysis of the X-ray sample (its requirements pass) and of a copy with stricter ones
- * (they fail), a run on this machine (measured vs predicted, KS), offset sweeps over one and two components.
+ * (they fail), and a run on this machine (measured vs predicted, KS).
  * Checks what a measurement engineer reads: axis titles with units, 1-2-5 ticks that do not collide, p50/p99/p99.9
  * markers, the CCDF's log axis down to 10⁻⁶, verdicts and margins, one number format, KS in the legend, the
  * overload banner, exports, and a WCAG contrast ≥ 4.5:1 of every text in light, dark and high-contrast themes.
- * Screenshots go to test-results/plot/.
+ * The explore and periods charts are in explore-chart.test.ts. Screenshots go to test-results/plot/.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AnalyzeResult, RunReport, ExploreResult, PeriodsResult } from '@chainlab/contract';
-import { launchBrowser } from '../../diagram/test/browser.js';
-import { contrastOffenders } from '../../diagram/test/contrast.js';
-import { THEMES, themeScript, type Theme } from '../../diagram/test/vscode-themes.js';
-import { buildPlotWebview } from '../esbuild.mjs';
-import { exploreChart } from '../src/explore-data';
+import type { AnalyzeResult, RunReport } from '@chainlab/contract';
 import { formatMs } from '../src/number-format';
-import { periodsChart } from '../src/periods-data';
-import { plotCsv } from '../src/plot-csv';
 import { analysisPlot, runPlot, withComparison } from '../src/plot-data';
-import type { PlotRequest, PlotViewData } from '../src/plot-messages';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..', '..');
-const dist = join(here, '..', 'dist');
-const artifacts = join(repo, 'test-results', 'plot');
-const PANEL = { width: 900, height: 1100 };
-
-/** The chart colours and warning colours VS Code's default themes give a webview, besides the shared ones. */
-const CHARTS: Record<keyof typeof THEMES, Record<string, string>> = {
-    light: {
-        'charts-foreground': '#616161',
-        'charts-red': '#e51400',
-        'charts-orange': '#d18616',
-        'charts-green': '#388a34',
-        'charts-purple': '#652d90',
-        'charts-yellow': '#bf8803',
-        'inputValidation-warningBackground': '#fff4ce',
-        'inputValidation-warningBorder': '#b89500',
-    },
-    dark: {
-        'charts-foreground': '#cccccc',
-        'charts-red': '#f14c4c',
-        'charts-orange': '#d18616',
-        'charts-green': '#89d185',
-        'charts-purple': '#b180d7',
-        'charts-yellow': '#cca700',
-        'inputValidation-warningBackground': '#352a05',
-        'inputValidation-warningBorder': '#b89500',
-    },
-    'high-contrast': {
-        'charts-foreground': '#ffffff',
-        'charts-red': '#f48771',
-        'charts-orange': '#d18616',
-        'charts-green': '#89d185',
-        'charts-purple': '#b180d7',
-        'charts-yellow': '#ffd602',
-        'inputValidation-warningBackground': '#000000',
-        'inputValidation-warningBorder': '#ff0000',
-    },
-};
-const theme = (kind: keyof typeof THEMES): Theme => ({
-    ...THEMES[kind],
-    vars: { ...THEMES[kind].vars, ...CHARTS[kind] },
-});
-
-const cli = (...args: string[]) =>
-    JSON.parse(
-        execFileSync(process.execPath, [join(repo, 'language', 'bin', 'chainlab.js'), ...args], {
-            cwd: repo,
-            encoding: 'utf-8',
-            stdio: ['ignore', 'pipe', 'ignore'],
-        }),
-    );
-
-/** A cli call that exits 3 (a requirement failed) still prints its result. */
-const cliFailing = (...args: string[]) => {
-    try {
-        return cli(...args);
-    } catch (error) {
-        return JSON.parse((error as { stdout: string }).stdout);
-    }
-};
+import type { PlotRequest } from '../src/plot-messages';
+import {
+    PlotPanel,
+    artifacts,
+    cli,
+    cliFailing,
+    describeThemes,
+    expectOneFormat,
+    numbersIn,
+    overlaps,
+    repo,
+    texts,
+    type Posted,
+} from './plot-page';
 
 const work = mkdtempSync(join(tmpdir(), 'chainlab-plot-'));
-let browser: Browser;
-let pageUrl: string;
+let panel: PlotPanel;
 let passing: AnalyzeResult;
 let failing: AnalyzeResult;
 let run: RunReport;
-let sweep1: ExploreResult;
-let sweep2: ExploreResult;
 
 beforeAll(async () => {
-    await buildPlotWebview(); // the bundle under test is the current source
-    mkdirSync(artifacts, { recursive: true });
-    const html = `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src file: 'unsafe-inline'; img-src data: blob:">
-<link rel="stylesheet" href="${pathToFileURL(join(dist, 'plot.css')).href}"></head>
-<body><div id="plot"></div><script src="${pathToFileURL(join(dist, 'plot.js')).href}"></script></body></html>`;
-    writeFileSync(join(artifacts, 'panel.html'), html);
-    pageUrl = pathToFileURL(join(artifacts, 'panel.html')).toString();
-
+    panel = await PlotPanel.open();
     passing = cli('analyze', 'samples/xray.chain', '--ptts', 'System', '--json');
     // the same model with requirements it misses: 99 % within 120 ms, 99.99 % within 125 ms, loss below 10⁻⁸
     const strict = join(work, 'strict.chain');
@@ -139,95 +69,16 @@ beforeAll(async () => {
         join(work, 'runs'),
         '--json',
     );
-    // the case study's configuration E: the wall's offset moves the p99 by 15 ms
-    const sample = 'samples/ptts/case-study.chain';
-    sweep1 = cli('explore', sample, '--ptts', 'ConfigE', '--vary', 'Wall', '--step', '1 ms', '--json');
-    sweep2 = cli('explore', sample, '--ptts', 'ConfigE', '--vary', 'Wall', 'GPU', '--step', '2 ms', '--json');
-    browser = await launchBrowser();
 }, 240_000);
 
 afterAll(async () => {
-    await browser?.close();
+    await panel?.close();
     rmSync(work, { recursive: true, force: true });
 });
 
-type Posted = { __posted: PlotRequest[] };
-
-/** The view drawn in a fresh page in `kind`'s theme (and `mode` picked in the toolbar). */
-async function show(
-    data: PlotViewData,
-    kind: keyof typeof THEMES = 'light',
-    mode?: string,
-    shot?: string,
-): Promise<Page> {
-    const page = await browser.newPage({ viewport: PANEL });
-    const errors: string[] = [];
-    page.on('pageerror', e => errors.push(e.message));
-    page.on('console', m => {
-        if (m.type() === 'error') errors.push(m.text());
-    });
-    await page.addInitScript('window.__name = f => f'); // esbuild's keepNames helper, for functions sent to the page
-    // VS Code's API as a webview has it: what the view posts is kept for the test
-    await page.addInitScript(() => {
-        const w = window as unknown as Posted & { acquireVsCodeApi(): unknown };
-        w.__posted = [];
-        w.acquireVsCodeApi = () => ({ postMessage: (m: PlotRequest) => w.__posted.push(m) });
-    });
-    await page.goto(pageUrl);
-    await page.evaluate(themeScript(theme(kind)));
-    await page.waitForFunction(() => (window as unknown as Posted).__posted.some(m => m.type === 'ready'));
-    await page.evaluate(d => window.postMessage(d, '*'), data);
-    await page.waitForSelector('svg.plot-chart', { timeout: 5000 }).catch((e: Error) => {
-        throw new Error(`${e.message}\n${errors.join('\n')}`);
-    });
-    if (mode) {
-        await page.click(`button[data-mode="${mode}"]`);
-        await page.waitForSelector(`svg.plot-${mode}`);
-    }
-    if (shot) await page.screenshot({ path: join(artifacts, `${shot}.png`), fullPage: true });
-    expect(errors).toEqual([]);
-    return page;
-}
-
-const texts = (page: Page, selector: string) =>
-    page.locator(selector).evaluateAll(list => list.map(e => (e.textContent ?? '').trim()));
-
-/** The pairs of texts under `selector` whose boxes overlap (by more than half a pixel). */
-const overlaps = (page: Page, selector: string) =>
-    page.locator(selector).evaluateAll(list => {
-        const boxes = list
-            .map(e => ({ text: (e.textContent ?? '').trim(), r: e.getBoundingClientRect() }))
-            .filter(b => b.r.width > 0 && b.text);
-        const hits: string[] = [];
-        for (let i = 0; i < boxes.length; i++)
-            for (let j = i + 1; j < boxes.length; j++) {
-                const a = boxes[i].r,
-                    b = boxes[j].r;
-                const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-                const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-                if (w > 0.5 && h > 0.5) hits.push(`${boxes[i].text} × ${boxes[j].text}`);
-            }
-        return hits;
-    });
-
-/** The one number format: 3 significant digits, scientific (a·10⁻ⁿ) below 10⁻³. */
-const NUMBER = /^-?(\d+(\.\d+)?|(\d(\.\d{1,2})?·)?10[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|< 10⁻¹²)$/;
-const significant = (text: string) => text.replace(/^-|\.|^0+|^0\.0*/g, '').replace(/0+$/, '').length;
-
-function expectOneFormat(values: string[]) {
-    for (const v of values) {
-        if (v === '–') continue;
-        expect(v, `"${v}" is not in the one number format`).toMatch(NUMBER);
-        if (/^\d+(\.\d+)?$/.test(v)) expect(significant(v), v).toBeLessThanOrEqual(3);
-    }
-}
-
-/** The numbers in a free text (`p99 = 128 ms, 32 ms below`) in the one format. */
-const numbersIn = (text: string) => text.match(/-?(\d·)?(\d+(\.\d+)?·)?10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|-?\d+(\.\d+)?/g) ?? [];
-
 describe('latency plot of an exact analysis', () => {
     test('CDF: axis titles with units, 1-2-5 ticks that do not collide, p50/p99/p99.9 markers', async () => {
-        const page = await show(analysisPlot(passing), 'light', undefined, 'analysis-cdf-light');
+        const page = await panel.show(analysisPlot(passing), 'light', undefined, 'analysis-cdf-light');
         expect(await texts(page, 'g[aria-label="x-axis label"] text')).toEqual(['latency (ms)']);
         expect(await texts(page, 'g[aria-label="y-axis label"] text')).toEqual(['P(latency ≤ x)']);
         const xTicks = (await texts(page, 'g[aria-label="x-axis tick label"] text')).map(Number);
@@ -251,7 +102,7 @@ describe('latency plot of an exact analysis', () => {
     });
 
     test('CCDF: a log axis down to 10⁻⁶, the tail drawn, the requirement regions', async () => {
-        const page = await show(analysisPlot(passing), 'light', 'ccdf', 'analysis-ccdf-light');
+        const page = await panel.show(analysisPlot(passing), 'light', 'ccdf', 'analysis-ccdf-light');
         expect(await texts(page, 'g[aria-label="y-axis label"] text')).toEqual(['P(latency > x)']);
         const yTicks = await texts(page, 'g[aria-label="y-axis tick label"] text');
         expect(yTicks).toEqual(['10⁻⁶', '10⁻⁵', '10⁻⁴', '10⁻³', '10⁻²', '10⁻¹', '1']);
@@ -280,14 +131,14 @@ describe('latency plot of an exact analysis', () => {
         });
         expect(Math.abs(limitY.line - limitY.tick)).toBeLessThan(3); // drawn at 10⁻⁴
         await page.close();
-        const dark = await show(analysisPlot(passing), 'dark', 'ccdf', 'analysis-ccdf-dark');
+        const dark = await panel.show(analysisPlot(passing), 'dark', 'ccdf', 'analysis-ccdf-dark');
         await dark.close();
-        const darkCdf = await show(analysisPlot(passing), 'dark', undefined, 'analysis-cdf-dark');
+        const darkCdf = await panel.show(analysisPlot(passing), 'dark', undefined, 'analysis-cdf-dark');
         await darkCdf.close();
     });
 
     test('the wheel zooms the latency axis around the pointer; a double click shows all of it again', async () => {
-        const page = await show(analysisPlot(passing));
+        const page = await panel.show(analysisPlot(passing));
         const span = async () => {
             const ticks = (await texts(page, 'g[aria-label="x-axis tick label"] text')).map(Number);
             return ticks.at(-1)! - ticks[0];
@@ -307,7 +158,7 @@ describe('latency plot of an exact analysis', () => {
     });
 
     test('verdicts: the sample passes every requirement, with the margin of each', async () => {
-        const page = await show(analysisPlot(passing));
+        const page = await panel.show(analysisPlot(passing));
         const rows = await page
             .locator('table.verdicts tr[data-kind]')
             .evaluateAll(trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)));
@@ -330,7 +181,7 @@ describe('latency plot of an exact analysis', () => {
 
     test('verdicts: stricter requirements fail, each by how much', async () => {
         expect(failing.requirements.every(r => !r.passed)).toBe(true);
-        const page = await show(analysisPlot(failing), 'light', 'ccdf', 'analysis-failing-ccdf-light');
+        const page = await panel.show(analysisPlot(failing), 'light', 'ccdf', 'analysis-failing-ccdf-light');
         const rows = await page
             .locator('table.verdicts tr[data-kind]')
             .evaluateAll(trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)));
@@ -352,7 +203,7 @@ describe('latency plot of an exact analysis', () => {
 
     test('one number format in every table cell, verdict and tick', async () => {
         for (const mode of ['cdf', 'ccdf', 'pmf']) {
-            const page = await show(analysisPlot(passing), 'light', mode);
+            const page = await panel.show(analysisPlot(passing), 'light', mode);
             expectOneFormat(await texts(page, 'table.stats td:not(:first-child)'));
             expectOneFormat(await texts(page, 'g[aria-label$="tick label"] text'));
             for (const text of await texts(page, 'table.verdicts td'))
@@ -363,7 +214,7 @@ describe('latency plot of an exact analysis', () => {
     });
 
     test('PMF: one histogram per curve on a 1-2-5 bin width, named in the axis title', async () => {
-        const page = await show(analysisPlot(passing), 'light', 'pmf', 'analysis-pmf-light');
+        const page = await panel.show(analysisPlot(passing), 'light', 'pmf', 'analysis-pmf-light');
         const [title] = await texts(page, 'g[aria-label="y-axis label"] text');
         expect(title).toMatch(/^probability per (1|2|5)(0*|\.0*[125]?) ms bin$/);
         expect(await page.locator('g.series-predicted rect').count()).toBeGreaterThan(10);
@@ -376,7 +227,7 @@ describe('latency plot of an exact analysis', () => {
 describe('latency plot of a run on this machine', () => {
     test('measured and predicted overlaid, KS of each measurement in the legend, Open report', async () => {
         const plot = runPlot('Small', 'here', run);
-        const page = await show(plot, 'light', undefined, 'run-cdf-light');
+        const page = await panel.show(plot, 'light', undefined, 'run-cdf-light');
         expect(await page.locator('g[class^="series-"] path').count()).toBe(3);
         const legend = await texts(page, '.legend-item');
         expect(legend[0]).toBe('predicted');
@@ -390,14 +241,14 @@ describe('latency plot of a run on this machine', () => {
         expect(plot.report).toMatch(/report\.html$/);
         expect(await overlaps(page, 'g[aria-label$="tick label"] text')).toEqual([]);
         await page.close();
-        const dark = await show(plot, 'dark', 'ccdf', 'run-ccdf-dark');
+        const dark = await panel.show(plot, 'dark', 'ccdf', 'run-ccdf-dark');
 
         await dark.close();
     });
 
     test('curves decades apart get a log latency axis (1-2-5 ticks); the toggle brings the linear one back', async () => {
         // the X-ray analysis (64..200 ms) against the small chain's run (under a millisecond to a few)
-        const page = await show(withComparison(analysisPlot(passing), runPlot('Small', 'here', run)));
+        const page = await panel.show(withComparison(analysisPlot(passing), runPlot('Small', 'here', run)));
         const xTitle = () => texts(page, 'g[aria-label="x-axis label"] text');
         expect(await xTitle()).toEqual(['latency (ms, log scale)']);
         const ticks = (await texts(page, 'g[aria-label="x-axis tick label"] text')).map(Number);
@@ -421,7 +272,7 @@ describe('latency plot of a run on this machine', () => {
             ...run,
             scenarios: [{ ...first, overloaded: true }, ...rest],
         };
-        const page = await show(runPlot('Small', 'here', overloaded));
+        const page = await panel.show(runPlot('Small', 'here', overloaded));
         const banner = page.locator('.warning[role="alert"]');
         expect(await banner.textContent()).toMatch(/^⚠ Overloaded: baseline\. The latency grew through the run/);
         const above = await page.evaluate(
@@ -435,7 +286,7 @@ describe('latency plot of a run on this machine', () => {
 
     test("Compare with…: another run's curves overlaid, dashed, named after it", async () => {
         const other = { ...runPlot('Small', 'here', run), key: 'run other-run' };
-        const page = await show(withComparison(analysisPlot(passing), other));
+        const page = await panel.show(withComparison(analysisPlot(passing), other));
         expect(await page.locator('g.series-compared path').count()).toBe(3);
         expect(await texts(page, '.legend-item')).toContain('other-run: measured baseline');
         // each overlaid curve has its own row of statistics
@@ -453,7 +304,7 @@ describe('latency plot of a run on this machine', () => {
 
     test('export: SVG (theme resolved), PNG through a canvas, CSV of every point', async () => {
         const plot = runPlot('Small', 'here', run);
-        const page = await show(plot, 'dark');
+        const page = await panel.show(plot, 'dark');
         const exported = async (format: string) => {
             await page.click(`button[data-export="${format}"]`);
             await page.waitForFunction(
@@ -488,133 +339,12 @@ describe('latency plot of a run on this machine', () => {
     });
 });
 
-describe('explore chart', () => {
-    test('one component: the objective over its offset, the best marked, Apply best offsets', async () => {
-        const page = await show(exploreChart(sweep1), 'light', undefined, 'explore-line-light');
-        expect(await texts(page, 'g[aria-label="x-axis label"] text')).toEqual(['offset of Wall (ms)']);
-        expect(await texts(page, 'g[aria-label="y-axis label"] text')).toEqual(['p99 latency (ms)']);
-        expect(await page.locator('g.series path').count()).toBe(1);
-        expect(await texts(page, 'g.best-label text')).toEqual([
-            `best: ${formatMs(sweep1.best.offsets_ms.Wall)} → ${formatMs(sweep1.best.p99_ms)}`,
-        ]);
-        expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
-        await page.click('button[data-action="apply"]');
-        expect(await page.evaluate(() => (window as unknown as Posted).__posted.at(-1))).toEqual({ type: 'applyBest' });
-        await page.close();
-        const dark = await show(exploreChart(sweep1), 'dark', undefined, 'explore-line-dark');
-
-        await dark.close();
-    });
-
-    test('two components: a heat map with a colour legend, the best cell outlined', async () => {
-        const page = await show(exploreChart(sweep2), 'light', undefined, 'explore-heatmap-light');
-        expect(await page.locator('g.cells rect').count()).toBe(sweep2.points.length);
-        expect(await page.locator('g.best rect').count()).toBe(1);
-        expect(await texts(page, 'g[aria-label="y-axis label"] text')).toEqual(['offset of GPU (ms)']);
-        expect(await texts(page, 'svg.colour-legend text')).toContain('p99 latency (ms)');
-        expect(await overlaps(page, 'g[aria-label$="tick label"] text')).toEqual([]);
-        await page.close();
-        const dark = await show(exploreChart(sweep2), 'dark', undefined, 'explore-heatmap-dark');
-
-        await dark.close();
-    });
-});
-
-describe('nearby periods', () => {
-    // a real reply of the backend's ptts/periods for the X-ray sample (tests/rpc-vectors, checked against the schema)
-    const periods = () =>
-        (
-            JSON.parse(readFileSync(join(repo, 'tests', 'rpc-vectors', 'valid-ptts-periods.json'), 'utf-8')) as {
-                value: PeriodsResult;
-            }
-        ).value;
-
-    test('each proposal by its latency trees and p99, the current count, a table with Apply per row', async () => {
-        const result = periods();
-        const page = await show(periodsChart(result), 'light', undefined, 'periods-light');
-        expect(await texts(page, 'g[aria-label="x-axis label"] text')).toEqual([
-            'latency trees (the cost of one exact analysis)',
-        ]);
-        expect(await texts(page, 'g[aria-label="y-axis label"] text')).toEqual(['p99 latency (ms)']);
-        expect(await texts(page, 'g.current-label text')).toEqual(['now: 13,861 trees']);
-        const analysed = result.proposals.filter(p => p.analysis);
-        expect(await page.locator('g.proposals circle').count()).toBe(analysed.length);
-        expect(await overlaps(page, 'svg.plot-chart text')).toEqual([]);
-        // no label over a dot (the dots of two close proposals may touch each other; hover names both)
-        const labelsOnDots = await page.evaluate(() => {
-            const dots = [...document.querySelectorAll('svg.plot-chart g.proposals circle')];
-            const labels = [...document.querySelectorAll('svg.plot-chart g.best-label text')];
-            const meet = (a: DOMRect, b: DOMRect) =>
-                Math.min(a.right, b.right) > Math.max(a.left, b.left) &&
-                Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
-            return labels
-                .filter(l => dots.some(d => meet(l.getBoundingClientRect(), d.getBoundingClientRect())))
-                .map(l => l.textContent);
-        });
-        expect(labelsOnDots).toEqual([]);
-        // the table: fewest trees first, each with its numbers and an Apply button
-        const rows = await page
-            .locator('table.proposals tr[data-index]')
-            .evaluateAll(trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)));
-        expect(rows).toHaveLength(result.proposals.length);
-        expect(rows[0].slice(0, 4)).toEqual([
-            'Sensor 66.6 ms, Process 33.3 ms, GPU 16.65 ms, Wall 16.65 ms',
-            '1',
-            '≤ 0.301 %',
-            '108',
-        ]);
-        // hyper-periods in the one duration format: seconds from 10 s on, never 923000 ms
-        const hyper = rows.map(row => row[6] ?? '');
-        expect(hyper.every(text => /^[\d.]+ (ms|s)$/.test(text))).toBe(true);
-        const long = result.proposals.findIndex(p => p.hyperperiod_ms >= 10_000);
-        if (long >= 0) expect(hyper[long]).toMatch(/ s$/);
-        const second = page.locator('table.proposals tr[data-index]').nth(1);
-        const index = Number(await second.getAttribute('data-index'));
-        await second.locator('button').click();
-        expect(await page.evaluate(() => (window as unknown as Posted).__posted.at(-1))).toEqual({
-            type: 'applyProposal',
-            index,
-        });
-        expect(plotCsv(periodsChart(result)).split('\n')[0]).toBe(
-            '"periods","latency trees","periods move (%)","p99 (ms)","mean (ms)","loss","hyper-period (ms)"',
-        );
-        await page.close();
-        const dark = await show(periodsChart(result), 'dark', undefined, 'periods-dark');
-        await dark.close();
-    });
-});
-
-describe('themes', () => {
-    const views: Array<[string, () => PlotViewData, string?]> = [
+describeThemes(
+    () => panel,
+    [
         ['analysis cdf', () => analysisPlot(passing)],
         ['analysis ccdf', () => analysisPlot(failing), 'ccdf'],
         ['analysis pmf', () => analysisPlot(passing), 'pmf'],
         ['run cdf', () => runPlot('Small', 'here', run)],
-        ['explore line', () => exploreChart(sweep1)],
-        ['explore heat map', () => exploreChart(sweep2)],
-        [
-            'periods',
-            () =>
-                periodsChart(
-                    (
-                        JSON.parse(
-                            readFileSync(join(repo, 'tests', 'rpc-vectors', 'valid-ptts-periods.json'), 'utf-8'),
-                        ) as { value: PeriodsResult }
-                    ).value,
-                ),
-        ],
-    ];
-    test.each(['light', 'dark', 'high-contrast'] as const)(
-        '%s: every text has a contrast of at least 4.5:1',
-        async kind => {
-            for (const [name, data, mode] of views) {
-                const shot = kind === 'high-contrast' ? `contrast-${name.replace(/ /g, '-')}-high-contrast` : undefined;
-                const page = await show(data(), kind, mode, shot);
-                const result = await page.evaluate(contrastOffenders, 4.5);
-                expect(result.checked, name).toBeGreaterThan(12);
-                expect(result.offenders, `${name} in ${kind}`).toEqual([]);
-                await page.close();
-            }
-        },
-    );
-});
+    ],
+);

@@ -135,13 +135,19 @@ def compute(
     max_trees: int = DEFAULT_MAX_TREES,
     max_operations: int = DEFAULT_MAX_OPERATIONS,
     prepared: Prepared | None = None,
+    choice: Choice | None = None,
 ) -> PttsResult:
-    """The exact analysis as typed arrays (distribution in ns); see `analyze` for the JSON form."""
+    """The exact analysis as typed arrays (distribution in ns); see `analyze` for the JSON form.
+
+    prepared, choice: the chain already prepared and its method already chosen (a sweep shares them between points
+    of one period set); choice must be what `choose` gives for `prepared` with these arguments.
+    """
     started = time.perf_counter()
     p = prepared or prepare(ptts_ir, resolve_chain)
     chain, hops = p.chain, p.hops
     R = chain.roots
-    choice = choose(p, per_root=per_root, max_trees=max_trees, max_operations=max_operations)
+    if choice is None:
+        choice = choose(p, per_root=per_root, max_trees=max_trees, max_operations=max_operations)
     if choice.refusal is not None:
         raise _too_expensive(p, choice.refusal.reason, choice.refusal.max_trees)
     method, cost = choice.method, choice.cost

@@ -31,6 +31,12 @@ def eq_5_15(chain: GridChain) -> tuple[int, list[int]]:
     return chain.roots * math.prod(branching), branching
 
 
+def per_root_fits(chain: GridChain) -> bool:
+    """Whether the per-root method's trigger times stay far from int64 overflow."""
+    reach = max(chain.offsets) + sum(chain.emax(i) + chain.periods[i] for i in range(chain.n))
+    return chain.hyperperiod + reach < INT64_SAFE
+
+
 def cost_summary(chain: GridChain, hops: list[Hop] | None = None) -> dict[str, Any]:
     ops, branching = eq_5_15(chain)
     out: dict[str, Any] = {
@@ -42,9 +48,7 @@ def cost_summary(chain: GridChain, hops: list[Hop] | None = None) -> dict[str, A
         "eq_5_15": ops,
     }
     if hops is not None:
-        reach = max(chain.offsets) + sum(chain.emax(i) + chain.periods[i] for i in range(chain.n))
-        fits = chain.hyperperiod + reach < INT64_SAFE
-        out["per_root_rows"] = chain.roots * math.prod(h.K for h in hops) if fits else INFEASIBLE
+        out["per_root_rows"] = chain.roots * math.prod(h.K for h in hops) if per_root_fits(chain) else INFEASIBLE
         out["quotient_entries"] = quotient_cost(chain, hops)
     return out
 

@@ -95,22 +95,40 @@ def derive_unit(model: PttsModel) -> int:
     return g
 
 
-def compile_grid(model: PttsModel) -> GridChain:
-    """The chain on its exact integer grid (see module doc for resolution_ns handling)."""
-    etp_values = [c.etp.values for c in model.components]
-    etp_probs = [c.etp.probs for c in model.components]
+def check_resolution(model: PttsModel) -> None:
+    """An explicit resolution_ns must divide every period and offset (ModelError naming the component)."""
+    res = model.resolution_ns
+    if res is None:
+        return
+    for c in model.components:
+        if c.period_ns % res or c.offset_ns % res:
+            raise ModelError(
+                f"resolution_ns ({res} ns) must divide every period and offset; "
+                f"period {c.period_ns} ns / offset {c.offset_ns} ns are not multiples of it",
+                c.loc,
+                c.name,
+            )
+
+
+@dataclass(frozen=True, eq=False)
+class GridEtps:
+    """The ETPs in ns after rounding onto resolution_ns: what the grid needs of them whatever the offsets."""
+
+    values: tuple[np.ndarray, ...]
+    probs: tuple[np.ndarray, ...]
+    rounded: bool
+    gcd_ns: int  # of every ETP point (0 when all are 0)
+
+
+def grid_etps(model: PttsModel) -> GridEtps:
+    """ETP points rounded *up* onto resolution_ns where they are not on it (see the module doc)."""
+    etp_values: list[np.ndarray] = [c.etp.values for c in model.components]
+    etp_probs: list[np.ndarray] = [np.asarray(c.etp.probs, dtype=np.float64) for c in model.components]
     rounded = False
     res = model.resolution_ns
     if res is not None:
-        for c in model.components:
-            if c.period_ns % res or c.offset_ns % res:
-                raise ModelError(
-                    f"resolution_ns ({res} ns) must divide every period and offset; "
-                    f"period {c.period_ns} ns / offset {c.offset_ns} ns are not multiples of it",
-                    c.loc,
-                    c.name,
-                )
-        new_values, new_probs = [], []
+        new_values: list[np.ndarray] = []
+        new_probs: list[np.ndarray] = []
         for vals, probs in zip(etp_values, etp_probs):
             if np.any(vals % res):
                 rounded = True
@@ -122,15 +140,36 @@ def compile_grid(model: PttsModel) -> GridChain:
                 new_values.append(vals)
                 new_probs.append(probs)
         etp_values, etp_probs = new_values, new_probs
+    return GridEtps(tuple(etp_values), tuple(etp_probs), rounded, reduce(math.gcd, map(_gcd_array, etp_values), 0))
+
+
+def grid_unit(model: PttsModel, etps: GridEtps) -> int:
+    """The gcd of every period, offset and (rounded) ETP point, in ns."""
     g = reduce(math.gcd, [c.period_ns for c in model.components] + [c.offset_ns for c in model.components])
-    for vals in etp_values:
-        g = math.gcd(g, _gcd_array(vals))
+    return math.gcd(g, etps.gcd_ns)
+
+
+def on_grid(
+    model: PttsModel, etps: GridEtps, unit_ns: int, etp_values: tuple[np.ndarray, ...] | None = None
+) -> GridChain:
+    """The chain on the grid of `unit_ns` ns; etp_values: the ETPs already in grid units (shared between points)."""
     return GridChain(
         model=model,
-        unit_ns=g,
-        periods=tuple(c.period_ns // g for c in model.components),
-        offsets=tuple(c.offset_ns // g for c in model.components),
-        etp_values=tuple((v // g).astype(np.int64) for v in etp_values),
-        etp_probs=tuple(np.asarray(p, dtype=np.float64) for p in etp_probs),
-        etp_rounded=rounded,
+        unit_ns=unit_ns,
+        periods=tuple(c.period_ns // unit_ns for c in model.components),
+        offsets=tuple(c.offset_ns // unit_ns for c in model.components),
+        etp_values=etp_values if etp_values is not None else etp_in_units(etps, unit_ns),
+        etp_probs=etps.probs,
+        etp_rounded=etps.rounded,
     )
+
+
+def etp_in_units(etps: GridEtps, unit_ns: int) -> tuple[np.ndarray, ...]:
+    return tuple((v // unit_ns).astype(np.int64) for v in etps.values)
+
+
+def compile_grid(model: PttsModel) -> GridChain:
+    """The chain on its exact integer grid (see module doc for resolution_ns handling)."""
+    check_resolution(model)
+    etps = grid_etps(model)
+    return on_grid(model, etps, grid_unit(model, etps))

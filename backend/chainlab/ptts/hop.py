@@ -11,6 +11,7 @@ entry) and then gathered for millions of triggers at a time.
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,15 @@ class Hop:
             self.K = k
             self.table_off = np.ascontiguousarray(off[:, :k])
             self.table_prob = np.ascontiguousarray(prob[:, :k])
+
+    def at_offsets(self, prod_offset: int, cons_offset: int) -> Hop:
+        """The same hop for other offsets of the same phase class c0: the phase table depends only on c0, so it is
+        shared (not copied); lookups use the new consumer offset."""
+        if (int(prod_offset) - int(cons_offset)) % self.G != self.c0:
+            raise ValueError(f"offsets {prod_offset}, {cons_offset} are not in the phase class {self.c0} of the hop")
+        moved = copy.copy(self)
+        moved.O = int(cons_offset)
+        return moved
 
     def cdf(self, x: np.ndarray) -> np.ndarray:
         """P(e <= x) for integer x (grid units)."""

@@ -26,10 +26,12 @@ WORKERS_TIMEOUT_S = 30.0  # a scheduler without workers: long enough for workers
 
 @dataclass(frozen=True)
 class Engine:
-    """What runs the sweep: `engine` is "process", "local" or the scheduler's address; workers are its threads."""
+    """What runs the sweep: `engine` is "process", "local" or the scheduler's address; workers are its threads;
+    start_s: seconds its start took (LocalCluster processes, or connecting, and every worker importing the code)."""
 
     engine: str
     workers: int
+    start_s: float = 0.0
 
 
 def local_workers() -> int:
@@ -68,15 +70,16 @@ def _scheduler_client(address: str) -> Iterator[Client]:
 
 
 @contextmanager
-def open_client(cluster: str | None) -> Iterator[tuple[Client, Engine]]:
-    """A client of a fresh LocalCluster (None or "local") or of the scheduler at `cluster` (tcp://HOST:PORT)."""
+def open_client(cluster: str | None, workers: int | None = None) -> Iterator[tuple[Client, Engine]]:
+    """A client of a fresh LocalCluster (None or "local") of `workers` processes (default: one a core) or of the
+    scheduler at `cluster` (tcp://HOST:PORT; its workers are its own)."""
     check_cluster(cluster)
     if cluster is not None and is_scheduler_address(cluster):
         with _scheduler_client(cluster) as client:
             threads = sum(w["nthreads"] for w in client.scheduler_info(n_workers=-1)["workers"].values())
             yield client, Engine(cluster, threads)
         return
-    n = local_workers()
+    n = workers or local_workers()
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}),
         LocalCluster(

@@ -6,7 +6,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from ptts_cases import MS, config, loc
+from ptts_cases import MS, config, fig52, loc
 
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.ptts import analyze, estimate_cost, explore
@@ -135,3 +135,39 @@ def test_a_candidate_period_the_analysis_refuses_is_named_before_anything_runs()
         ModelError, match=r"with periods C2=16.67 ms: the hyper-period of .* latency trees \(limit 1000\)"
     ):
         explore(config("e"), ["C1"], step_ns=4 * MS, periods={"C2": [16_600_000, 16_670_000]}, max_trees=1000)
+
+
+def test_a_flat_objective_is_said_and_the_best_keeps_the_current_offset():
+    # Fig52's mean does not depend on C1's offset: the analysis gives 200 ms at every offset, with noise in the
+    # 14th digit that must neither pick a best (it picked 43 ms) nor read as a dependence
+    r = explore(fig52(), ["C1"], objective="mean", cluster="process")
+    means = [p["mean_ms"] for p in r["points"]]
+    assert len(r["points"]) == 58 and max(means) - min(means) < 1e-9
+    assert r["depends"] == {"offsets": {"C1": False}, "periods": {}}
+    assert r["current"] == {"offsets_ns": {"C1": 30 * MS}, "periods_ns": {}}
+    assert r["best"]["offsets_ns"] == {"C1": 30 * MS}
+    assert 0 < r["resolution"] < 1e-6
+    # the loss does depend on it (odd and even ms differ): a real difference is not a tie
+    loss = explore(fig52(), ["C1"], objective="loss", cluster="process")
+    assert loss["depends"]["offsets"] == {"C1": True}
+    assert loss["best"]["loss"] == pytest.approx(min(p["loss"] for p in loss["points"]), rel=1e-9)
+    assert loss["best"]["offsets_ns"]["C1"] in (29 * MS, 31 * MS)  # the lowest loss nearest 30 ms
+
+
+def test_p99_over_two_offsets_depends_on_one_the_other_keeps_its_offset():
+    r = explore(fig52(), ["C1", "C2"], objective="p99", cluster="process")
+    assert r["depends"]["offsets"] == {"C1": False, "C2": True}
+    assert r["resolution"] == 1.0  # the time grid: 1 ms
+    assert r["best"]["offsets_ns"]["C1"] == 30 * MS  # moving C1 changes nothing: it stays
+    assert r["best"]["p99_ms"] == min(p["p99_ms"] for p in r["points"])
+    lowest = [p["offsets_ns"]["C2"] for p in r["points"] if p["p99_ms"] == r["best"]["p99_ms"]]
+    assert r["best"]["offsets_ns"]["C2"] == min(lowest, key=lambda o: abs(o - 8 * MS))
+
+
+def test_the_current_offset_is_swept_where_the_step_misses_it():
+    r = explore(fig52(), ["C2"], step_ns=5 * MS, objective="p99", cluster="process")
+    assert [p["offsets_ms"]["C2"] for p in r["points"]] == [0, 5, 8, *range(10, 56, 5)]
+    assert r["total_points"] == 13 and r["current"]["offsets_ns"] == {"C2": 8 * MS}
+    current = next(p for p in r["points"] if p["offsets_ns"]["C2"] == 8 * MS)
+    ir = fig52()
+    assert current["p99_ms"] == analyze(ir)["percentiles"]["99"]  # the point at the model's offset is the model

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "ptts"))  # the PTTS case models (ptts_cases)
 
 from dask_processes import DaskProcesses
 

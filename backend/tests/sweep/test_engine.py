@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 from dask_processes import HERE, DaskProcesses, env
 from distributed import Client
+from ptts_cases import config
 from sweep_fns import mix, slow
 
-from chainlab.sweep import RowStore, SweepCancelled, run_sweep
+from chainlab.ptts.explore import _resolved_ir
+from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_key
+from chainlab.sweep import Engine, RowStore, SweepCancelled, run_sweep
 
 GRID = [[x, y] for x in range(12) for y in range(10)]
 SHARED = {"a": 0.731, "b": 3.5}
@@ -205,3 +208,51 @@ def test_duplicate_points_are_computed_once_and_returned_in_order(tmp_path: Path
     rows = run_sweep(slow, {"sleep": 0, "log": str(log)}, [3, 1, 3, 2], key=str, cluster="process")
     assert [r["p"] for r in rows] == [3, 1, 3, 2]
     assert sorted(map(int, log.read_text().split())) == [1, 2, 3]
+
+
+def _ptts_points() -> tuple[Shared, list[Point], dict[int, float]]:
+    """A small explore grid of the case study (two candidate periods of C2, 100x apart in eq. 5.15)."""
+    ir = _resolved_ir(config("e"), None)
+    points: list[Point] = [
+        {"offsets_ns": {"C1": a, "C2": b}, "periods_ns": {"C2": period}}
+        for period in (16_600_000, 16_700_000)
+        for a in range(0, 16_000_000, 5_250_000)
+        for b in range(0, period, 1_750_000)
+    ]
+    return Shared(ir, 160_000_000, "<=", 10**12), points, {16_600_000: 249.0, 16_700_000: 83_166.0}
+
+
+def test_ptts_rows_are_the_same_bits_in_every_mode_and_batch_size(dask_cluster: DaskProcesses) -> None:
+    shared, points, ops = _ptts_points()
+
+    def cost(p: Point) -> float:
+        return ops[p["periods_ns"]["C2"]]
+
+    here = run_sweep(analyse_point, shared, points, key=point_key, cluster="process")
+    runs = {
+        "one-worker LocalCluster, cost-sized batches": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster="local", workers=1, cost=cost
+        ),
+        "scheduler, batches of 1": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster=dask_cluster.address, batch=1
+        ),
+        "scheduler, batches of 7": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster=dask_cluster.address, batch=7
+        ),
+        "scheduler, cost-sized batches": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster=dask_cluster.address, cost=cost
+        ),
+    }
+    want = [[float(v).hex() for v in r.values() if isinstance(v, float)] for r in here]
+    assert len(want) == len(points) and all(len(w) == 6 for w in want)
+    for name, rows in runs.items():
+        assert rows == here, name
+        assert [[float(v).hex() for v in r.values() if isinstance(v, float)] for r in rows] == want, name
+
+
+def test_a_local_cluster_has_the_workers_asked_for() -> None:
+    engines: list[Engine] = []
+    run_sweep(slow, {"sleep": 0}, list(range(12)), key=str, cluster="local", workers=1, on_engine=engines.append)
+    assert [(e.engine, e.workers) for e in engines] == [("local", 1)] and engines[0].start_s > 0
+    with pytest.raises(ValueError, match="workers must be positive"):
+        run_sweep(slow, {"sleep": 0}, [1], key=str, cluster="local", workers=0)

@@ -1,5 +1,6 @@
 /** The axes of the latency chart: the latency range, when it needs a log axis, 1-2-5 ticks, the PMF's bins. */
 import { niceStep } from '../../src/distribution';
+import { formatNumber, powerOfTen } from '../../src/number-format';
 import type { LatencyPlotData } from '../../src/plot-data';
 
 /** The latency chart's views: the distribution, its tail on log axes, the histogram. */
@@ -62,3 +63,35 @@ export const chartWidth = (root: HTMLElement) => Math.max(360, Math.min(1400, (r
 /** The chart's height: what the panel leaves under the title, toolbar and tables, within reason. */
 export const chartHeight = (width: number, tables: number) =>
     Math.round(Math.max(300, Math.min(width * 0.62, 640, window.innerHeight - 150 - tables)));
+
+/**
+ * A linear axis over [lo, hi]: its 1-2-5 ticks, the domain they round it to, and a tick format with the digits the
+ * step needs (the one number format's 3 significant digits where they tell the ticks apart; 200.002 and 200.004
+ * otherwise, never five ticks that all read 200).
+ */
+export function linearAxis(lo: number, hi: number, count: number): AxisTicks {
+    const step = niceStep(hi - lo, count);
+    const first = Math.floor(lo / step + 1e-9) * step;
+    const last = Math.ceil(hi / step - 1e-9) * step;
+    const ticks: number[] = [];
+    for (let i = 0; first + i * step <= last + step / 2; i++) ticks.push(Number((first + i * step).toPrecision(12)));
+    const readable = ticks.map(v => formatNumber(v));
+    if (new Set(readable).size === ticks.length) return { domain: [first, last], ticks, format: formatNumber };
+    const top = Math.max(...ticks.map(Math.abs));
+    const digits = Math.floor(Math.log10(top)) - Math.floor(Math.log10(step)) + 1;
+    return { domain: [first, last], ticks, format: (v: number) => precise(v, digits) };
+}
+
+export interface AxisTicks {
+    domain: [number, number];
+    ticks: number[];
+    format: (value: number) => string;
+}
+
+/** `value` with `digits` significant digits, in the one number format's style (no trailing zeros, ·10ⁿ below 10⁻³). */
+function precise(value: number, digits: number): string {
+    if (value === 0) return '0';
+    if (Math.abs(value) >= 1e-3) return String(Number(value.toPrecision(Math.min(digits, 15))));
+    const [mantissa, exponent] = value.toExponential(Math.min(digits, 15) - 1).split('e');
+    return `${Number(mantissa)}·${powerOfTen(Number(exponent))}`;
+}

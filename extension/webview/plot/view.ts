@@ -65,7 +65,10 @@ export class PlotView {
                 element('p', { class: 'summary' }, d.summary),
                 this.toolbar(),
                 chart ? element('figure', { class: 'chart' }, chart) : undefined,
-                proposalsTable(d, index => this.host.applyProposal?.(index)),
+                // nothing to propose: said where the table would be, and it stays (not a toast that goes)
+                d.note !== undefined
+                    ? element('p', { class: 'note', role: 'status' }, d.note)
+                    : proposalsTable(d, index => this.host.applyProposal?.(index)),
             );
         } else {
             parts.push(
@@ -140,8 +143,13 @@ export class PlotView {
         const bar = element('div', { class: 'toolbar', role: 'toolbar' });
         const { applyBest } = this.host;
         if (d.view === 'latency') bar.append(...this.latencyTools(d));
-        else if (d.view === 'explore' && applyBest)
-            bar.append(button('Apply best offsets', () => applyBest(), { 'data-action': 'apply' }));
+        else if (d.view === 'explore' && applyBest) {
+            const apply = button('Apply best offsets', () => applyBest(), { 'data-action': 'apply' });
+            // nothing to write where the current offsets are best (or nothing swept changes the objective)
+            apply.disabled = d.changes === 0;
+            if (apply.disabled) apply.title = 'the current offsets are already the best';
+            bar.append(apply);
+        }
         const exports = element('div', { class: 'exports', role: 'group', 'aria-label': 'export' });
         for (const f of ['svg', 'png', 'csv'] as const)
             exports.append(button(`Export ${f.toUpperCase()}`, () => void this.exportAs(f), { 'data-export': f }));

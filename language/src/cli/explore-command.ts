@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { OBJECTIVES, type ExplorePoint, type ExploreResult, type Objective } from '@chainlab/contract';
 import { interruptOnCtrlC, withBackend } from './backend-session.js';
 import { duration, oneOf, positiveInt } from './cli-options.js';
+import { verdictLines } from './explore-verdict.js';
 import { progressBar } from './progress-bar.js';
 import { loadIr, processOutput, type Output } from './commands.js';
 import { formatMs, formatProbability, table } from './text-plot.js';
@@ -62,14 +63,6 @@ function schedulerAddress(value: string): string {
     return value;
 }
 
-function pointText(point: ExplorePoint, r: ExploreResult): string {
-    const parts = [
-        ...r.vary.map(v => `${v} offset ${formatMs(point.offsets_ms[v])}`),
-        ...Object.keys(r.periods_ns).map(c => `${c} period ${formatMs(point.periods_ms[c])}`),
-    ];
-    return parts.join(', ');
-}
-
 function pointRows(r: ExploreResult, points: ExplorePoint[]): string[][] {
     const periods = Object.keys(r.periods_ns);
     const deadline = r.deadline_ms !== null ? `P(<= ${formatMs(r.deadline_ms)})` : 'P(deadline)';
@@ -110,10 +103,7 @@ function summary(r: ExploreResult, seconds: number, output: Output): void {
         output.out(
             `  (${shown.length} of ${r.done_points} points shown; ${r.out ? r.out : '--json or --out FILE.csv'} has every one)`,
         );
-    const best = r.best;
-    output.out(
-        `best for ${r.objective}: ${pointText(best, r)} → mean ${formatMs(best.mean_ms)}, p99 ${formatMs(best.p99_ms)}, loss ${formatProbability(best.loss)}`,
-    );
+    for (const line of verdictLines(r)) output.out(line);
     if (r.pareto) {
         output.out(`Pareto front of ${r.pareto.objectives.join(' and ')} (${r.pareto.points.length} points):`);
         for (const line of table(pointRows(r, r.pareto.points))) output.out(line);

@@ -1,17 +1,18 @@
 /**
  * `chainlab/offsetsEdit` and `chainlab/periodsEdit`: the one text edit that gives components of a ptts new offsets
- * (the best point of an offset sweep, Explore offsets) or new periods (a nearby-periods proposal). An existing
- * `offset` is replaced; a component without one gets ` offset X` after its period. The editor applies the edit,
- * so undo works.
+ * (the best point of an offset sweep, Explore offsets) or new periods (a nearby-periods proposal). Only values
+ * that change are written, each the way the file writes durations (duration-edit.ts); a component without an
+ * `offset` gets `  offset X` after its period. The editor applies the edit, so undo works.
  */
 import type { LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { ResponseError, type Connection, type TextEdit } from 'vscode-languageserver';
 import { ERROR_CODES, type RequestParamsOf, type RequestResultOf } from '@chainlab/contract';
-import { isPtts, type Model } from '../generated/ast.js';
+import { isPtts, type Duration, type Model } from '../generated/ast.js';
 import { validatedDocument } from '../dsl/document-ready.js';
 import { componentOffset, componentPeriod, pttsComponents } from '../dsl/model-util.js';
-import { durationNs, formatNs } from '../dsl/units.js';
+import { durationNs } from '../dsl/units.js';
+import { durationEdit, durationText } from './duration-edit.js';
 
 export class OffsetsEditError extends Error {}
 
@@ -24,6 +25,12 @@ function componentsOf(document: LangiumDocument<Model>, pttsName: string, named:
     return components;
 }
 
+/** Whether `duration` is not `ns` already (one that cannot be read is rewritten). */
+function changed(duration: Duration, ns: number): boolean {
+    const now = durationNs(duration);
+    return !now.ok || now.value !== BigInt(ns);
+}
+
 /** The edits that set `periods` (ns per component name) in ptts `pttsName` of the document. */
 export function periodEdits(
     document: LangiumDocument<Model>,
@@ -33,9 +40,8 @@ export function periodEdits(
     const components = componentsOf(document, pttsName, Object.keys(periods));
     return Object.entries(periods).flatMap(([name, ns]) => {
         const period = componentPeriod(components.get(name)!);
-        const now = durationNs(period);
-        if (!period?.$cstNode || (now.ok && now.value === BigInt(ns))) return []; // only the periods that change
-        return [{ range: period.$cstNode.range, newText: formatNs(ns) }];
+        const edit = period && changed(period, ns) ? durationEdit(document, period, ns) : undefined;
+        return edit ? [edit] : [];
     });
 }
 
@@ -46,14 +52,18 @@ export function offsetEdits(
     offsets: Readonly<Record<string, number>>,
 ): TextEdit[] {
     const components = componentsOf(document, pttsName, Object.keys(offsets));
-    return Object.entries(offsets).map(([name, ns]) => {
+    return Object.entries(offsets).flatMap(([name, ns]) => {
         const component = components.get(name)!;
-        const text = formatNs(ns);
-        const offset = componentOffset(component)?.$cstNode;
-        if (offset) return { range: offset.range, newText: text };
-        // after the period (every component has one; else after the name)
-        const after = (componentPeriod(component)?.$cstNode ?? component.$cstNode)!.range.end;
-        return { range: { start: after, end: after }, newText: `  offset ${text}` };
+        const offset = componentOffset(component);
+        if (offset) {
+            const edit = changed(offset, ns) ? durationEdit(document, offset, ns) : undefined;
+            return edit ? [edit] : [];
+        }
+        if (ns === 0) return []; // no offset is offset 0
+        // after the period, in its unit (every component has one; else after the name)
+        const period = componentPeriod(component);
+        const after = (period?.$cstNode ?? component.$cstNode)!.range.end;
+        return [{ range: { start: after, end: after }, newText: `  offset ${durationText(ns, period?.unit)}` }];
     });
 }
 

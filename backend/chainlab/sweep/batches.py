@@ -1,0 +1,73 @@
+"""How a sweep's points are cut into Dask tasks: batches of about equal estimated time.
+
+A point's time is measured in the client on a few points before the cluster starts (the first also catches a
+broken model before any worker starts): the first point of each cost class (the caller's relative cost of a point;
+for PTTS points eq. 5.15 of its period set, which differs 100x or more between candidate periods, and whose real
+time does not follow it linearly) and a few more of the first class, warm. A class never measured is scaled from
+the measured class of the nearest cost. A batch of costly points then holds fewer points, so no task runs much
+longer than TASK_SECONDS and the last tasks of a sweep end together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+TASK_SECONDS = 0.3  # aimed-at duration of one Dask task: long enough to hide the ~1 ms task overhead, short enough
+# that a cancelled or killed task wastes little and the progress moves
+TASKS_PER_WORKER = 4  # at least: the last tasks then balance over the workers
+PROBE_CLASSES = 8  # cost classes timed in the client (their first point each)
+PROBE_WARM = 4  # further points of the first class (the first point of a class pays its cold start)
+PROBE_SECONDS = 0.2  # the warm points stop once this much time has gone into probing
+
+
+def probe_order(costs: Sequence[float]) -> list[int]:
+    """Indices of the points to time in the client: the first, the first of each other cost class, then the next
+    points of the first class (warm)."""
+    if not costs:
+        return []
+    firsts: dict[float, int] = {}
+    for i, c in enumerate(costs):
+        if c not in firsts and len(firsts) < PROBE_CLASSES:
+            firsts[c] = i
+    warm = [i for i, c in enumerate(costs[: 1 + 64 * PROBE_WARM]) if c == costs[0] and i != 0][:PROBE_WARM]
+    return [*firsts.values(), *warm]
+
+
+def point_seconds(measured: dict[float, float]) -> Callable[[float], float]:
+    """Estimated seconds of a point of cost c: its class's measured time, else the nearest measured class's time
+    scaled by the cost ratio."""
+    if not measured:
+        raise ValueError("no point was timed")
+    classes = sorted(measured)
+
+    def seconds(c: float) -> float:
+        if c in measured:
+            return measured[c]
+        nearest = min(classes, key=lambda m: abs(m - c))
+        return measured[nearest] * (c / nearest if nearest > 0 else 1.0)
+
+    return seconds
+
+
+def plan_batches(keys: Sequence[str], seconds: Sequence[float], workers: int) -> list[list[str]]:
+    """Consecutive batches of `keys` (neighbours share their period set's structures in a worker), each of about
+    TASK_SECONDS estimated time, and at least TASKS_PER_WORKER batches a worker when there are enough points."""
+    total = float(sum(seconds))
+    budget = max(min(TASK_SECONDS, total / (TASKS_PER_WORKER * max(1, workers))), 1e-9)
+    batches: list[list[str]] = []
+    current: list[str] = []
+    filled = 0.0
+    for key, s in zip(keys, seconds):
+        current.append(key)
+        filled += s
+        if filled >= budget:
+            batches.append(current)
+            current, filled = [], 0.0
+    if current:
+        batches.append(current)
+    return batches
+
+
+def fixed_batches(keys: Sequence[str], size: int) -> list[list[str]]:
+    """Batches of `size` points (the caller chose it)."""
+    return [list(keys[i : i + size]) for i in range(0, len(keys), size)]

@@ -1,0 +1,38 @@
+"""Batches of about equal estimated time: costly points get fewer to a batch; probing times each cost class."""
+
+from __future__ import annotations
+
+import pytest
+
+from chainlab.sweep.batches import TASK_SECONDS, fixed_batches, plan_batches, point_seconds, probe_order
+
+
+def test_costly_points_get_smaller_batches_of_about_the_task_time() -> None:
+    keys = [f"k{i}" for i in range(4000)]
+    seconds = [0.001] * 2000 + [0.05] * 2000  # a cheap period set, then one 50x costlier
+    batches = plan_batches(keys, seconds, workers=2)
+    assert [k for b in batches for k in b] == keys  # consecutive, every key once
+    per_batch = {k: len(b) for b in batches for k in b}
+    assert per_batch["k0"] == round(TASK_SECONDS / 0.001) and per_batch["k2500"] == round(TASK_SECONDS / 0.05)
+
+
+def test_a_short_sweep_still_gets_batches_for_every_worker() -> None:
+    batches = plan_batches([str(i) for i in range(100)], [0.0001] * 100, workers=2)
+    assert len(batches) == 8  # 4 a worker, though all of it is far under one task's time
+
+
+def test_probing_times_every_cost_class_and_warm_points_of_the_first() -> None:
+    costs = [1.0] * 10 + [50.0] * 10 + [1.0] * 5 + [7.0]
+    assert probe_order(costs) == [0, 10, 25, 1, 2, 3, 4]
+
+
+def test_an_unmeasured_class_is_scaled_from_the_nearest_measured_one() -> None:
+    seconds = point_seconds({1.0: 0.002, 100.0: 0.05})
+    assert seconds(1.0) == 0.002 and seconds(100.0) == 0.05
+    assert seconds(200.0) == pytest.approx(0.1) and seconds(2.0) == pytest.approx(0.004)
+    with pytest.raises(ValueError):
+        point_seconds({})
+
+
+def test_fixed_batches_keep_the_callers_size() -> None:
+    assert fixed_batches(["a", "b", "c", "d", "e"], 2) == [["a", "b"], ["c", "d"], ["e"]]
