@@ -11,7 +11,7 @@ import type { VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import type { SModelElementImpl, SModelRootImpl } from 'sprotty';
 import { DIAGRAM_ELEMENT_TYPES as T } from '@chainlab/contract';
-import { visibleCanvas } from './zoom/zoom-commands.js';
+import { visibleCanvas } from './zoom/canvas.js';
 import { cornerBox, OVERLAY_MARGIN, type Overlay } from './zoom/overlay-room.js';
 
 const ROW = 18;

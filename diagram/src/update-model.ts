@@ -20,7 +20,7 @@ import {
 import type { Bounds } from 'sprotty-protocol/lib/utils/geometry';
 import { EditFocus } from './edit-focus.js';
 import { revealViewport } from './zoom/viewport-math.js';
-import { visibleCanvas } from './zoom/zoom-commands.js';
+import { visibleCanvas } from './zoom/canvas.js';
 
 /** A top-level node of the model sent: a box has its instance's name. */
 interface Placed {

@@ -27,7 +27,7 @@ import { planSummaries, summary } from './zoom/summary-label.js';
 import { minimap } from './zoom/minimap.js';
 import { panelKey } from './panel-key.js';
 import { cornerBox } from './zoom/overlay-room.js';
-import { visibleCanvas } from './zoom/zoom-commands.js';
+import { visibleCanvas } from './zoom/canvas.js';
 import { tracedSubBox } from './edge-views.js';
 
 type Tooltip = { tooltip?: string };

@@ -10,7 +10,7 @@ import type { VNode } from 'snabbdom';
 import { svg } from 'sprotty/lib/lib/jsx';
 import type { SModelRootImpl } from 'sprotty';
 import type { ColouringFields } from '@chainlab/contract';
-import { visibleCanvas } from '../zoom/zoom-commands.js';
+import { visibleCanvas } from '../zoom/canvas.js';
 import { cornerBox, OVERLAY_MARGIN } from '../zoom/overlay-room.js';
 import type { PanelKey } from '../colour-key.js';
 

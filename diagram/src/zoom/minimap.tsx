@@ -24,7 +24,7 @@ import { SetViewportAction, type Action, type Viewport } from 'sprotty-protocol'
 import type { Bounds } from 'sprotty-protocol/lib/utils/geometry';
 import { keepInView, type Canvas } from './viewport-math.js';
 import { cornerBox, freeCorner, onScreen, OVERVIEW_CORNERS, type Corner, type Size } from './overlay-room.js';
-import { drawingBounds, visibleCanvas } from './zoom-commands.js';
+import { drawingBounds, visibleCanvas } from './canvas.js';
 
 /** The largest the overview gets (CSS px). */
 const MAX = { width: 180, height: 140 };

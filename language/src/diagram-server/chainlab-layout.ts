@@ -17,10 +17,7 @@ import type { Viewport } from '@chainlab/contract';
 export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
     protected override graphOptions(graph: SGraph): Record<string, string> {
         return {
-            ...flowOptions(
-                (graph as ChainlabGraph).viewport,
-                (graph.children ?? []).filter(c => c.type === T.box).length,
-            ),
+            ...flowOptions((graph as ChainlabGraph).viewport, boxCount(graph as ChainlabGraph)),
             'org.eclipse.elk.algorithm': 'org.eclipse.elk.layered',
             'org.eclipse.elk.edgeRouting': 'ORTHOGONAL',
             'org.eclipse.elk.spacing.nodeNode': '30',
@@ -51,8 +48,7 @@ export class ChainlabLayoutConfigurator extends DefaultLayoutConfigurator {
 
     protected override portOptions(port: SPort, index: SModelIndex): Record<string, string> {
         // data flows along the layout direction: inputs on the side it comes from, outputs where it goes
-        const down =
-            flowOptions((index.getRoot(port) as ChainlabGraph).viewport)['org.eclipse.elk.direction'] === 'DOWN';
+        const down = flowsDown(index.getRoot(port) as ChainlabGraph);
         const side = port.type === T.inPort ? (down ? 'NORTH' : 'WEST') : down ? 'SOUTH' : 'EAST';
         return { 'org.eclipse.elk.port.side': side, 'org.eclipse.elk.port.borderOffset': '-5' };
     }
@@ -93,6 +89,10 @@ export const WRAP_DOWN_ABOVE_BOXES = 40;
  */
 export const SHORT_PANEL_RATIO = 3;
 
+/** Model units a box takes in a left-to-right row (the box and the space between layers): a short panel draws a
+ * chain as one row where the row fits its width, as columns only where it would not. */
+const ROW_UNITS_PER_BOX = 200;
+
 /**
  * A short panel's chain is cut into top-down columns side by side, and ELK is asked for a drawing this many
  * times wider than the panel: its columns then come out about as tall as the panel at readable zoom (the
@@ -106,10 +106,10 @@ const MAX_WRAP_RATIO = 20;
 /**
  * The flow direction from the panel's shape. A panel taller than wide gets a top-down flow: a chain is
  * long and narrow, so it then fills the panel's width and is read by scrolling down. A wide panel gets
- * left to right; a short one (SHORT_PANEL_RATIO) top-down columns side by side. Long chains are wrapped toward
- * the panel's aspect ratio (ELK layered's MULTI_EDGE wrapping cuts the layer sequence where few edges cross; ELK
- * only wraps drawings wider than the ratio, so short chains stay in one row), so that the whole of a 200-box
- * chain fills the panel when it is fitted.
+ * left to right; a short one (SHORT_PANEL_RATIO) top-down columns side by side where one row would not fit.
+ * Long chains are wrapped toward the panel's aspect ratio (ELK layered's MULTI_EDGE wrapping cuts the layer
+ * sequence where few edges cross; ELK only wraps drawings wider than the ratio, so short chains stay in one row),
+ * so that the whole of a 200-box chain fills the panel when it is fitted.
  */
 export function flowOptions(viewport: Viewport | undefined, boxes = 0): Record<string, string> {
     const { width, height } = viewport ?? DEFAULT_VIEWPORT;
@@ -119,7 +119,7 @@ export function flowOptions(viewport: Viewport | undefined, boxes = 0): Record<s
         'org.eclipse.elk.layered.wrapping.strategy': 'MULTI_EDGE',
         'org.eclipse.elk.layered.wrapping.additionalEdgeSpacing': '20',
     });
-    if (ratio >= SHORT_PANEL_RATIO)
+    if (ratio >= SHORT_PANEL_RATIO && boxes * ROW_UNITS_PER_BOX > width)
         return {
             'org.eclipse.elk.direction': 'DOWN',
             ...wrap(Math.min(MAX_WRAP_RATIO, ratio * SHORT_PANEL_STRETCH)),
@@ -127,6 +127,22 @@ export function flowOptions(viewport: Viewport | undefined, boxes = 0): Record<s
     if (isTall(viewport))
         return { 'org.eclipse.elk.direction': 'DOWN', ...(boxes > WRAP_DOWN_ABOVE_BOXES ? wrap(ratio) : {}) };
     return { 'org.eclipse.elk.direction': 'RIGHT', ...wrap(ratio) };
+}
+
+function boxCount(graph: ChainlabGraph): number {
+    return (graph.children ?? []).filter(c => c.type === T.box).length;
+}
+
+/** Whether a graph flows top-down, decided once per graph: every port asks. */
+const downward = new WeakMap<ChainlabGraph, boolean>();
+
+function flowsDown(graph: ChainlabGraph): boolean {
+    let down = downward.get(graph);
+    if (down === undefined) {
+        down = flowOptions(graph.viewport, boxCount(graph))['org.eclipse.elk.direction'] === 'DOWN';
+        downward.set(graph, down);
+    }
+    return down;
 }
 
 export const elkFactory: ElkFactory = () => new ElkConstructor.default({ algorithms: ['layered'] });

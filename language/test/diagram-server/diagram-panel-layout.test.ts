@@ -99,6 +99,8 @@ describe('a short, wide panel (an editor above a bottom panel) gets top-down col
         expect(Number(options['org.eclipse.elk.aspectRatio'])).toBeGreaterThan(short.width / short.height);
         expect(flowOptions({ width: 1600, height: 900 }, 25)['org.eclipse.elk.direction']).toBe('RIGHT');
         expect(flowOptions({ width: 800, height: 1000 }, 25)['org.eclipse.elk.direction']).toBe('DOWN');
+        // a chain whose row fits the panel's width stays one row
+        expect(flowOptions(short, 4)['org.eclipse.elk.direction']).toBe('RIGHT');
     });
 
     test('the X-ray chain: inputs north, outputs south, columns about as tall as the panel', async () => {
