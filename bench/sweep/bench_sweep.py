@@ -28,13 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "backend"))
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "ptts"))
 
-from chainlab.ptts.api import prepare
-from chainlab.ptts.cost import eq_5_15
-from chainlab.ptts.explore import _resolved_ir
-from chainlab.ptts.explore_points import Shared, analyse_point, point_ir, point_key
-from chainlab.sweep.cluster import local_workers
-from chainlab.sweep.engine import run_sweep
-from ptts_cases import MS, config
+from ptts_cases import MS, config  # noqa: E402
+
+from chainlab.ptts.api import prepare  # noqa: E402
+from chainlab.ptts.cost import eq_5_15  # noqa: E402
+from chainlab.ptts.explore import _resolved_ir  # noqa: E402
+from chainlab.ptts.explore_points import Shared, analyse_point, point_ir, point_key  # noqa: E402
+from chainlab.sweep.cluster import local_workers  # noqa: E402
+from chainlab.sweep.engine import run_sweep  # noqa: E402
 
 WORKLOADS = {
     "light": {"step_ns": MS // 4, "periods": [16_600_000, 16_700_000]},
@@ -53,24 +54,14 @@ def grid(workload: str) -> tuple[Shared, list[dict[str, Any]], dict[int, float]]
     points = []
     ops: dict[int, float] = {}
     for period in spec["periods"]:
-        ops[period] = float(
-            eq_5_15(
-                prepare(
-                    point_ir(ir, {"offsets_ns": {}, "periods_ns": {wall: period}})
-                ).chain
-            )[0]
-        )
+        ops[period] = float(eq_5_15(prepare(point_ir(ir, {"offsets_ns": {}, "periods_ns": {wall: period}})).chain)[0])
         for a in range(0, 16_600_000, spec["step_ns"]):
             for b in range(0, period, spec["step_ns"]):
-                points.append(
-                    {"offsets_ns": {gpu: a, wall: b}, "periods_ns": {wall: period}}
-                )
+                points.append({"offsets_ns": {gpu: a, wall: b}, "periods_ns": {wall: period}})
     return Shared(ir, 160 * MS, "<=", 10**12), points, ops
 
 
-def timed(
-    workload: str, cluster: str, workers: int | None = None, batch: int | None = None
-) -> dict[str, Any]:
+def timed(workload: str, cluster: str, workers: int | None = None, batch: int | None = None) -> dict[str, Any]:
     """One sweep of the workload (a fresh Shared: no structure carried over from an earlier mode)."""
     shared, points, ops = grid(workload)
     engines = []
@@ -185,17 +176,11 @@ def target_ratios(results: dict[str, Any]) -> dict[str, float]:
         process = out["process"]["analyses_per_s"]
         two = min(out["local-2"]["analyses_per_s"], out["separate"]["analyses_per_s"])
         if workload == "light":
-            ratios["light: two workers >= 10,000 analyses/s"] = (
-                two / TARGETS["light_per_s"]
-            )
+            ratios["light: two workers >= 10,000 analyses/s"] = two / TARGETS["light_per_s"]
         if workload == "heavy":
-            ratios["heavy: two workers >= 1.8x one process"] = (
-                two / process / TARGETS["heavy_speedup"]
-            )
+            ratios["heavy: two workers >= 1.8x one process"] = two / process / TARGETS["heavy_speedup"]
         one = out["local-1"]["analyses_per_s"] / process
-        ratios[f"{workload}: one-worker cluster >= 0.95 of one process"] = (
-            one / TARGETS["one_worker_efficiency"]
-        )
+        ratios[f"{workload}: one-worker cluster >= 0.95 of one process"] = one / TARGETS["one_worker_efficiency"]
     return ratios
 
 
@@ -221,9 +206,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(
-        f"{results['cores']} cores; load average before {load[0]:.2f}, after {results['load_after'][0]:.2f}"
-    )
+    print(f"{results['cores']} cores; load average before {load[0]:.2f}, after {results['load_after'][0]:.2f}")
     head = f"{'workload':8} {'engine':9} {'workers':>7} {'points':>7} {'start s':>8} {'sweep s':>8} {'analyses/s':>11}"
     print(f"{head} {'overhead ms/pt':>14} {'efficiency':>10}")
     for workload, out in results["workloads"].items():
@@ -234,9 +217,7 @@ def main() -> None:
                 f"{r['analyses_per_s']:11.1f} {r['overhead_ms']:14.3f} {r['efficiency']:10.2f}"
             )
     for target, ratio in results["targets"].items():
-        print(
-            f"target {target}: {ratio:.2f} of it ({'met' if ratio >= 1 else 'missed'})"
-        )
+        print(f"target {target}: {ratio:.2f} of it ({'met' if ratio >= 1 else 'missed'})")
 
 
 if __name__ == "__main__":
