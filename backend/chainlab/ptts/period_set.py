@@ -55,18 +55,13 @@ class PointPreparer:
     def model_at(self, offsets_ns: Mapping[str, int], periods_ns: Mapping[str, int]) -> PttsModel:
         """The model with these offsets and periods (names the model lacks are ignored, as in the IR)."""
         components = list(self.model.components)
-        for name, value in offsets_ns.items():
-            i = self._index.get(name)
-            if i is not None:
-                c = components[i]
-                offset = check_int(value, "offset_ns", c.loc, c.name, minimum=0)
-                components[i] = dataclasses.replace(c, offset_ns=offset)
-        for name, value in periods_ns.items():
-            i = self._index.get(name)
-            if i is not None:
-                c = components[i]
-                period = check_int(value, "period_ns", c.loc, c.name, minimum=1)
-                components[i] = dataclasses.replace(c, period_ns=period)
+        for field, values, minimum in (("offset_ns", offsets_ns, 0), ("period_ns", periods_ns, 1)):
+            for name, value in values.items():
+                i = self._index.get(name)
+                if i is not None:
+                    c = components[i]
+                    change: dict[str, Any] = {field: check_int(value, field, c.loc, c.name, minimum=minimum)}
+                    components[i] = dataclasses.replace(c, **change)
         return dataclasses.replace(self.model, components=tuple(components))
 
     def prepare(self, offsets_ns: Mapping[str, int], periods_ns: Mapping[str, int]) -> Prepared:
