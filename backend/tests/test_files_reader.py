@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from special_files import special_file
 
 from chainlab.files import (
     KNOWN_HOSTS,
@@ -54,8 +55,7 @@ def test_a_regular_file_is_read_whole(tmp_path: Path) -> None:
 
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
+    fifo = special_file("fifo", tmp_path, "fifo")
     error = refusal(lambda: read_user_bytes(fifo, KNOWN_HOSTS))
     assert str(error) == f"error: known_hosts {fifo}: it is a pipe (FIFO), not a regular file"
     assert not error.missing
@@ -125,8 +125,7 @@ def test_invalid_utf8_names_line_and_column_not_content(tmp_path: Path) -> None:
 
 
 def test_check_regular_refuses_special_files_without_opening_them(tmp_path: Path) -> None:
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
+    fifo = special_file("fifo", tmp_path, "fifo")
     assert refusal(lambda: check_regular(fifo, TINY)).reason == "it is a pipe (FIFO), not a regular file"
     (tmp_path / "f").write_text("")
     assert check_regular(tmp_path / "f", TINY) is True

@@ -43,6 +43,7 @@ def model(tmp: Path, lab: Lab | None, name: str = "lab", extra: str = "") -> Pat
 
 
 def chainlab(args: list[str], env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """The CLI as a user runs it from the repository, with `env` set over this process's environment."""
     return subprocess.run(
         ["node", str(CLI), *args],
         capture_output=True,

@@ -6,34 +6,32 @@ trust-host and deploy alike, and a @cert-authority line lets asyncssh check the 
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from lab import Lab, lab_host
-from test_deploy_cycle import CLI, REPO, model
+from special_files import Kind, special_file
+from test_deploy_cycle import chainlab, model
 from test_faults import Marked, wait_for
 
 from chainlab.deploy.ssh import SshTransport
 from chainlab.deploy.transport import TransportError
 
 
-def chainlab(case: Marked, args: list[str], known_hosts: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["node", str(CLI), *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env=case.env(CHAINLAB_KNOWN_HOSTS=str(known_hosts)),
-    )
-
-
 def lab_line(lab: Lab, marker: str = "", host: str | None = None) -> str:
     pub = " ".join(lab.host_key.with_suffix(".pub").read_text().split()[:2])
     return f"{marker + ' ' if marker else ''}{host or lab.host} {pub}\n"
+
+
+def trusted_with(case: Marked, known_hosts: Path) -> dict[str, str]:
+    """The environment of a CLI run that is one of `case`'s processes and reads `known_hosts`."""
+    return case.env(CHAINLAB_KNOWN_HOSTS=str(known_hosts))
+
+
+def trust_args(tmp_path: Path, lab: Lab) -> list[str]:
+    return ["trust-host", str(model(tmp_path, lab)), "--target", "lab"]
 
 
 def deploy_args(tmp_path: Path, lab: Lab) -> list[str]:
@@ -42,26 +40,19 @@ def deploy_args(tmp_path: Path, lab: Lab) -> list[str]:
 
 
 @pytest.mark.parametrize("command", ["trust-host", "deploy"])
-@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+@pytest.mark.parametrize("kind", ["fifo", "device"])
 def test_a_known_hosts_that_is_no_regular_file_is_refused_at_once(
-    lab: Lab, tmp_path: Path, command: str, special: str
+    lab: Lab, tmp_path: Path, command: str, kind: Kind
 ) -> None:
     """Issue 29: /dev/zero grew the backend to the machine's memory; a FIFO hung it in open(), and after the CLI was
     killed the backend was left behind (PPID 1) ignoring SIGTERM."""
-    known = Path(special)
-    if special == "fifo":
-        known = tmp_path / "known_hosts"
-        os.mkfifo(known)
-    args = (
-        deploy_args(tmp_path, lab)
-        if command == "deploy"
-        else ["trust-host", str(model(tmp_path, lab)), "--target", "lab"]
-    )
+    known = special_file(kind, tmp_path, "known_hosts")
+    args = deploy_args(tmp_path, lab) if command == "deploy" else trust_args(tmp_path, lab)
     case, before = Marked(), sorted(lab.root.rglob("*"))
     started = time.monotonic()
-    r = chainlab(case, args, known, timeout=60)
+    r = chainlab(args, trusted_with(case, known), timeout=60)
     assert time.monotonic() - started < 30
-    reason = "it is a pipe (FIFO)" if special == "fifo" else "it is a device"
+    reason = "it is a pipe (FIFO)" if kind == "fifo" else "it is a device"
     assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
     assert f"known_hosts {known}: {reason}, not a regular file" in r.stderr
     assert wait_for(lambda: not case.processes(), 10), case.processes()
@@ -74,11 +65,11 @@ def test_unparseable_lines_are_skipped_with_a_warning_naming_the_line(lab: Lab, 
     known = tmp_path / "known_hosts"
     known.write_bytes(b"SECRET" * 100 + b"\n" + lab_line(lab).encode() + b"@bogus marker line\n\xff\xfe\n")
     case = Marked()
-    trusted = chainlab(case, ["trust-host", str(model(tmp_path, lab)), "--target", "lab"], known)
+    trusted = chainlab(trust_args(tmp_path, lab), trusted_with(case, known))
     assert trusted.returncode == 0 and "already in" in trusted.stdout, trusted.stderr
     warning = f"chainlab: warning: {known}: lines 1, 3, 4 skipped: not a known_hosts entry chainlab can read\n"
     assert trusted.stderr == warning
-    deployed = chainlab(case, deploy_args(tmp_path, lab), known)
+    deployed = chainlab(deploy_args(tmp_path, lab), trusted_with(case, known))
     assert deployed.returncode == 0, deployed.stderr
     assert warning.removeprefix("chainlab: warning: ") in deployed.stdout  # in the run's summary
     assert "SECRET" not in trusted.stderr + deployed.stdout + deployed.stderr
@@ -93,11 +84,11 @@ def test_a_revoked_key_is_refused_by_trust_host_and_deploy(lab: Lab, tmp_path: P
     known.write_text((lab_line(lab) if also_plain else "") + lab_line(lab, "@revoked", "*"))
     before, on_lab = known.read_bytes(), sorted(lab.root.rglob("*"))
     case = Marked()
-    trusted = chainlab(case, ["trust-host", str(model(tmp_path, lab)), "--target", "lab"], known)
+    trusted = chainlab(trust_args(tmp_path, lab), trusted_with(case, known))
     assert trusted.returncode == 1 and "added" not in trusted.stdout
     assert f"is marked @revoked in {known}: not trusting it" in trusted.stderr, trusted.stderr
     assert known.read_bytes() == before
-    deployed = chainlab(case, deploy_args(tmp_path, lab), known)
+    deployed = chainlab(deploy_args(tmp_path, lab), trusted_with(case, known))
     assert deployed.returncode == 1 and f"is marked @revoked in {known}" in deployed.stderr, deployed.stderr
     assert sorted(lab.root.rglob("*")) == on_lab
     assert wait_for(lambda: not case.processes(), 10)
@@ -106,7 +97,7 @@ def test_a_revoked_key_is_refused_by_trust_host_and_deploy(lab: Lab, tmp_path: P
 def test_trust_host_appends_after_a_last_line_without_line_end(lab: Lab, tmp_path: Path) -> None:
     known = tmp_path / "known_hosts"
     known.write_text("10.200.254.9 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHSHoArQDUvy/KMnFwXzuMV828uu9AFVTDdULFn8ywBf")
-    trusted = chainlab(Marked(), ["trust-host", str(model(tmp_path, lab)), "--target", "lab"], known)
+    trusted = chainlab(trust_args(tmp_path, lab), trusted_with(Marked(), known))
     assert trusted.returncode == 0 and "added" in trusted.stdout, trusted.stderr
     lines = known.read_text().splitlines()
     assert len(lines) == 2 and lines[1] == lab_line(lab).strip()

@@ -3,11 +3,11 @@ as OpenSSH skips them, @revoked and @cert-authority kept with their meaning, the
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import asyncssh
 import pytest
+from special_files import special_file
 
 from chainlab.deploy.known_hosts import KnownHosts, lines_without, load_known_hosts
 from chainlab.files import UserFileError
@@ -66,8 +66,7 @@ def test_one_skipped_line_is_named_in_the_singular(tmp_path: Path) -> None:
 def test_a_missing_file_is_empty_but_a_fifo_or_device_is_refused(tmp_path: Path) -> None:
     missing = load_known_hosts(tmp_path / "none")
     assert missing.lines == [] and missing.skipped == [] and missing.match(HOST, 22).keys == []
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
+    fifo = special_file("fifo", tmp_path, "fifo")
     with pytest.raises(UserFileError, match="it is a pipe"):
         load_known_hosts(fifo)
     with pytest.raises(UserFileError, match="known_hosts /dev/zero: it is a device, not a regular file"):

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import socket
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from lab import Lab
 from listeners import listener
-from test_deploy_cycle import CLI, REPO, model
+from test_deploy_cycle import chainlab, model
 
 from chainlab.deploy.reach import BANNER_TIMEOUT_S, LOGIN_TIMEOUT_S, TCP_TIMEOUT_S, reason, server_host_key
 from chainlab.deploy.transport import TransportError
@@ -96,14 +94,8 @@ def test_trust_host_at_a_silent_port_is_one_line_after_the_banner_time_out(lab: 
     with listener("silent", here(lab)) as port:
         f = model(tmp_path, dataclasses.replace(lab, host=here(lab), port=port.port))
         start = time.monotonic()
-        done = subprocess.run(
-            ["node", str(CLI), "trust-host", str(f), "--target", "lab"],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env={**os.environ, "CHAINLAB_KNOWN_HOSTS": str(tmp_path / "known_hosts")},
-        )
+        known_hosts = {"CHAINLAB_KNOWN_HOSTS": str(tmp_path / "known_hosts")}
+        done = chainlab(["trust-host", str(f), "--target", "lab"], known_hosts, timeout=60)
         took = time.monotonic() - start
     assert done.returncode == 1, done.stderr
     [line] = done.stderr.strip().splitlines()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from special_files import special_file
 
 from chainlab.files import UserFileError
 from chainlab.interchange.xml_input import ImportRefused, local_name, read_xml
@@ -50,8 +50,7 @@ def test_malformed_xml_and_any_dtd_are_refused_with_the_place(
 
 
 def test_a_fifo_and_a_file_over_4_mib_are_refused_before_reading(tmp_path: Path) -> None:
-    fifo = tmp_path / "pipe.xml"
-    os.mkfifo(fifo)
+    fifo = special_file("fifo", tmp_path, "pipe.xml")
     with pytest.raises(UserFileError, match=r"a pipe \(FIFO\)"):
         read_xml(fifo)
     big = write(tmp_path, "<a>" + "x" * (4 * 1024 * 1024) + "</a>", "big.xml")

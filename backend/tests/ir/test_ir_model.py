@@ -4,10 +4,10 @@ not UTF-8 are refused with the file and the reason; JSON that is not IR names it
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from special_files import KINDS, Kind, special_file
 
 from chainlab.errors import ModelError
 from chainlab.files import UserFileError
@@ -20,14 +20,9 @@ def test_an_exported_ir_loads() -> None:
     assert load_ir(GOLDEN) == json.loads(GOLDEN.read_text())
 
 
-@pytest.mark.parametrize("special", ["fifo", "/dev/zero", "directory"])
-def test_an_ir_path_that_is_no_regular_file_is_refused(tmp_path: Path, special: str) -> None:
-    path = Path(special)
-    if special == "fifo":
-        path = tmp_path / "m.ir.json"
-        os.mkfifo(path)
-    elif special == "directory":
-        path = tmp_path
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_ir_path_that_is_no_regular_file_is_refused(tmp_path: Path, kind: Kind) -> None:
+    path = special_file(kind, tmp_path, "m.ir.json")
     with pytest.raises(UserFileError, match=f"IR JSON {path}: it is a .*, not a regular file"):
         load_ir(path)
 

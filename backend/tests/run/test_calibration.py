@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from special_files import KINDS, Kind, special_file_at
 
 from chainlab.errors import ModelError
 from chainlab.files import UserFileError
@@ -37,15 +38,9 @@ def test_a_saved_calibration_reads_back_and_a_missing_one_is_none(tmp_path: Path
     assert load_calibration(path, "App", "here") == cal
 
 
-@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
-def test_a_calibration_that_is_no_regular_file_is_refused(tmp_path: Path, kind: str) -> None:
-    path = stored(tmp_path)
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_calibration_that_is_no_regular_file_is_refused(tmp_path: Path, kind: Kind) -> None:
+    path = special_file_at(stored(tmp_path), kind)
     with pytest.raises(UserFileError, match="not a regular file") as e:
         load_calibration(path, "App", "here")
     assert str(e.value).startswith(f"error: calibration {path}: it is a ")
@@ -96,13 +91,9 @@ def alive(mark: bytes) -> list[int]:
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])
-def test_run_with_such_a_calibration_ends_at_once_through_the_cli(tmp_path: Path, kind: str) -> None:
+def test_run_with_such_a_calibration_ends_at_once_through_the_cli(tmp_path: Path, kind: Kind) -> None:
     shutil.copy(REPO / "samples" / "chains" / "appendix-a.chain", tmp_path / "app.chain")
-    path = stored(tmp_path)
-    if kind == "fifo":
-        os.mkfifo(path)
-    else:
-        path.symlink_to("/dev/zero")
+    path = special_file_at(stored(tmp_path), kind)
     mark = f"CHAINLAB_TEST_MARK={uuid.uuid4().hex}"
     started = time.monotonic()
     r = subprocess.run(

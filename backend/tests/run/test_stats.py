@@ -3,11 +3,11 @@ statistics shape for measured and predicted latency, and the KS distance."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from special_files import KINDS, Kind, special_file
 
 from chainlab.files import UserFileError
 from chainlab.run.stats import (
@@ -86,14 +86,9 @@ def test_read_latencies_of_a_run_and_of_a_header_only(tmp_path: Path) -> None:
     assert read_latencies(csv).size == 0
 
 
-@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "directory"])
-def test_read_latencies_refuses_what_is_no_regular_file(tmp_path: Path, special: str) -> None:
-    path = Path(special)
-    if special == "fifo":
-        path = tmp_path / "latencies.csv"
-        os.mkfifo(path)
-    elif special == "directory":
-        path = tmp_path
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_latencies_refuses_what_is_no_regular_file(tmp_path: Path, kind: Kind) -> None:
+    path = special_file(kind, tmp_path, "latencies.csv")
     with pytest.raises(UserFileError, match=", not a regular file"):
         read_latencies(path)
 

@@ -3,10 +3,10 @@ without a complete iteration, and a file that is no trace refused with its name 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from special_files import Kind, special_file
 
 from chainlab.files import UserFileError
 from chainlab.run.trace import read_trace
@@ -31,12 +31,9 @@ def test_no_trace_or_no_complete_iteration_is_none(tmp_path: Path, text: str | N
     assert read_trace(path) is None
 
 
-@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
-def test_a_trace_that_is_no_regular_file_is_refused(tmp_path: Path, special: str) -> None:
-    path = Path(special)
-    if special == "fifo":
-        path = tmp_path / "tasks.csv"
-        os.mkfifo(path)
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_trace_that_is_no_regular_file_is_refused(tmp_path: Path, kind: Kind) -> None:
+    path = special_file(kind, tmp_path, "tasks.csv")
     with pytest.raises(UserFileError, match=f"measurement {path}: it is a .*, not a regular file"):
         read_trace(path)
 
