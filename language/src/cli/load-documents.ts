@@ -1,6 +1,6 @@
 /** Loads .chain files into one workspace of the language services and validates them. */
 import { resolve } from 'node:path';
-import { URI, type LangiumDocument } from 'langium';
+import { DocumentState, URI, type DocumentBuilder, type Disposable, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { Diagnostic } from 'vscode-languageserver';
 import type { ChainServices } from '../dsl/chain-module.js';
@@ -9,6 +9,7 @@ import type { Model } from '../generated/ast.js';
 import { escapeControls } from './escape-controls.js';
 import { readModelFile } from './model-files.js';
 import { UsageError } from './usage-error.js';
+import { COLLECT_ABOVE_BYTES, collectGarbage } from './heap.js';
 
 let cached: ChainServices | undefined;
 
@@ -48,11 +49,26 @@ export async function loadFiles(paths: readonly string[], services = chainServic
         byUri.set(uri.toString(), { path, document });
     }
     const documents = [...byUri.values()];
-    await services.shared.workspace.DocumentBuilder.build(
-        documents.map(d => d.document),
-        { validation: true },
-    );
+    const builder = services.shared.workspace.DocumentBuilder;
+    const bytes = documents.reduce((sum, { document }) => sum + document.textDocument.getText().length, 0);
+    const collecting = bytes > COLLECT_ABOVE_BYTES ? collectAfterPhases(builder) : [];
+    try {
+        await builder.build(
+            documents.map(d => d.document),
+            { validation: true },
+        );
+    } finally {
+        for (const listener of collecting) listener.dispose();
+    }
     return documents.map(({ path, document }) => ({ path, document, diagnostics: document.diagnostics ?? [] }));
+}
+
+/** After the parse (done when a document is made), and after the phases that leave the most garbage. */
+function collectAfterPhases(builder: DocumentBuilder): Disposable[] {
+    collectGarbage();
+    return [DocumentState.ComputedScopes, DocumentState.Linked, DocumentState.Validated].map(phase =>
+        builder.onBuildPhase(phase, () => collectGarbage()),
+    );
 }
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];

@@ -30,14 +30,15 @@ import { closeNames, quotedAlternatives } from './close-names.js';
 import { boxPorts } from './model-util.js';
 import { lexerErrorsWithoutFollowUps, parserErrorsWithoutFollowUps } from './syntax-error-messages.js';
 import { keywordTyposOf } from './keyword-typos.js';
-import { ChainReference, type ReferenceResolver } from './chain-reference.js';
+import { standIn } from './lean-cst.js';
+import { referenceFactory, type ChainReference, type ReferenceResolver } from './chain-reference.js';
 
 /** How many AST nodes the one-pass loops handle between two checks for cancellation. */
 export const NODES_PER_CANCEL_CHECK = 2000;
 
 export class ChainLinker extends DefaultLinker {
     override buildReference(node: AstNode, property: string, refNode: CstNode | undefined, refText: string): Reference {
-        return new ChainReference(this.resolver, node, property, refNode, refText);
+        return this.newReference(node, property, standIn(refNode), refText);
     }
 
     /** Fields set back, not deleted: a deleted field turns every reference into a slow dictionary object. */
@@ -55,6 +56,8 @@ export class ChainLinker extends DefaultLinker {
         getLinkedNode: info => this.getLinkedNode(info),
         pathOf: node => this.astNodeLocator.getAstNodePath(node),
     };
+
+    private readonly newReference = referenceFactory(this.resolver);
 
     /**
      * Langium's link awaits a cancellation check for every AST node (a promise and a microtask each, a

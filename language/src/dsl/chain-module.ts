@@ -16,6 +16,7 @@ import { ChainGeneratedModule, ChainGeneratedSharedModule } from '../generated/m
 import { ChainDocumentValidator, ChainLinker } from './chain-linker.js';
 import { ChainScopeComputation, ChainScopeProvider } from './chain-scope.js';
 import { createChainCompletionParser, createChainParser } from './chain-parser.js';
+import { LeanTokenLexer } from './lean-tokens.js';
 import { ChainLexerErrorMessageProvider, ChainParserErrorMessageProvider } from './syntax-error-messages.js';
 import { ChainValidator, registerValidationChecks } from './validation/chain-validator.js';
 import { ChainHoverProvider } from './lsp/chain-hover.js';
@@ -38,6 +39,7 @@ export type ChainServices = LangiumServices & ChainAddedServices;
 
 export const ChainModule: Module<ChainServices, PartialLangiumServices & ChainAddedServices> = {
     parser: {
+        Lexer: services => new LeanTokenLexer(services),
         LangiumParser: services => createChainParser(services),
         CompletionParser: services => createChainCompletionParser(services),
         ParserErrorMessageProvider: services => new ChainParserErrorMessageProvider(services),

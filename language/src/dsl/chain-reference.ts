@@ -6,6 +6,7 @@
  */
 import {
     AstUtils,
+    GrammarAST,
     DocumentState,
     isAstNode,
     isAstNodeDescription,
@@ -28,38 +29,37 @@ export interface ReferenceResolver {
 
 const RESOLVING = Symbol('resolving');
 
-export class ChainReference implements Reference {
+export abstract class ChainReference implements Reference {
     /** The target, a linking error, a resolution under way (a symbol: Langium's linker sets its own) or not yet. */
     _ref: AstNode | LinkingError | symbol | undefined = undefined;
     _nodeDescription: AstNodeDescription | undefined = undefined;
-    readonly #resolver: ReferenceResolver;
-    readonly #container: AstNode;
-    readonly #property: string;
 
-    constructor(
-        resolver: ReferenceResolver,
-        container: AstNode,
-        property: string,
-        readonly $refNode: CstNode | undefined,
-        readonly $refText: string,
-    ) {
-        this.#resolver = resolver;
-        this.#container = container;
-        this.#property = property;
-    }
+    constructor(readonly $refNode: CstNode | undefined) {}
+
+    /** The linker's parts, the same for every reference of one linker (on the prototype: not a field each). */
+    protected abstract get resolver(): ReferenceResolver;
+
+    /** The AST node that holds the reference. */
+    protected abstract get container(): AstNode;
+
+    /** The property of `container` that holds it. */
+    protected abstract get property(): string;
+
+    /** The name as written. */
+    abstract get $refText(): string;
 
     get ref(): AstNode | undefined {
         if (isAstNode(this._ref)) return this._ref; // the most frequent case: resolved before
-        const info: ReferenceInfo = { reference: this, container: this.#container, property: this.#property };
+        const info: ReferenceInfo = { reference: this, container: this.container, property: this.property };
         if (isAstNodeDescription(this._nodeDescription)) {
             // a candidate was found before, in a document not loaded then
             this._ref =
-                this.#resolver.loadAstNode(this._nodeDescription) ??
-                this.#resolver.createLinkingError(info, this._nodeDescription);
+                this.resolver.loadAstNode(this._nodeDescription) ??
+                this.resolver.createLinkingError(info, this._nodeDescription);
         } else if (this._ref === undefined) {
             this._ref = RESOLVING;
-            const document = AstUtils.findRootNode(this.#container).$document;
-            const found = this.#resolver.getLinkedNode(info);
+            const document = AstUtils.findRootNode(this.container).$document;
+            const found = this.resolver.getLinkedNode(info);
             if (found.error && document && document.state < DocumentState.ComputedScopes) {
                 this._ref = undefined; // the scopes are not ready: the linker tries again later
                 return undefined;
@@ -68,7 +68,7 @@ export class ChainReference implements Reference {
             this._nodeDescription = found.descr;
             document?.references.push(this);
         } else if (typeof this._ref === 'symbol') {
-            const where = `${this.#resolver.pathOf(this.#container)}/${this.#property}`;
+            const where = `${this.resolver.pathOf(this.container)}/${this.property}`;
             throw new Error(`Cyclic reference resolution detected: ${where} (symbol '${this.$refText}')`);
         }
         return isAstNode(this._ref) ? this._ref : undefined;
@@ -81,4 +81,65 @@ export class ChainReference implements Reference {
     get error(): LinkingError | undefined {
         return isLinkingError(this._ref) ? this._ref : undefined;
     }
+}
+
+/** The property a reference's node is assigned to, from its grammar element (a cross-reference in an assignment). */
+function assignedProperty(node: CstNode): string | undefined {
+    return AstUtils.getContainerOfType(node.grammarSource, GrammarAST.isAssignment)?.feature;
+}
+
+export type ReferenceFactory = (
+    container: AstNode,
+    property: string,
+    refNode: CstNode | undefined,
+    refText: string,
+) => ChainReference;
+
+/**
+ * References that resolve themselves with `resolver`. One in the tree (the parser's) reads its text, its container
+ * and its property from its node: a large model has hundreds of thousands, and each kept a copy of its name.
+ */
+export function referenceFactory(resolver: ReferenceResolver): ReferenceFactory {
+    class InTree extends ChainReference {
+        declare readonly $refNode: CstNode;
+
+        protected override get resolver(): ReferenceResolver {
+            return resolver;
+        }
+
+        protected override get container(): AstNode {
+            return this.$refNode.astNode;
+        }
+
+        protected override get property(): string {
+            return assignedProperty(this.$refNode) ?? '';
+        }
+
+        override get $refText(): string {
+            return this.$refNode.text;
+        }
+    }
+    class Written extends ChainReference {
+        constructor(
+            protected override readonly container: AstNode,
+            protected override readonly property: string,
+            refNode: CstNode | undefined,
+            private readonly text: string,
+        ) {
+            super(refNode);
+        }
+
+        protected override get resolver(): ReferenceResolver {
+            return resolver;
+        }
+
+        override get $refText(): string {
+            return this.text;
+        }
+    }
+    // the parser's node is under the container's node once the container is built (it is not yet, here)
+    return (container, property, refNode, refText) =>
+        refNode?.text === refText && assignedProperty(refNode) === property
+            ? new InTree(refNode)
+            : new Written(container, property, refNode, refText);
 }

@@ -3,7 +3,8 @@
  * each one an object literal with a getter: V8 gives every such object its own dictionary of properties, a
  * closure and a context (~600 bytes), and the description computes its element's range at once (a Range and two
  * Positions cached on the syntax node) although only go-to-definition and symbol searches ask for it. Here a
- * description is a class instance with its segments and path computed when asked and then kept.
+ * description is a class instance of four fields, with its type, segments and path computed when asked (a model near
+ * the size limit has hundreds of thousands of descriptions and few are ever asked).
  */
 import {
     AstUtils,
@@ -26,29 +27,27 @@ interface DescriptionSources {
 }
 
 class LeanDescription implements AstNodeDescription {
-    private nameAt?: DocumentSegment;
-    private selectionAt?: DocumentSegment;
-    private pathOf?: string;
-
     constructor(
         private readonly sources: DescriptionSources,
         readonly node: AstNode,
         readonly name: string,
-        readonly type: string,
         readonly documentUri: URI,
     ) {}
 
+    get type(): string {
+        return this.node.$type;
+    }
+
     get nameSegment(): DocumentSegment | undefined {
-        const named = this.sources.names.getNameNode(this.node) ?? this.node.$cstNode;
-        return (this.nameAt ??= CstUtils.toDocumentSegment(named));
+        return CstUtils.toDocumentSegment(this.sources.names.getNameNode(this.node) ?? this.node.$cstNode);
     }
 
     get selectionSegment(): DocumentSegment | undefined {
-        return (this.selectionAt ??= CstUtils.toDocumentSegment(this.node.$cstNode));
+        return CstUtils.toDocumentSegment(this.node.$cstNode);
     }
 
     get path(): string {
-        return (this.pathOf ??= this.sources.locator.getAstNodePath(this.node));
+        return this.sources.locator.getAstNodePath(this.node);
     }
 }
 
@@ -69,6 +68,6 @@ export class LeanAstNodeDescriptionProvider extends DefaultAstNodeDescriptionPro
         // as Langium's: a description without a name is a bug in the caller, said with the element's path
         if (!named) throw new Error(`Node at path ${this.sources.locator.getAstNodePath(node)} has no name.`);
         const uri = (document ?? AstUtils.getDocument(node)).uri;
-        return new LeanDescription(this.sources, node, named, node.$type, uri);
+        return new LeanDescription(this.sources, node, named, uri);
     }
 }
