@@ -1,14 +1,16 @@
 """Bench of the sweep engine (chainlab.sweep): exact PTTS analyses per second in one process, on a LocalCluster of
 this machine, and on a Dask scheduler with workers started as separate processes (not a test).
 
-Run: backend/.venv/bin/python bench/sweep/bench_sweep.py [--workload light|heavy|both] [--json]
+Run: backend/.venv/bin/python bench/sweep/bench_sweep.py [--workload light|heavy|both] [--rows runs|points] [--json]
 
 Each workload is an `explore` grid of the case study's ConfigE (thesis Table 5.3): offsets of GPU and Wall times
-candidate periods of Wall, every point one exact analysis (chainlab.ptts.explore_points.analyse_point, the function the
-CLI's sweeps run). `light` keeps Wall near 16.6 ms (short hyper-periods, ~0.3 ms a point); `heavy` adds 16.67 ms
-(a long hyper-period, eq. 5.15 ~1e6, several ms a point). Throughput counts the sweep only; the start of the
-cluster (LocalCluster: its processes; separate: connecting) is printed apart. Scaling efficiency is
-throughput / (one-process throughput x workers). The rows are checked equal in all three modes.
+candidate periods of Wall, every point one exact analysis: `--rows runs` (default) as the CLI's sweeps run them,
+the points that differ in Wall's offset in one pass (chainlab.ptts.offset_runs.analyse_points), `--rows points` one
+by one (chainlab.ptts.explore_points.analyse_point); the same rows. `light` keeps Wall near 16.6 ms (short
+hyper-periods); `heavy` adds 16.67 ms (a long hyper-period, eq. 5.15 ~1e6, ms a point one by one). Throughput
+counts the sweep only; the start of the cluster (LocalCluster: its processes; separate: connecting) is printed
+apart. Scaling efficiency is throughput / (one-process throughput x workers). The rows are checked equal in all
+modes.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from chainlab.ptts.api import prepare  # noqa: E402
 from chainlab.ptts.cost import eq_5_15  # noqa: E402
 from chainlab.ptts.explore import _resolved_ir  # noqa: E402
 from chainlab.ptts.explore_points import Shared, analyse_point, point_ir, point_key  # noqa: E402
+from chainlab.ptts.offset_runs import analyse_points  # noqa: E402
 from chainlab.sweep.cluster import local_workers  # noqa: E402
 from chainlab.sweep.engine import run_sweep  # noqa: E402
 
@@ -61,8 +64,9 @@ def grid(workload: str) -> tuple[Shared, list[dict[str, Any]], dict[int, float]]
     return Shared(ir, 160 * MS, "<=", 10**12), points, ops
 
 
-def timed(workload: str, cluster: str, workers: int | None = None, batch: int | None = None) -> dict[str, Any]:
-    """One sweep of the workload (a fresh Shared: no structure carried over from an earlier mode)."""
+def timed(workload: str, cluster: str, workers: int | None = None, runs: bool = True) -> dict[str, Any]:
+    """One sweep of the workload (a fresh Shared: no structure carried over from an earlier mode); runs: the rows
+    of runs of one varying offset in one pass each (what `explore` does), else point by point."""
     shared, points, ops = grid(workload)
     engines = []
     wall = next(iter(points[0]["periods_ns"]))
@@ -74,9 +78,9 @@ def timed(workload: str, cluster: str, workers: int | None = None, batch: int | 
         key=point_key,
         cluster=cluster,
         workers=workers,
-        batch=batch,
         cost=lambda p: ops[p["periods_ns"][wall]],
         on_engine=engines.append,
+        many=analyse_points if runs else None,
     )
     elapsed = time.perf_counter() - started
     engine = engines[0]
@@ -150,11 +154,11 @@ MODES = (
 )
 
 
-def run_workload(workload: str, address: str) -> dict[str, Any]:
-    here = timed(workload, "process")
+def run_workload(workload: str, address: str, runs: bool) -> dict[str, Any]:
+    here = timed(workload, "process", runs=runs)
     out: dict[str, Any] = {"points": here["points"]}
     for name, cluster, workers in MODES:
-        r = here if name == "process" else timed(workload, cluster or address, workers)
+        r = here if name == "process" else timed(workload, cluster or address, workers, runs)
         assert r["rows"] == here["rows"], f"rows differ between process and {name}"
         per_point_s = 1 / here["per_s"]
         out[name] = {
@@ -188,9 +192,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workload", choices=[*WORKLOADS, "both"], default="both")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--rows", choices=["runs", "points"], default="runs", help="runs of one offset in one pass, or point by point"
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     results: dict[str, Any] = {
+        "rows": args.rows,
         "cores": local_workers(),
         "load_before": load,
         "workloads": {},
@@ -198,7 +206,7 @@ def main() -> None:
     address, procs = separate_cluster(2)
     try:
         for workload in [*WORKLOADS] if args.workload == "both" else [args.workload]:
-            results["workloads"][workload] = run_workload(workload, address)
+            results["workloads"][workload] = run_workload(workload, address, args.rows == "runs")
     finally:
         stop(procs)
     results["load_after"] = os.getloadavg()
@@ -206,7 +214,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{results['cores']} cores; load average before {load[0]:.2f}, after {results['load_after'][0]:.2f}")
+    print(
+        f"{results['cores']} cores; load average before {load[0]:.2f}, after {results['load_after'][0]:.2f}; "
+        f"rows: {args.rows}"
+    )
     head = f"{'workload':8} {'engine':9} {'workers':>7} {'points':>7} {'start s':>8} {'sweep s':>8} {'analyses/s':>11}"
     print(f"{head} {'overhead ms/pt':>14} {'efficiency':>10}")
     for workload, out in results["workloads"].items():

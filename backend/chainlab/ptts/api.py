@@ -145,7 +145,6 @@ def compute(
     started = time.perf_counter()
     p = prepared or prepare(ptts_ir, resolve_chain)
     chain, hops = p.chain, p.hops
-    R = chain.roots
     if choice is None:
         choice = choose(p, per_root=per_root, max_trees=max_trees, max_operations=max_operations)
     if choice.refusal is not None:
@@ -157,14 +156,19 @@ def compute(
         dist, roots_out = lat.distribution, lat.per_root
     else:
         dist = quotient_latency(chain, hops)
+    loss = chain_loss(chain, hops, cost)
+    return PttsResult(p, dist, loss, roots_out, method, time.perf_counter() - started)
+
+
+def chain_loss(chain: GridChain, hops: list[Hop], cost: dict[str, Any]) -> LossResult:
+    """The exact container loss of the chain; cost: its `Choice.cost` (which loss method fits)."""
+    R = chain.roots
     shifts = partner_shifts(chain)
     if not shifts:
-        loss = LossResult(0.0, True, [0.0] * chain.n, [], {} if R <= PER_ROOT_LIMIT else None)
-    elif R * len(shifts) <= PER_ROOT_LIMIT and cost["per_root_rows"] < INFEASIBLE:
-        loss = per_root_loss(chain, hops, shifts)
-    else:
-        loss = quotient_loss(chain, hops, shifts)
-    return PttsResult(p, dist, loss, roots_out, method, time.perf_counter() - started)
+        return LossResult(0.0, True, [0.0] * chain.n, [], {} if R <= PER_ROOT_LIMIT else None)
+    if R * len(shifts) <= PER_ROOT_LIMIT and cost["per_root_rows"] < INFEASIBLE:
+        return per_root_loss(chain, hops, shifts)
+    return quotient_loss(chain, hops, shifts)
 
 
 def _requirement_json(req: Requirement, dist: Distribution, loss: float) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from chainlab.ptts.grid import GridChain
@@ -33,8 +34,17 @@ def eq_5_15(chain: GridChain) -> tuple[int, list[int]]:
 
 def per_root_fits(chain: GridChain) -> bool:
     """Whether the per-root method's trigger times stay far from int64 overflow."""
-    reach = max(chain.offsets) + sum(chain.emax(i) + chain.periods[i] for i in range(chain.n))
-    return chain.hyperperiod + reach < INT64_SAFE
+    return reach_fits(time_reach(chain.periods, [chain.emax(i) for i in range(chain.n)]), max(chain.offsets))
+
+
+def time_reach(periods: Sequence[int], emax: Sequence[int]) -> int:
+    """The latest time the per-root method reaches, less the largest offset (grid units)."""
+    return math.lcm(*periods) + sum(e + d for e, d in zip(emax, periods))
+
+
+def reach_fits(reach: int, max_offset: int) -> bool:
+    """`per_root_fits` of a chain of this `time_reach` and largest offset."""
+    return reach + max_offset < INT64_SAFE
 
 
 def cost_summary(chain: GridChain, hops: list[Hop] | None = None) -> dict[str, Any]:

@@ -62,9 +62,11 @@ class Distribution:
     values_ns: np.ndarray
     probs: np.ndarray
     _cdf: np.ndarray = field(init=False, repr=False)
+    _total: float = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cdf", np.cumsum(self.probs))
+        object.__setattr__(self, "_total", float(self.probs.sum()))  # every statistic below divides by it
 
     @property
     def cdf(self) -> np.ndarray:
@@ -72,7 +74,7 @@ class Distribution:
 
     @property
     def total(self) -> float:
-        return float(self.probs.sum())
+        return self._total
 
     @property
     def mean_ns(self) -> float:

@@ -43,7 +43,14 @@ class ExactLatency:
 def _expand(
     t: np.ndarray, age: np.ndarray, w: np.ndarray, idx: np.ndarray | None, hop: Hop
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    off, pr = hop.lookup(t)
+    return grow(t, age, w, idx, *hop.lookup(t))
+
+
+def grow(
+    t: np.ndarray, age: np.ndarray, w: np.ndarray, idx: np.ndarray | None, off: np.ndarray, pr: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every row (trigger time, age, probability, tag) times the columns of its hop look-up (off, pr), rows of
+    probability 0 dropped: a row's children stay in the order of its columns, rows in their order."""
     K = off.shape[1]
     t2 = (t[:, None] + off).ravel()
     age2 = (age[:, None] + off).ravel()
@@ -78,15 +85,64 @@ def age_rows(
     return age, w, idx
 
 
-def exact_latency(chain: GridChain, hops: list[Hop], per_root: bool = False) -> ExactLatency:
-    R = chain.roots
+def age_rows_at(chain: GridChain, hops: list[Hop]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows (trigger time, age, probability) of every root after `hops` (the first hops of the chain)."""
+    t = chain.offsets[0] + np.arange(chain.roots, dtype=np.int64) * chain.periods[0]
+    age = np.zeros(len(t), dtype=np.int64)
+    w = np.ones(len(t))
+    for hop in hops:
+        t, age, w, _ = _expand(t, age, w, None, hop)
+    return t, age, w
+
+
+def age_bins(chain: GridChain) -> tuple[int, int, int]:
+    """(lo, step, size): the ages at the last component's trigger lie on lo + residue + step * [0, size), whatever
+    the offsets (residue: of the first and last offsets, see exact_latency)."""
     last = chain.n - 1
     step = math.gcd(chain.periods[0], chain.periods[last])
     lo = sum(chain.hop_range(i)[0] for i in range(last))
     span = sum(chain.hop_range(i)[1] - chain.hop_range(i)[0] for i in range(last))
     lo -= step  # slack for the residue of offsets
     span += 2 * step
-    size = span // step + 1
+    return lo, step, span // step + 1
+
+
+def _latency(chain: GridChain, age_v: np.ndarray, age_w: np.ndarray) -> Distribution:
+    """The age distribution (summed over the roots) averaged over them, the last component's ETP convolved in."""
+    return _averaged_latency(chain, age_v, age_w / chain.roots)
+
+
+def _averaged_latency(chain: GridChain, age_v: np.ndarray, age_w: np.ndarray) -> Distribution:
+    last = chain.n - 1
+    lat_v, lat_w = convolve(age_v, age_w, chain.etp_values[last], chain.etp_probs[last])
+    return Distribution(lat_v * chain.unit_ns, lat_w)
+
+
+def dense_latency(chain: GridChain, dense: np.ndarray, base: int, step: int) -> Distribution:
+    """`_latency` of ages summed into bins base + step * k."""
+    nz = np.flatnonzero(dense)
+    return _latency(chain, base + nz.astype(np.int64) * step, dense[nz])
+
+
+def dense_latencies(chain: GridChain, dense: np.ndarray, bases: np.ndarray, step: int) -> list[Distribution]:
+    """`dense_latency` of every row of `dense` (bins bases[row] + step * k), the element-wise steps for all rows
+    at once: the same numbers, so the same bits."""
+    rows, cols = np.nonzero(dense)
+    age_v = bases[rows] + cols.astype(np.int64) * step
+    age_w = dense[rows, cols] / chain.roots
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=len(dense)))])
+    last = chain.n - 1
+    if len(chain.etp_values[last]) > 1:
+        return [_averaged_latency(chain, age_v[s:e], age_w[s:e]) for s, e in itertools.pairwise(bounds.tolist())]
+    lat_v, lat_w = convolve(age_v, age_w, chain.etp_values[last], chain.etp_probs[last])  # a shift: row by row
+    lat_v = lat_v * chain.unit_ns
+    return [Distribution(lat_v[s:e], lat_w[s:e]) for s, e in itertools.pairwise(bounds.tolist())]
+
+
+def exact_latency(chain: GridChain, hops: list[Hop], per_root: bool = False) -> ExactLatency:
+    R = chain.roots
+    last = chain.n - 1
+    lo, step, size = age_bins(chain)
     dense = np.zeros(size) if size <= DENSE_LIMIT else None
     sparse_v: list[np.ndarray] = []
     sparse_w: list[np.ndarray] = []
@@ -105,14 +161,10 @@ def exact_latency(chain: GridChain, hops: list[Hop], per_root: bool = False) -> 
         if per_root and idx is not None:
             root_parts.append((idx, age, w))
     if dense is not None:
-        nz = np.flatnonzero(dense)
-        age_v = lo + residue + nz.astype(np.int64) * step
-        age_w = dense[nz]
+        dist = dense_latency(chain, dense, lo + residue, step)
     else:
         age_v, age_w = accumulate(np.concatenate(sparse_v), np.concatenate(sparse_w), step)
-    age_w = age_w / R
-    lat_v, lat_w = convolve(age_v, age_w, chain.etp_values[last], chain.etp_probs[last])
-    dist = Distribution(lat_v * chain.unit_ns, lat_w)
+        dist = _latency(chain, age_v, age_w)
     roots = None
     if per_root:
         roots = _per_root(chain, root_parts)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -35,11 +36,14 @@ from chainlab.ptts.explore_plan import (
 )
 from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_key
 from chainlab.ptts.model import parse_model
+from chainlab.ptts.offset_runs import analyse_points
 from chainlab.sweep.pareto import pareto_front
 
 MAX_SWEEP_OPERATIONS = 10**11  # eq. 5.15 summed over the points (about 100 s of one core on the case study)
 REPLY_POINTS = 10_000  # points in the reply; beyond, an even sample (the --out file has every one)
 IN_PROCESS_S = 1.5  # a sweep estimated shorter than this runs here: a LocalCluster takes ~1-2 s to start
+ESTIMATE_S = 0.3  # about the most the estimate of a sweep's time spends timing points
+ESTIMATE_RUN = 32  # points of a period choice timed together (a short run shares less: it overrates)
 FORMAT = "chainlab-explore-1"  # in the model hash: rows of another row format are not mixed
 
 
@@ -97,24 +101,49 @@ def explore(
     limit = max_trees or DEFAULT_MAX_TREES
     combos = period_combos(request, ir, limit)
     total_ops = check_size(request, combos, max_operations)
-    if cluster is None and _estimated_seconds(ir, combos, limit) < IN_PROCESS_S:
-        cluster = "process"
     points = sweep_points(request, combos)
+    if cluster is None and _estimated_seconds(ir, combos, points, limit) < IN_PROCESS_S:
+        cluster = "process"
     shared = Shared(ir, request.deadline, request.op, limit)
     ran = _run_points(request, shared, combos, points, cluster, out, resume, progress, cancelled)
     return _reply(request, combos, points, ran, {"eq_5_15": total_ops, "limit": max_operations}, out)
 
 
-def _estimated_seconds(ir: dict[str, Any], combos: list[Combo], limit: int) -> float:
-    """The sweep's time from the cheapest period choice analysed here, scaled by eq. 5.15. It fails fast, before
-    any worker starts: a model the analysis refuses fails once, with analyze's message and nearby periods."""
+def _estimated_seconds(ir: dict[str, Any], combos: list[Combo], points: list[Point], limit: int) -> float:
+    """The sweep's time: each period choice, cheapest first, timed here on one point and then on a run of its points
+    (analysed together, as the sweep analyses them, warm) while the timing stays within ESTIMATE_S; a choice not
+    timed is scaled from the last one timed by eq. 5.15 (which overrates the costly ones, often 100x). It fails
+    fast, before any worker starts: a model the analysis refuses fails once, with analyze's message and nearby
+    periods."""
     from chainlab.ptts.api import compute
 
-    cheapest = min(combos, key=lambda c: c.ops)
     started = time.perf_counter()
+    cheapest = min(combos, key=lambda c: c.ops)
     compute(with_periods(ir, cheapest.periods), max_trees=limit)
-    seconds = time.perf_counter() - started
-    return sum(c.points * seconds * max(1.0, c.ops / max(1, cheapest.ops)) for c in combos)
+    per_point, timed_ops = time.perf_counter() - started, cheapest.ops
+    timing = Shared(ir, None, "<=", limit)
+    firsts = dict(zip(map(id, combos), itertools.accumulate([c.points for c in combos], initial=0)))  # points' order
+    total = 0.0
+    for combo in sorted(combos, key=lambda c: c.ops):
+        guess = per_point * max(1.0, combo.ops / max(1, timed_ops))
+        if time.perf_counter() - started + guess < IN_PROCESS_S:  # a point that may take longer: a cluster's sweep
+            first = firsts[id(combo)]
+            run = points[first : first + min(combo.points, 1 + ESTIMATE_RUN)]
+            guess, timed_ops = _timed(timing, run[:1]), combo.ops
+            if len(run) > 1 and time.perf_counter() - started + guess * len(run) < IN_PROCESS_S:
+                guess = _timed(timing, run[1:])  # this first time builds the hop tables and choices the sweep shares
+                if time.perf_counter() - started + guess * len(run) < ESTIMATE_S:
+                    guess = _timed(timing, run[1:])
+            per_point = guess
+        total += combo.points * guess
+    return total
+
+
+def _timed(shared: Shared, run: list[Point]) -> float:
+    """Seconds a point of the run took, analysed together."""
+    started = time.perf_counter()
+    analyse_points(shared, run)
+    return (time.perf_counter() - started) / len(run)
 
 
 @dataclass(frozen=True)
@@ -173,6 +202,7 @@ def _run_points(
                 cancelled=cancelled,
                 cost=point_cost(combos),
                 on_engine=engines.append,
+                many=analyse_points,
             )
         )
     except SweepCancelled as stopped:

@@ -4,6 +4,8 @@ row (`analyse_point`) and its key in the row store (`point_key`).
 Points of one period set share what does not depend on the offsets (chainlab.ptts.period_set): each worker keeps
 one `PointPreparer` per `Shared` it received, so the parsed model, the hop tables and the method choice are built
 once per period set, not once per point; the rows are the same bit for bit as analysing each point's own IR.
+A sweep analyses runs of points that differ in one offset in one pass each (chainlab.ptts.offset_runs), with the
+same rows.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
+from chainlab.ptts.dist import Distribution
 from chainlab.ptts.period_set import PointPreparer
 
 Point = dict[str, dict[str, int]]  # {"offsets_ns": {C: ns}, "periods_ns": {C: ns}}
@@ -69,26 +72,38 @@ def analyse_point(shared: Shared, point: Point) -> dict[str, Any]:
     """
     from chainlab.ptts.api import DEFAULT_MAX_OPERATIONS, compute
 
-    offsets, periods = point["offsets_ns"], point["periods_ns"]
     points = preparer(shared)
-    prepared = points.prepare(offsets, periods)
+    prepared = points.prepare(point["offsets_ns"], point["periods_ns"])
     choice = points.choose(prepared, max_trees=shared.max_trees, max_operations=DEFAULT_MAX_OPERATIONS)
     r = compute(None, prepared=prepared, choice=choice, max_trees=shared.max_trees)
-    d = r.distribution
-    row: dict[str, Any] = {f"offset_ns.{n}": v for n, v in offsets.items()}
-    row.update({f"period_ns.{n}": v for n, v in periods.items()})
-    row.update(
-        {
-            "mean_ms": d.mean_ns / 1e6,
-            "p50_ms": d.percentile_ns(0.5) / 1e6,
-            "p99_ms": d.percentile_ns(0.99) / 1e6,
-            "max_ms": d.max_ns / 1e6,
-            "loss": r.loss.probability,
-        }
-    )
-    if shared.deadline_ns is not None:
-        row["p_deadline"] = d.prob(shared.op, shared.deadline_ns)
+    return point_row(shared, point, r.distribution, r.loss.probability)
+
+
+def point_row(shared: Shared, point: Point, d: Distribution, loss: float) -> dict[str, Any]:
+    """The row of a point from its latency distribution and loss probability."""
+    return point_row_of(point, row_statistics(shared, d, loss))
+
+
+def point_row_of(point: Point, statistics: dict[str, Any]) -> dict[str, Any]:
+    """The row of a point with these `row_statistics`."""
+    row: dict[str, Any] = {f"offset_ns.{n}": v for n, v in point["offsets_ns"].items()}
+    row.update({f"period_ns.{n}": v for n, v in point["periods_ns"].items()})
+    row.update(statistics)
     return row
+
+
+def row_statistics(shared: Shared, d: Distribution, loss: float) -> dict[str, Any]:
+    """What a row says of a point's latency distribution and loss (the same for every point of equal ones)."""
+    out: dict[str, Any] = {
+        "mean_ms": d.mean_ns / 1e6,
+        "p50_ms": d.percentile_ns(0.5) / 1e6,
+        "p99_ms": d.percentile_ns(0.99) / 1e6,
+        "max_ms": d.max_ns / 1e6,
+        "loss": loss,
+    }
+    if shared.deadline_ns is not None:
+        out["p_deadline"] = d.prob(shared.op, shared.deadline_ns)
+    return out
 
 
 def point_key(point: Point) -> str:

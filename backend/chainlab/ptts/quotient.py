@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -76,7 +77,8 @@ def _lattice_step(values: np.ndarray) -> int:
     return int(np.gcd.reduce(np.diff(values)))
 
 
-def _conv(a: Sparse, k: Sparse) -> Sparse:
+def conv(a: Sparse, k: Sparse) -> Sparse:
+    """The exact convolution of two sparse PMFs, through a dense lattice where that is cheaper."""
     av, aw = a
     kv, kw = k
     if len(av) * len(kv) <= 4096:
@@ -95,50 +97,76 @@ def _conv(a: Sparse, k: Sparse) -> Sparse:
     return int(av[0]) + int(kv[0]) + nz.astype(np.int64) * step, out[nz]
 
 
-def quotient_latency(chain: GridChain, hops: list[Hop]) -> Distribution:
+def class_times(c: int, h: int, d: int) -> Iterator[np.ndarray]:
+    """Chunks of the times z (mod lcm(h, d)) of a class c (mod h), one for each phase y (mod d) it can take."""
+    g = math.gcd(h, d)
+    n_y = d // g
+    span = h * d // g  # lcm(h, d)
+    inv = pow((h // g) % (d // g), -1, d // g) if d // g > 1 else 0
+    for y0 in range(0, n_y, Y_CHUNK):
+        ys = (c % g) + g * np.arange(y0, min(n_y, y0 + Y_CHUNK), dtype=np.int64)
+        k = (((ys - c) // g) % (d // g)) * inv % max(1, d // g)
+        yield (c + h * k) % span  # z = c (mod h), z = y (mod d)
+
+
+def class_kernels(
+    z: np.ndarray, off: np.ndarray, prob: np.ndarray, n_y: int, h_next: int
+) -> Iterator[tuple[int, Sparse]]:
+    """(target class, kernel of the age added) for the times z and their hop look-up (off, prob)."""
+    nxt = ((z[:, None] + off) % h_next).ravel()
+    b = off.ravel()
+    w = prob.ravel() / n_y
+    keep = w > 0
+    nxt, b, w = nxt[keep], b[keep], w[keep]
+    order = np.argsort(nxt, kind="stable")
+    nxt, b, w = nxt[order], b[order], w[order]
+    bounds = np.flatnonzero(np.r_[True, nxt[1:] != nxt[:-1], True])
+    for s_, e_ in itertools.pairwise(bounds):
+        yield int(nxt[s_]), accumulate(b[s_:e_], w[s_:e_])
+
+
+def merged(plist: list[Sparse]) -> Sparse:
+    """The sum of the parts of one class (the part itself when there is one)."""
+    if len(plist) == 1:
+        return plist[0]
+    return accumulate(np.concatenate([p[0] for p in plist]), np.concatenate([p[1] for p in plist]))
+
+
+def _hop_classes(chain: GridChain, H: list[int], i: int, hop: Hop, classes: dict[int, Sparse]) -> dict[int, Sparse]:
+    """The classes of stage i+1 and their age distributions, from those of stage i."""
+    d, h, h_next = chain.periods[i + 1], H[i], H[i + 1]
+    n_y = d // math.gcd(h, d)
+    parts: dict[int, list[Sparse]] = {}
+    for c, dist in classes.items():
+        for z in class_times(c, h, d):
+            off, prob = hop.lookup(z)
+            for target, kernel in class_kernels(z, off, prob, n_y, h_next):
+                parts.setdefault(target, []).append(conv(dist, kernel))
+        if len(parts) > 64:  # keep memory bounded when there are many target classes
+            for key, plist in parts.items():
+                if len(plist) > 8:
+                    parts[key] = [merged(plist)]
+    return {c: merged(plist) for c, plist in parts.items()}
+
+
+def first_classes(chain: GridChain, hops: list[Hop], upto: int) -> tuple[list[int], dict[int, Sparse]]:
+    """H (see moduli) and the classes of stage `upto` with their age distributions (after hops 0..upto-1)."""
     _, H = moduli(chain)
     classes: dict[int, Sparse] = {chain.offsets[0] % H[0]: (np.zeros(1, dtype=np.int64), np.ones(1))}
-    for i, hop in enumerate(hops):
-        d = chain.periods[i + 1]
-        h = H[i]
-        g = math.gcd(h, d)
-        n_y = d // g
-        h_next = H[i + 1]
-        span = h * d // g  # lcm(h, d)
-        inv = pow((h // g) % (d // g), -1, d // g) if d // g > 1 else 0
-        parts: dict[int, list[Sparse]] = {}
-        for c, dist in classes.items():
-            for y0 in range(0, n_y, Y_CHUNK):
-                ys = (c % g) + g * np.arange(y0, min(n_y, y0 + Y_CHUNK), dtype=np.int64)
-                k = (((ys - c) // g) % (d // g)) * inv % max(1, d // g)
-                z = (c + h * k) % span  # z = c (mod h), z = y (mod d)
-                off, prob = hop.lookup(z)
-                nxt = ((z[:, None] + off) % h_next).ravel()
-                b = off.ravel()
-                w = prob.ravel() / n_y
-                keep = w > 0
-                nxt, b, w = nxt[keep], b[keep], w[keep]
-                order = np.argsort(nxt, kind="stable")
-                nxt, b, w = nxt[order], b[order], w[order]
-                bounds = np.flatnonzero(np.r_[True, nxt[1:] != nxt[:-1], True])
-                for s_, e_ in itertools.pairwise(bounds):
-                    kernel = accumulate(b[s_:e_], w[s_:e_])
-                    parts.setdefault(int(nxt[s_]), []).append(_conv(dist, kernel))
-            if len(parts) > 64:  # keep memory bounded when there are many target classes
-                for key, plist in parts.items():
-                    if len(plist) > 8:
-                        parts[key] = [
-                            accumulate(np.concatenate([q[0] for q in plist]), np.concatenate([q[1] for q in plist]))
-                        ]
-        classes = {}
-        for c, plist in parts.items():
-            if len(plist) == 1:
-                classes[c] = plist[0]
-            else:
-                classes[c] = accumulate(np.concatenate([p[0] for p in plist]), np.concatenate([p[1] for p in plist]))
+    for i, hop in enumerate(hops[:upto]):
+        classes = _hop_classes(chain, H, i, hop, classes)
+    return H, classes
+
+
+def class_latency(chain: GridChain, classes: dict[int, Sparse]) -> Distribution:
+    """The latency distribution: the ages of every class of the last stage, the last component's ETP convolved in."""
     vals = np.concatenate([v for v, _ in classes.values()])
     wts = np.concatenate([w for _, w in classes.values()])
     age_v, age_w = accumulate(vals, wts)
     last = chain.n - 1
     lat_v, lat_w = convolve(age_v, age_w, chain.etp_values[last], chain.etp_probs[last])
     return Distribution(lat_v * chain.unit_ns, lat_w)
+
+
+def quotient_latency(chain: GridChain, hops: list[Hop]) -> Distribution:
+    return class_latency(chain, first_classes(chain, hops, len(hops))[1])

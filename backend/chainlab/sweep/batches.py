@@ -33,6 +33,27 @@ def probe_order(costs: Sequence[float]) -> list[int]:
     return [*firsts.values(), *warm]
 
 
+def probe_groups(costs: Sequence[float], run: int) -> list[list[int]]:
+    """`probe_order` for rows computed `run` points at a time: the first `run` consecutive points of each cost class
+    (those of one class after its first point), then the next ones of the first class (warm); run 1: probe_order."""
+    if run == 1:
+        return [[i] for i in probe_order(costs)]
+    firsts = probe_order(costs)[: min(len(set(costs)), PROBE_CLASSES)]
+    groups = [_consecutive(costs, i, run) for i in firsts]
+    if groups:
+        groups.append(_consecutive(costs, groups[0][-1] + 1, run, costs[0]))
+    return [g for g in groups if g]
+
+
+def _consecutive(costs: Sequence[float], start: int, run: int, cost: float | None = None) -> list[int]:
+    """Up to `run` points from `start` on while they are of the cost class of `start` (or `cost`)."""
+    want = costs[start] if cost is None and start < len(costs) else cost
+    end = start
+    while end < len(costs) and end - start < run and costs[end] == want:
+        end += 1
+    return list(range(start, end))
+
+
 def point_seconds(measured: dict[float, float]) -> Callable[[float], float]:
     """Estimated seconds of a point of cost c: its class's measured time, else the nearest measured class's time
     scaled by the cost ratio."""

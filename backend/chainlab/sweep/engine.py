@@ -2,9 +2,11 @@
 
 `run_sweep(fn, shared, points, key=...)` returns fn(shared, point) for every point, in the order of `points`, and the
 rows are the same bit for bit wherever they ran: the same code computes each row from the same inputs; the engine
-only moves them. On Dask, `shared` (a resolved IR, say) is shipped once to every worker and each task carries a
-batch of points; rows stream back as tasks finish and go to the store (if any) at once, so an interruption keeps
-every finished row and a resumed sweep recomputes none of them.
+only moves them. A caller whose neighbouring points share work gives `many(shared, points)` too (the rows of fn of
+each point, computed together): then it computes every batch, here and on the workers. On Dask, `shared` (a
+resolved IR, say) is shipped once to every worker and each task carries a batch of points; rows stream back as
+tasks finish and go to the store (if any) at once, so an interruption keeps every finished row and a resumed sweep
+recomputes none of them.
 
 A killed worker costs time, not rows: the scheduler recomputes its tasks on the others, and a batch the scheduler
 gave up on (KilledWorker) is submitted again. Cancellation (`cancelled()` turning true, e.g. Ctrl-C) releases every
@@ -24,16 +26,19 @@ from distributed import Client, Future, as_completed
 from distributed.scheduler import KilledWorker
 
 from chainlab.errors import ChainlabError
-from chainlab.sweep.batches import PROBE_SECONDS, fixed_batches, plan_batches, point_seconds, probe_order
+from chainlab.sweep.batches import PROBE_SECONDS, fixed_batches, plan_batches, point_seconds, probe_groups
 from chainlab.sweep.cluster import Engine, check_cluster, open_client
 from chainlab.sweep.store import RowStore
 
 T = TypeVar("T")
 Row = dict[str, Any]
+Many = Callable[[Any, list[Any]], list[Row]]
 
 RESUBMITS = 3  # a batch the scheduler declared bad (KilledWorker) is submitted this many times again
-POLL_S = 0.1
+POLL_S = 0.02  # how often the client looks for finished tasks (and a cancel): a light task is ~0.1 s
 FLUSH_S = 0.2  # in this process, rows go to the store (and progress) this often: a kill loses at most this much
+IN_PROCESS_POINTS = 128  # points given to `many` at once in this process (a cancel waits for at most these)
+PROBE_RUN = 8  # consecutive points of one cost class `many` is timed on in the probe
 
 
 class SweepCancelled(ChainlabError):
@@ -50,8 +55,41 @@ class _Stopped(Exception):
     pass
 
 
-def _run_batch(fn: Callable[[Any, Any], Row], shared: Any, points: list[Any]) -> list[Row]:
-    return [fn(shared, p) for p in points]
+def _run_batch(fn: Callable[[Any, Any], Row], many: Many | None, shared: Any, points: list[Any]) -> list[Row]:
+    """The rows of a batch of points: many(shared, points) where the caller gave it, else fn of each point."""
+    return many(shared, points) if many is not None else [fn(shared, p) for p in points]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Points:
+    """A task's points as one argument Dask does not look into: it walks lists and dicts for futures element by
+    element (in the client, ~0.15 ms a point of two nested dicts: more than a light point's analysis)."""
+
+    items: list[Any]
+
+
+def _run_task(fn: Callable[[Any, Any], Row], many: Many | None, shared: Any, points: _Points) -> list[Row]:
+    return _run_batch(fn, many, shared, points.items)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Batch:
+    """What computes the rows of points: fn one by one, or many for all of them at once."""
+
+    fn: Callable[[Any, Any], Row]
+    many: Many | None
+
+    def rows(self, shared: Any, points: list[Any]) -> list[Row]:
+        return _run_batch(self.fn, self.many, shared, points)
+
+    @property
+    def probe_run(self) -> int:
+        """Consecutive points of one cost class timed together in the probe."""
+        return 1 if self.many is None else PROBE_RUN
+
+    @property
+    def modules(self) -> list[str]:
+        return [m for m in (getattr(f, "__module__", None) for f in (self.fn, self.many) if f is not None) if m]
 
 
 def run_sweep(
@@ -68,6 +106,7 @@ def run_sweep(
     cost: Callable[[T], float] | None = None,
     workers: int | None = None,
     on_engine: Callable[[Engine], None] | None = None,
+    many: Callable[[Any, list[T]], list[dict[str, Any]]] | None = None,
 ) -> list[dict[str, Any]]:
     """fn(shared, point) for every point, in the order of `points` (see the module's docstring).
 
@@ -77,7 +116,9 @@ def run_sweep(
     progress(done, total) counts unique points, stored ones included. batch: points per Dask task (default: batches
     of about TASK_SECONDS, from the time of the first points here and cost(point), a point's relative cost, when
     given). workers: the LocalCluster's worker processes (default: one a core). on_engine(Engine) says what runs the
-    sweep, before the work on the cluster starts (Engine.start_s: the time its start took).
+    sweep, before the work on the cluster starts (Engine.start_s: the time its start took). many(shared, points):
+    the rows of fn of each of the points, in order, computed together (where that is faster); when given, it
+    computes every batch (and fn is not called).
     Raises SweepCancelled when cancelled() turns true; the finished rows are in the store and the exception.
     """
     check_cluster(cluster)
@@ -96,17 +137,19 @@ def run_sweep(
     if cluster == "process":
         announce(Engine("process", 1))
         try:
-            _in_process(fn, shared, [(k, sweep.unique[k]) for k in todo], sweep.finish, sweep.report, stop)
+            _in_process(
+                _Batch(fn, many), shared, [(k, sweep.unique[k]) for k in todo], sweep.finish, sweep.report, stop
+            )
         except _Stopped:
             raise sweep.cancelled() from None
         return sweep.rows()
     # The first points run here: a broken model fails at once (not once per worker), and their times size the batches
-    left = _probe_here(fn, shared, sweep, todo, cost, batch)
+    left = _probe_here(_Batch(fn, many), shared, sweep, todo, cost, batch)
     sweep.report()
     if not left.todo:
         announce(Engine("process", 1))
         return sweep.rows()
-    _on_cluster(fn, shared, sweep, left, cluster, workers, batch, announce, stop)
+    _on_cluster(_Batch(fn, many), shared, sweep, left, cluster, workers, batch, announce, stop)
     return sweep.rows()
 
 
@@ -168,24 +211,26 @@ class _Unprobed:
 
 
 def _probe_here(
-    fn: Callable[[Any, Any], Row],
+    batch_of: _Batch,
     shared: Any,
     sweep: _Sweep[Any],
     todo: list[str],
     cost: Callable[[Any], float] | None,
     batch: int | None,
 ) -> _Unprobed:
-    """Runs the first points here (one when the batch size is given; else the probe order's, see _probe)."""
+    """Runs the first points here (one when the batch size is given; else the probe groups', see _probe)."""
     weight = cost or (lambda _p: 1.0)
     costs = [float(weight(sweep.unique[k])) for k in todo]
-    chosen = probe_order(costs) if batch is None else [0]
-    measured, ran = _probe(fn, shared, [(todo[i], sweep.unique[todo[i]], costs[i]) for i in chosen], sweep.finish)
-    rest = [i for i in range(len(todo)) if i not in set(chosen[:ran])]
+    groups = probe_groups(costs, batch_of.probe_run) if batch is None else [[0]]
+    entries = [[(todo[i], sweep.unique[todo[i]], costs[i]) for i in g] for g in groups]
+    measured, ran = _probe(batch_of, shared, entries, sweep.finish)
+    done = {i for g in groups[:ran] for i in g}
+    rest = [i for i in range(len(todo)) if i not in done]
     return _Unprobed([todo[i] for i in rest], [costs[i] for i in rest], measured)
 
 
 def _on_cluster(
-    fn: Callable[[Any, Any], Row],
+    batch_of: _Batch,
     shared: Any,
     sweep: _Sweep[Any],
     left: _Unprobed,
@@ -198,18 +243,18 @@ def _on_cluster(
     """Runs the points left on Dask: a LocalCluster opened (and closed) here, or an existing scheduler."""
     opening = time.perf_counter()
     with open_client(cluster, workers) as (client, engine):
-        _import_on_workers(client, fn, cluster)
+        _import_on_workers(client, batch_of, cluster)
         engine = dataclasses.replace(engine, start_s=time.perf_counter() - opening)
         announce(engine)
         batches = left.batches(batch, engine.workers)
         try:
-            _distributed(client, fn, shared, batches, sweep.unique, sweep.finish, sweep.report, stop)
+            _distributed(client, batch_of, shared, batches, sweep.unique, sweep.finish, sweep.report, stop)
         except _Stopped:  # the futures are released; leaving the `with` closes a LocalCluster
             raise sweep.cancelled() from None
 
 
 def _in_process(
-    fn: Callable[[Any, Any], Row],
+    batch_of: _Batch,
     shared: Any,
     todo: list[tuple[str, Any]],
     finish: Callable[[list[tuple[str, Row]]], None],
@@ -218,11 +263,13 @@ def _in_process(
 ) -> None:
     pending: list[tuple[str, Row]] = []  # written together every FLUSH_S: one fsync, not one a point
     flushed = time.monotonic()
-    for k, point in todo:
+    step = 1 if batch_of.many is None else IN_PROCESS_POINTS
+    for first in range(0, len(todo), step):
         if stop():
             finish(pending)
             raise _Stopped
-        pending.append((k, fn(shared, point)))
+        part = todo[first : first + step]
+        pending += zip([k for k, _ in part], batch_of.rows(shared, [p for _, p in part]))
         if time.monotonic() - flushed >= FLUSH_S:
             finish(pending)
             pending, flushed = [], time.monotonic()
@@ -232,43 +279,47 @@ def _in_process(
 
 
 def _probe(
-    fn: Callable[[Any, Any], Row],
+    batch_of: _Batch,
     shared: Any,
-    points: list[tuple[str, Any, float]],
+    groups: list[list[tuple[str, Any, float]]],
     finish: Callable[[list[tuple[str, Row]]], None],
 ) -> tuple[dict[float, float], int]:
-    """Times points (key, point, cost) here in order, the first always, the warm ones (a class seen before) until
-    PROBE_SECONDS have gone by; their rows are kept. Returns the last time measured for each cost class and how
-    many of the points ran."""
+    """Times groups of points (key, point, cost; one cost class a group) here in order, the first always, the warm
+    ones (a class seen before) until PROBE_SECONDS have gone by; their rows are kept. Returns the last time a point
+    measured for each cost class and how many of the groups ran."""
     measured: dict[float, float] = {}
     rows: list[tuple[str, Row]] = []
     started = time.perf_counter()
-    for k, p, c in points:
+    ran = 0
+    for group in groups:
+        c = group[0][2]
         if c in measured and time.perf_counter() - started >= PROBE_SECONDS:
             break
         t0 = time.perf_counter()
-        rows.append((k, fn(shared, p)))
-        measured[c] = time.perf_counter() - t0
+        rows += zip([k for k, _, _ in group], batch_of.rows(shared, [p for _, p, _ in group]))
+        measured[c] = (time.perf_counter() - t0) / len(group)
+        ran += 1
     finish(rows)
-    return measured, len(rows)
+    return measured, ran
 
 
-def _import_on_workers(client: Client, fn: Callable[..., Any], cluster: str | None) -> None:
-    """Every worker imports fn's module now: the import (numpy, chainlab) is part of the start, not of the first
-    tasks, and workers that cannot import it (another environment) are one clear error, not failed tasks."""
-    module = getattr(fn, "__module__", None)
-    if not module:
-        return
-    try:
-        client.run(importlib.import_module, module)
-    except ImportError as e:
-        where = cluster or "the LocalCluster"
-        raise ChainlabError(f"the Dask workers of {where} cannot import {module}: {e} (install chainlab there)") from e
+def _import_on_workers(client: Client, batch_of: _Batch, cluster: str | None) -> None:
+    """Every worker imports the modules of fn (and many) now: the import (numpy, chainlab) is part of the start,
+    not of the first tasks, and workers that cannot import it (another environment) are one clear error, not
+    failed tasks."""
+    for module in batch_of.modules:
+        try:
+            client.run(importlib.import_module, module)
+        except ImportError as e:
+            where = cluster or "the LocalCluster"
+            raise ChainlabError(
+                f"the Dask workers of {where} cannot import {module}: {e} (install chainlab there)"
+            ) from e
 
 
 def _distributed(
     client: Client,
-    fn: Callable[[Any, Any], Row],
+    batch_of: _Batch,
     shared: Any,
     batches: list[list[str]],
     unique: dict[str, Any],
@@ -277,16 +328,18 @@ def _distributed(
     stop: Callable[[], bool],
 ) -> None:
     [shared_future] = client.scatter([shared], broadcast=True, hash=False)
+    fn = batch_of.many or batch_of.fn
     name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', 'fn')}".replace(".", "-")
     token = tokenize(name, shared_future.key)
     outstanding: dict[Future, tuple[list[str], int]] = {}
 
     def submit(keys: list[str], attempt: int) -> Future:
         future = client.submit(
-            _run_batch,
-            fn,
+            _run_task,
+            batch_of.fn,
+            batch_of.many,
             shared_future,
-            [unique[k] for k in keys],
+            _Points([unique[k] for k in keys]),
             key=f"sweep-{name}-{tokenize(token, keys, attempt)}",
             pure=False,
         )

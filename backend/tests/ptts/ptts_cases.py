@@ -88,3 +88,17 @@ CONFIGS = {
 
 def config(key: str) -> dict[str, Any]:
     return case_study(*CONFIGS[key], name=f"config-{key}")
+
+
+def out_of_order() -> dict[str, Any]:
+    """An ETP wider than its period (out of order: the pairwise loss) on an explicit resolution (rounded ETPs)."""
+    return chain(
+        "ooo",
+        [
+            component("A", 10 * MS, 0, uniform(1 * MS, 3 * MS, MS)),
+            component("B", 4 * MS, MS, pmf([(1_500_000, 0.5), (9 * MS, 0.5)])),
+            component("C", 6 * MS, 0, uniform(0, 2 * MS, MS)),
+        ],
+        resolution_ns=500_000,
+        order="consumption-first",
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from ptts_cases import MS, config, fig52, loc
 from chainlab.errors import ChainlabError, ModelError
 from chainlab.ptts import analyze, estimate_cost, explore
 
+explore_module = importlib.import_module("chainlab.ptts.explore")  # the package's `explore` is the function
 C2_PERIODS = [16_600_000, 16_700_000, 16_670_000]  # the issue's --periods C2=16.6ms,16.7ms,16.67ms
 
 
@@ -111,23 +113,25 @@ def test_out_csv_resume_and_another_model_refused(tmp_path: Path):
     out = tmp_path / "sweep.csv"
     ir = with_deadline()
     calls = itertools.count()
-    first = explore(ir, ["C2"], step_ns=2 * MS, out=out, cancelled=lambda: next(calls) >= 4, cluster="process")
-    assert not first["complete"] and first["done_points"] == 4 and len(first["points"]) == 4
-    assert len(out.read_text().splitlines()) == 1 + 4
-    whole = explore(ir, ["C2"], step_ns=2 * MS, out=out, resume=True)
-    assert whole["complete"] and (whole["resumed_points"], whole["done_points"]) == (4, 9)
-    assert whole["points"][:4] == first["points"]
-    assert whole["points"] == explore(ir, ["C2"], step_ns=2 * MS, cluster="process")["points"]
+    step = MS // 10  # 166 points: this process analyses them in slices, checking for a cancel before each
+    first = explore(ir, ["C2"], step_ns=step, out=out, cancelled=lambda: next(calls) >= 1, cluster="process")
+    done = first["done_points"]
+    assert not first["complete"] and 0 < done < 166 and len(first["points"]) == done
+    assert len(out.read_text().splitlines()) == 1 + done
+    whole = explore(ir, ["C2"], step_ns=step, out=out, resume=True)
+    assert whole["complete"] and (whole["resumed_points"], whole["done_points"]) == (done, 166)
+    assert whole["points"][:done] == first["points"]
+    assert whole["points"] == explore(ir, ["C2"], step_ns=step, cluster="process")["points"]
     header = out.read_text().splitlines()[0]
     assert header == "key,model_hash,offset_ns.C2,mean_ms,p50_ms,p99_ms,max_ms,loss,p_deadline"
-    again = explore(ir, ["C2"], step_ns=2 * MS, out=out, resume=True)
-    assert again["resumed_points"] == 9 and again["points"] == whole["points"]
+    again = explore(ir, ["C2"], step_ns=step, out=out, resume=True)
+    assert again["resumed_points"] == 166 and again["points"] == whole["points"]
     with pytest.raises(ChainlabError, match="already exists: resume it"):
-        explore(ir, ["C2"], step_ns=2 * MS, out=out)
+        explore(ir, ["C2"], step_ns=step, out=out)
     changed = with_deadline()
     changed["components"][0]["period_ns"] += MS
     with pytest.raises(ChainlabError, match="holds results of another model"):
-        explore(changed, ["C2"], step_ns=2 * MS, out=out, resume=True)
+        explore(changed, ["C2"], step_ns=step, out=out, resume=True)
 
 
 def test_a_candidate_period_the_analysis_refuses_is_named_before_anything_runs():
@@ -171,3 +175,18 @@ def test_the_current_offset_is_swept_where_the_step_misses_it():
     current = next(p for p in r["points"] if p["offsets_ns"]["C2"] == 8 * MS)
     ir = fig52()
     assert current["p99_ms"] == analyze(ir)["percentiles"]["99"]  # the point at the model's offset is the model
+
+
+def test_the_time_estimate_times_each_period_choice_in_runs_not_scaled_by_eq_5_15(monkeypatch):
+    timed: list[tuple[int, int]] = []
+    real = explore_module._timed
+
+    def recording(shared, run):
+        timed.append((run[0]["periods_ns"]["C2"], len(run)))
+        return real(shared, run)
+
+    monkeypatch.setattr(explore_module, "_timed", recording)
+    r = explore(config("e"), ["C1", "C2"], step_ns=MS // 2, periods={"C2": [16_600_000, 16_700_000]})
+    # eq. 5.15 says a 16.7 ms point costs 167x a 16.6 ms one; a run of them in one pass costs about the same
+    assert (16_700_000, 1) in timed and (16_700_000, explore_module.ESTIMATE_RUN) in timed
+    assert r["complete"] and r["done_points"] == 2 * 34 * 34

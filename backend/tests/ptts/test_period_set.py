@@ -6,10 +6,10 @@ import itertools
 
 import numpy as np
 import pytest
-from ptts_cases import MS, chain, component, config, fig52, pmf, uniform
+from ptts_cases import MS, config, fig52, out_of_order
 
 from chainlab.errors import ModelError
-from chainlab.ptts.api import compute
+from chainlab.ptts.api import choose, compute, prepare
 from chainlab.ptts.explore import _resolved_ir
 from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_ir
 from chainlab.ptts.hop import Hop
@@ -32,20 +32,6 @@ def shared_row(shared: Shared, point: Point) -> tuple[float, ...]:
 
 def bits(row: tuple[float, ...]) -> list[str]:
     return [float(v).hex() for v in row]
-
-
-def out_of_order() -> dict:
-    """An ETP wider than its period (out of order: the pairwise loss) on an explicit resolution (rounded ETPs)."""
-    return chain(
-        "ooo",
-        [
-            component("A", 10 * MS, 0, uniform(1 * MS, 3 * MS, MS)),
-            component("B", 4 * MS, MS, pmf([(1_500_000, 0.5), (9 * MS, 0.5)])),
-            component("C", 6 * MS, 0, uniform(0, 2 * MS, MS)),
-        ],
-        resolution_ns=500_000,
-        order="consumption-first",
-    )
 
 
 CASES = {
@@ -86,3 +72,23 @@ def test_a_hop_moves_only_within_its_phase_class() -> None:
     assert moved.O == 2 and moved.table_off is hop.table_off
     with pytest.raises(ValueError, match="phase class"):
         hop.at_offsets(2, 2)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_choices_of_a_run_are_each_points_own(case: str) -> None:
+    ir, periods, vary, step = CASES[case]
+    points = PointPreparer(_resolved_ir(ir, None))
+    ((period_name, candidates),) = periods.items()
+    for (other, name), period, first in itertools.product([vary, vary[::-1]], candidates, range(0, 6 * step, 5 * step)):
+        values = list(range(0, period, step))
+        base = {other: first, name: 0}
+        got = points.run_choices(base, {period_name: period}, name, values, max_trees=10**12, max_operations=10**8)
+        for value, (unit, choice) in zip(values, got.choices):
+            own = prepare(point_ir(ir, {"offsets_ns": {**base, name: value}, "periods_ns": {period_name: period}}))
+            want = choose(own, per_root=False, max_trees=10**12, max_operations=10**8)
+            assert (unit, choice.method, choice.cost, choice.refusal) == (
+                own.chain.unit_ns,
+                want.method,
+                want.cost,
+                want.refusal,
+            ), (period, first, value)

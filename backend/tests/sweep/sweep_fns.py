@@ -16,6 +16,11 @@ def mix(shared: dict[str, Any], p: list[int]) -> dict[str, Any]:
     return {"x": x, "y": y, "acc": acc, "n": x * 1_000_003 + y, "tag": f"p{x}-{y}", "nested": {"h": [x, y, 0.1 * x]}}
 
 
+def mix_many(shared: dict[str, Any], points: list[list[int]]) -> list[dict[str, Any]]:
+    """mix of every point, each row saying how many points the call had."""
+    return [{**mix(shared, p), "together": len(points)} for p in points]
+
+
 def slow(shared: dict[str, Any], p: int) -> dict[str, Any]:
     """Takes shared["sleep"] seconds, and logs each computed point to shared["log"] when given (one line each)."""
     time.sleep(shared["sleep"])

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from chainlab.sweep.batches import TASK_SECONDS, fixed_batches, plan_batches, point_seconds, probe_order
+from chainlab.sweep.batches import (
+    TASK_SECONDS,
+    fixed_batches,
+    plan_batches,
+    point_seconds,
+    probe_groups,
+    probe_order,
+)
 
 
 def test_costly_points_get_smaller_batches_of_about_the_task_time() -> None:
@@ -24,6 +31,15 @@ def test_a_short_sweep_still_gets_batches_for_every_worker() -> None:
 def test_probing_times_every_cost_class_and_warm_points_of_the_first() -> None:
     costs = [1.0] * 10 + [50.0] * 10 + [1.0] * 5 + [7.0]
     assert probe_order(costs) == [0, 10, 25, 1, 2, 3, 4]
+
+
+def test_probing_rows_computed_together_times_runs_of_one_class() -> None:
+    costs = [1.0] * 10 + [50.0] * 10 + [1.0] * 5 + [7.0]
+    assert probe_groups(costs, 1) == [[i] for i in probe_order(costs)]
+    assert probe_groups(costs, 4) == [[0, 1, 2, 3], [10, 11, 12, 13], [25], [4, 5, 6, 7]]  # then warm: the next 4
+    assert probe_groups(costs, 8) == [[0, 1, 2, 3, 4, 5, 6, 7], [10, 11, 12, 13, 14, 15, 16, 17], [25], [8, 9]]
+    assert probe_groups([1.0, 2.0, 1.0], 8) == [[0], [1]]  # the next point is of another class: no warm run
+    assert probe_groups([], 8) == []
 
 
 def test_an_unmeasured_class_is_scaled_from_the_nearest_measured_one() -> None:

@@ -15,10 +15,11 @@ import pytest
 from dask_processes import HERE, DaskProcesses, env
 from distributed import Client
 from ptts_cases import config
-from sweep_fns import mix, slow
+from sweep_fns import mix, mix_many, slow
 
 from chainlab.ptts.explore import _resolved_ir
 from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_key
+from chainlab.ptts.offset_runs import analyse_points
 from chainlab.sweep import Engine, RowStore, SweepCancelled, run_sweep
 
 GRID = [[x, y] for x in range(12) for y in range(10)]
@@ -40,6 +41,21 @@ def test_same_rows_in_process_on_a_local_cluster_and_on_a_scheduler(dask_cluster
     assert local == here
     assert remote == here
     assert [r["acc"].hex() for r in remote] == [r["acc"].hex() for r in here]
+
+
+def test_many_computes_every_batch_in_every_mode_with_the_rows_of_fn(dask_cluster: DaskProcesses) -> None:
+    here = run_sweep(mix, SHARED, GRID, key=grid_key, cluster="process")
+    runs = {
+        "process": run_sweep(mix, SHARED, GRID, key=grid_key, cluster="process", many=mix_many),
+        "scheduler": run_sweep(mix, SHARED, GRID, key=grid_key, cluster=dask_cluster.address, many=mix_many),
+        "scheduler, batches of 7": run_sweep(
+            mix, SHARED, GRID, key=grid_key, cluster=dask_cluster.address, batch=7, many=mix_many
+        ),
+    }
+    sizes = {name: [r.pop("together") for r in rows] for name, rows in runs.items()}  # every row came from many
+    assert all(rows == here for rows in runs.values())
+    assert sizes["process"] == [len(GRID)] * len(GRID)  # one call: fewer points than a slice of this process
+    assert max(sizes["scheduler, batches of 7"]) == 7 and max(sizes["scheduler"]) > 1
 
 
 def test_progress_counts_every_point_and_ends_complete(dask_cluster: DaskProcesses) -> None:
@@ -241,6 +257,15 @@ def test_ptts_rows_are_the_same_bits_in_every_mode_and_batch_size(dask_cluster: 
         ),
         "scheduler, cost-sized batches": run_sweep(
             analyse_point, shared, points, key=point_key, cluster=dask_cluster.address, cost=cost
+        ),
+        "runs in one pass, this process": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster="process", many=analyse_points
+        ),
+        "runs in one pass, scheduler, batches of 5": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster=dask_cluster.address, batch=5, many=analyse_points
+        ),
+        "runs in one pass, scheduler, cost-sized batches": run_sweep(
+            analyse_point, shared, points, key=point_key, cluster=dask_cluster.address, cost=cost, many=analyse_points
         ),
     }
     want = [[float(v).hex() for v in r.values() if isinstance(v, float)] for r in here]
