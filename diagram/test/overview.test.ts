@@ -218,4 +218,21 @@ describe('the corner overview', () => {
             await page.close();
         }
     });
+
+    test('is never a strip, and frames the whole view', async () => {
+        for (const name of ['xray', 'synth-200', 'synth-500'] as const) {
+            const page = await open(name);
+            const map = page.locator('svg.chainlab-minimap');
+            await expect.poll(() => map.count()).toBe(1);
+            const box = (await map.boundingBox())!;
+            expect(Math.min(box.width, box.height), name).toBeGreaterThanOrEqual(47);
+            const frame = (await page.locator('svg.chainlab-minimap rect.minimap-view').boundingBox())!;
+            expect(frame.x, name).toBeGreaterThanOrEqual(box.x - 1);
+            expect(frame.y, name).toBeGreaterThanOrEqual(box.y - 1);
+            expect(frame.x + frame.width, name).toBeLessThanOrEqual(box.x + box.width + 1);
+            expect(frame.y + frame.height, name).toBeLessThanOrEqual(box.y + box.height + 1);
+            await page.screenshot({ path: join(artifacts, `overview-${name}-minimap-frame-light.png`) });
+            await page.close();
+        }
+    });
 });

@@ -28,6 +28,8 @@ import { drawingBounds, visibleCanvas } from './canvas.js';
 
 /** The largest the overview gets (CSS px). */
 const MAX = { width: 180, height: 140 };
+/** The least it gets across: a long chain's overview was a strip a few pixels wide. */
+const MIN_ACROSS = 48;
 const CLASS = 'chainlab-minimap';
 
 /** The overview's corner the last time it was drawn: it stays there while that corner is free. */
@@ -47,8 +49,24 @@ export function overviewSize(drawing: Bounds | undefined, canvas: Canvas, viewpo
         drawing.x + drawing.width <= view.x + view.width + 1 &&
         drawing.y + drawing.height <= view.y + view.height + 1;
     if (inView) return undefined;
-    const scale = Math.min(MAX.width / drawing.width, MAX.height / drawing.height);
-    return { width: drawing.width * scale, height: drawing.height * scale };
+    const { width, height } = overviewExtent(drawing, view);
+    const scale = Math.min(MAX.width / width, MAX.height / height);
+    return { width: width * scale, height: height * scale };
+}
+
+/**
+ * What the overview shows (model units): the drawing and the part in view, so that the view's frame is never cut,
+ * widened about its centre where it would be less than MIN_ACROSS px across at the overview's scale.
+ */
+export function overviewExtent(drawing: Bounds, view: Bounds): Bounds {
+    const x = Math.min(drawing.x, view.x);
+    const y = Math.min(drawing.y, view.y);
+    const width = Math.max(drawing.x + drawing.width, view.x + view.width) - x;
+    const height = Math.max(drawing.y + drawing.height, view.y + view.height) - y;
+    const scale = Math.min(MAX.width / width, MAX.height / height);
+    const wide = Math.max(width, MIN_ACROSS / scale);
+    const tall = Math.max(height, MIN_ACROSS / scale);
+    return { x: x - (wide - width) / 2, y: y - (tall - height) / 2, width: wide, height: tall };
 }
 
 /** The top-level nodes' bounds (model units): what the overview shows as specks and must not cover. */
@@ -76,6 +94,7 @@ export function minimap(
     const corners = [lastCorner, ...OVERVIEW_CORNERS.filter(c => c !== lastCorner)];
     lastCorner = freeCorner(size, canvas, taken, corners) ?? lastCorner;
     const box = cornerBox(lastCorner, size, canvas);
+    const extent = overviewExtent(drawing, view);
     const specks = nodes.map(({ x, y, width, height }) => (
         <rect class-minimap-node={true} x={x} y={y} width={width} height={height} />
     ));
@@ -86,11 +105,11 @@ export function minimap(
             y={box.y}
             width={box.width}
             height={box.height}
-            attrs-viewBox={`${drawing.x} ${drawing.y} ${drawing.width} ${drawing.height}`}
+            attrs-viewBox={`${extent.x} ${extent.y} ${extent.width} ${extent.height}`}
             attrs-preserveAspectRatio="none"
         >
             <title>overview: click or drag to move the view</title>
-            <rect class-minimap-back={true} {...drawing} />
+            <rect class-minimap-back={true} {...extent} />
             {...specks}
             <rect class-minimap-view={true} {...view} attrs-vector-effect="non-scaling-stroke" />
         </svg>
@@ -122,12 +141,13 @@ export class MinimapMouseListener extends MouseListener {
 
     private centre(root: SModelRootImpl, event: MouseEvent): Action[] {
         const drawing = drawingBounds(root);
-        const map = document.querySelector(`#${CSS.escape(this.viewerOptions.baseDiv)} .${CLASS}`);
+        const map = document.querySelector<SVGSVGElement>(`#${CSS.escape(this.viewerOptions.baseDiv)} .${CLASS}`);
         if (!drawing || !map || !isViewport(root)) return [];
         const rect = map.getBoundingClientRect();
+        const shown = map.viewBox.baseVal; // the overview's extent as drawn
         const point = {
-            x: drawing.x + ((event.clientX - rect.left) / rect.width) * drawing.width,
-            y: drawing.y + ((event.clientY - rect.top) / rect.height) * drawing.height,
+            x: shown.x + ((event.clientX - rect.left) / rect.width) * shown.width,
+            y: shown.y + ((event.clientY - rect.top) / rect.height) * shown.height,
         };
         const canvas = visibleCanvas(this.viewerOptions.baseDiv, root);
         const zoom = root.zoom;
