@@ -13,10 +13,18 @@ export const COLLECT_ABOVE_BYTES = 1024 * 1024;
 let gc: (() => void) | undefined;
 
 export function collectGarbage(): void {
-    if (!gc) {
-        // the collector is exposed to contexts made after the flag is set
-        setFlagsFromString('--expose-gc');
-        gc = runInNewContext('gc') as () => void;
-    }
+    gc ??= exposedCollector();
     gc();
+}
+
+/** V8's collector: exposed to contexts made after the flag is set (a runtime without it only uses more memory). */
+function exposedCollector(): () => void {
+    try {
+        setFlagsFromString('--expose-gc');
+        const collector: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+        if (typeof collector === 'function') return collector as () => void;
+    } catch {
+        // fall through: no collection on demand
+    }
+    return () => undefined;
 }
