@@ -2,16 +2,19 @@
  * ELK layout that remembers its last results. Most edits (a cost, a period, a kernel) change only label texts,
  * and ELK places labels by their sizes, never by their text: the same graph without texts gets the same drawing.
  * ELK layered takes 100-200 ms for a 200-box chain, most of the 300 ms an edit may take to reach the diagram.
+ * A new top-down drawing gets its nodes' micro layout from the shapes ELK has placed before (node-shapes.ts).
  */
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { type SGraph, SModelIndex } from 'sprotty-protocol';
 import { ElkLayoutEngine } from 'sprotty-elk/lib/elk-layout.js';
+import { NodeShapes, placesNodes } from './node-shapes.js';
 
 /** Distinct drawings kept: the open views of a few documents. */
 const KEPT = 16;
 
 export class CachedElkLayoutEngine extends ElkLayoutEngine {
     private readonly results = new Map<string, ElkNode>();
+    private readonly shapes = new NodeShapes(() => this.elk);
 
     override layout(sgraph: SGraph, index?: SModelIndex): SGraph | Promise<SGraph> {
         if (this.getBasicType(sgraph) !== 'graph') return sgraph;
@@ -29,12 +32,18 @@ export class CachedElkLayoutEngine extends ElkLayoutEngine {
             return sgraph;
         }
         const graphIndex = index;
-        return this.elk.layout(elkGraph).then(result => {
+        return this.laidOut(elkGraph).then(result => {
             this.results.set(key, result);
             if (this.results.size > KEPT) this.results.delete(this.results.keys().next().value as string);
             this.applyLayout(result, graphIndex);
             return sgraph;
         });
+    }
+
+    private async laidOut(elkGraph: ElkNode): Promise<ElkNode> {
+        if (!placesNodes(elkGraph)) return this.elk.layout(elkGraph);
+        const placed = await this.shapes.place(elkGraph);
+        return placed.restore(await this.elk.layout(placed.graph));
     }
 }
 

@@ -20,14 +20,14 @@ function chain(costs: string[], width = 90): SGraph {
     return { type: 'graph', id: 'g', children: [...boxes, ...edges] };
 }
 
-/** An engine that counts how often ELK itself runs. */
+/** An engine that counts how often ELK lays out the drawing itself (not the node shapes it learns on the way). */
 function countingEngine(): { engine: CachedElkLayoutEngine; runs: () => number } {
     let runs = 0;
     const factory = () => {
         const elk = elkFactory();
         const layout = elk.layout.bind(elk);
         elk.layout = (graph, options) => {
-            runs++;
+            if (graph.id === 'g') runs++;
             return layout(graph, options);
         };
         return elk;

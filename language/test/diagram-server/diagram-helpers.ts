@@ -1,12 +1,15 @@
 /** Builds diagrams the way the language server does (real services, real files, ELK in Node). */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { SModelElement } from 'sprotty-protocol';
 import { createChainDiagramServices } from '../../src/diagram-server/chain-diagram-services.js';
 import { DIAGRAM_TYPE, type ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
 import type { PlanSource } from '../../src/diagram-server/plan-view.js';
+import { backendPlanSource } from '../../src/server/plan-source.js';
+import { SharedBackend } from '../../src/server/shared-backend.js';
 import type { ChainlabDiagramOptions } from '../../src/diagram-server/view-context.js';
 import type { Model } from '../../src/generated/ast.js';
 
@@ -24,6 +27,17 @@ export function diagramServices(plans: PlanSource) {
 }
 
 export type Services = ReturnType<typeof diagramServices>;
+
+/**
+ * Diagram services that plan with the Python backend, for the tests of one file: call it at the file's top level. The
+ * backend starts with the first plan and stops after the file's tests.
+ */
+export function servicesWithBackend(): { services: Services; plans: PlanSource } {
+    const backend = new SharedBackend();
+    const plans = backendPlanSource(backend);
+    afterAll(() => backend.stop());
+    return { services: diagramServices(plans), plans };
+}
 
 export async function load(services: Services, path: string, text?: string): Promise<LangiumDocument<Model>> {
     const documents = services.shared.workspace.LangiumDocuments;

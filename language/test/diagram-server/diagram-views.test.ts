@@ -2,31 +2,13 @@
  * Every view of every sample is generated and laid out with ELK in Node: ids are unique, every edge ends at
  * an element that exists (ports for the box chain), no two nodes overlap, and nodes are traced to the text.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Heuristic } from '@chainlab/contract';
 import { isChain, isPtts } from '../../src/generated/ast.js';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
 import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
-import {
-    all,
-    diagram,
-    diagramServices,
-    load,
-    overlaps,
-    sampleFiles,
-    topNodeBounds,
-    type Services,
-} from './diagram-helpers.js';
+import { all, diagram, load, overlaps, sampleFiles, servicesWithBackend, topNodeBounds } from './diagram-helpers.js';
 
-const backend = new SharedBackend();
-let services: Services;
-beforeAll(() => {
-    services = diagramServices(backendPlanSource(backend));
-});
-afterAll(async () => {
-    await backend.stop();
-});
+const { services } = servicesWithBackend();
 
 function checkGraph(graph: ChainlabGraph): void {
     const elements = all(graph);

@@ -5,29 +5,24 @@
  * the run's own threads in lanes of their own under the model's, said in the view; an overloaded run (its latency
  * grew through the run) never rescales the axis: its bars are cut at the plan's axis end and a badge says why.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { SModelElement } from 'sprotty-protocol';
 import type { AxisFields, LaneFields, LegendFields, MeasuredTask, PlanResult } from '@chainlab/contract';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
 import { exportIr } from '../../src/ir/ir-export.js';
 import { documentExportContext } from '../../src/ir/document-export-context.js';
 import { GANTT, GANTT_LEGEND } from '../../src/diagram-server/lanes-view.js';
 import { MeasuredTaskStore, rememberTasks } from '../../src/diagram-server/measured-tasks.js';
 import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
 import { formatTime } from '../../src/diagram-server/time-format.js';
-import { all, diagram, diagramServices, load, sampleFiles, type Services } from './diagram-helpers.js';
+import { all, diagram, load, sampleFiles, servicesWithBackend } from './diagram-helpers.js';
 
-const backend = new SharedBackend();
-const plans = backendPlanSource(backend);
-let services: Services;
+const { services, plans } = servicesWithBackend();
 let document: Awaited<ReturnType<typeof load>>;
 let plan: PlanResult;
 /** The lanes before any run: what the view shows by default after one too. */
 let planOnly: ChainlabGraph;
 
 beforeAll(async () => {
-    services = diagramServices(plans);
     document = await load(
         services,
         sampleFiles().find(f => f.endsWith('xray.chain'))!,
@@ -38,9 +33,6 @@ beforeAll(async () => {
     )) as PlanResult;
     planOnly = await lanes();
 }, 60_000);
-afterAll(async () => {
-    await backend.stop();
-});
 
 type Placed = SModelElement & {
     position: { x: number; y: number };

@@ -2,12 +2,10 @@
  * The plan and the thread lanes read a sub-box's cost as the source wrote its box's cost: a slice of `cost 0.6 ms`
  * is 0.15 ms (not 150 µs), a slice of `cost 400 us` stays in µs, through the one time formatter.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { isChain } from '../../src/generated/ast.js';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
 import { writtenCostUnits } from '../../src/diagram-server/plan-view.js';
-import { all, diagram, diagramServices, load, repo, type Services } from './diagram-helpers.js';
+import { all, diagram, load, repo, servicesWithBackend } from './diagram-helpers.js';
 
 const MODEL = `platform P { cores 2 }
 image F 64 x 64 of u8
@@ -24,14 +22,7 @@ chain C on P {
 }
 `;
 
-const backend = new SharedBackend();
-let services: Services;
-beforeAll(() => {
-    services = diagramServices(backendPlanSource(backend));
-});
-afterAll(async () => {
-    await backend.stop();
-});
+const { services } = servicesWithBackend();
 
 const path = `${repo}/test-results/plan-view-units.chain`;
 const texts = (graph: unknown, suffix: string) =>

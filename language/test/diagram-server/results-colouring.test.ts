@@ -3,27 +3,22 @@
  * the root and the value in each node's popup; off by default, and switching it on changes colours only, never a
  * label or a position.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { SModelElement } from 'sprotty-protocol';
 import type { ColourBy, MeasuredTask, PlanResult } from '@chainlab/contract';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
 import { exportIr } from '../../src/ir/ir-export.js';
 import { documentExportContext } from '../../src/ir/document-export-context.js';
 import { rememberTasks } from '../../src/diagram-server/measured-tasks.js';
 import { binsOf, resultValues, withResults, type ColouredNode } from '../../src/diagram-server/results-colouring.js';
 import type { ChainlabGraph } from '../../src/diagram-server/diagram-elements.js';
 import { popupModel } from '../../src/diagram-server/diagram-popups.js';
-import { all, diagram, diagramServices, load, sampleFiles, type Services } from './diagram-helpers.js';
+import { all, diagram, load, sampleFiles, servicesWithBackend } from './diagram-helpers.js';
 
-const backend = new SharedBackend();
-const plans = backendPlanSource(backend);
-let services: Services;
+const { services, plans } = servicesWithBackend();
 let document: Awaited<ReturnType<typeof load>>;
 let plan: PlanResult;
 
 beforeAll(async () => {
-    services = diagramServices(plans);
     document = await load(
         services,
         sampleFiles().find(f => f.endsWith('xray.chain'))!,
@@ -31,9 +26,6 @@ beforeAll(async () => {
     const ir = exportIr(document.parseResult.value, documentExportContext(document.uri));
     plan = (await plans.plan(ir, 'XRay')) as PlanResult;
 }, 60_000);
-afterAll(async () => {
-    await backend.stop();
-});
 
 type Placed = ColouredNode & { position?: { x: number; y: number } };
 const view = (v: 'chain' | 'plan', colourBy?: ColourBy) =>

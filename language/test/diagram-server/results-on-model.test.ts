@@ -4,28 +4,21 @@
  * changes no text; every dependency has its own ports, so ELK routes no shared buses; the PTTS end-to-end node
  * carries the analysed CDF with the p99 marked, inside the node.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { SModelElement } from 'sprotty-protocol';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
 import type { Sparkline } from '../../src/diagram-server/diagram-elements.js';
 import { sparklineX } from '../../src/diagram-server/etp-points.js';
-import { all, diagram, diagramServices, load, sampleFiles, type Services } from './diagram-helpers.js';
+import { all, diagram, load, sampleFiles, servicesWithBackend } from './diagram-helpers.js';
 
-const backend = new SharedBackend();
-let services: Services;
+const { services } = servicesWithBackend();
 let xray: Awaited<ReturnType<typeof load>>;
 
 beforeAll(async () => {
-    services = diagramServices(backendPlanSource(backend));
     xray = await load(
         services,
         sampleFiles().find(f => f.endsWith('xray.chain'))!,
     );
 }, 60_000);
-afterAll(async () => {
-    await backend.stop();
-});
 
 type El = SModelElement & {
     cssClasses?: string[];

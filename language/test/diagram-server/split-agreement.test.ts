@@ -3,23 +3,14 @@
  * diagram and the plan diagram all show the two slices the backend's plan makes (the hover used to show the
  * platform's four).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import type { Hover } from 'vscode-languageserver';
 import { documentExportContext } from '../../src/ir/document-export-context.js';
 import { exportIr } from '../../src/ir/ir-export.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { all, diagram, diagramServices, load, repo, type Services } from './diagram-helpers.js';
+import { all, diagram, load, repo, servicesWithBackend } from './diagram-helpers.js';
 
-const backend = new SharedBackend();
-let services: Services;
-beforeAll(() => {
-    services = diagramServices(backendPlanSource(backend));
-});
-afterAll(async () => {
-    await backend.stop();
-});
+const { services, plans } = servicesWithBackend();
 
 const model = [
     'platform P { cores 4 }',
@@ -55,7 +46,7 @@ describe('cores 0..1 on a 4-core platform', () => {
         const labels = chainDiagram.filter(e => e.id.endsWith('.cost')).map(e => (e as { text?: string }).text);
         expect(labels).toContain('1 ms · rows ×2, halo 2');
 
-        const plan = await backendPlanSource(backend).plan(ir, 'C');
+        const plan = await plans.plan(ir, 'C');
         const slices = plan.sub_boxes.filter(s => s.instance === 'c');
         expect(slices.map(s => s.rows)).toEqual([
             [0, 32],

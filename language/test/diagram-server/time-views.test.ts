@@ -4,25 +4,15 @@
  * output windows are visible ticks, every mark is explained by a legend, executions sit at their predicted
  * start and end, and signal arrows go from the end of the signalling sub-box to the start of the waiting one.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { SModelElement } from 'sprotty-protocol';
 import type { AxisFields, LaneFields, LegendFields, PlanResult } from '@chainlab/contract';
-import { SharedBackend } from '../../src/server/shared-backend.js';
-import { backendPlanSource } from '../../src/server/plan-source.js';
 import { axisTicks, formatAsWritten, formatTime, niceStep } from '../../src/diagram-server/time-format.js';
 import { GANTT } from '../../src/diagram-server/lanes-view.js';
 import { TIMELINE, TIMELINE_LEGEND } from '../../src/diagram-server/timeline-view.js';
-import { all, diagram, diagramServices, load, sampleFiles, type Services } from './diagram-helpers.js';
+import { all, diagram, load, sampleFiles, servicesWithBackend } from './diagram-helpers.js';
 
-const backend = new SharedBackend();
-const plans = backendPlanSource(backend);
-let services: Services;
-beforeAll(() => {
-    services = diagramServices(plans);
-});
-afterAll(async () => {
-    await backend.stop();
-});
+const { services, plans } = servicesWithBackend();
 
 const xray = () => sampleFiles().find(f => f.endsWith('xray.chain'))!;
 type Placed = SModelElement & { position: { x: number; y: number }; size: { width: number; height: number } };
