@@ -15,7 +15,7 @@ import {
 import { shortBytes, T, type ChainlabGraph, type ChainlabNode } from './diagram-elements.js';
 import type { MeasuredTasks } from './measured-tasks.js';
 import type { PlanJson } from './plan-view.js';
-import { formatTime } from './time-format.js';
+import { formatIn, formatTime, unitFor } from './time-format.js';
 
 export const HEAT_STEPS = 5;
 
@@ -175,7 +175,8 @@ export function binsOf(by: ColouringInput['by'], values: number[]): ColouringBin
     // slack: none is the strongest colour (the critical path), the most the faintest
     return [
         { cls: 'heat-4', from: 0, to: 0, text: 'none (critical)' },
-        ...(max > 0 ? equalBins(max, v => formatTime(v), true, 4) : []),
+        // one unit for the whole key, as on an axis: `≤ 0.375 ms`, not `≤ 375 µs` beside `0.75 ms – 1.13 ms`
+        ...(max > 0 ? equalBins(max, v => formatIn(v, unitFor(max)), true, 4) : []),
     ];
 }
 

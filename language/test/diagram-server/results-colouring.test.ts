@@ -88,6 +88,17 @@ describe('colouring by results', () => {
         expect(graph.colouring!.bins[0]).toMatchObject({ cls: 'heat-4', from: 0, to: 0 });
     });
 
+    test('slack: the key reads in one unit, as an axis does', () => {
+        const bins = binsOf('slack', [0, 150_000, 1_500_000]);
+        expect(bins.map(b => b.text)).toEqual([
+            'none (critical)',
+            '≤ 0.375 ms',
+            '0.375 ms – 0.75 ms',
+            '0.75 ms – 1.13 ms',
+            '1.13 ms – 1.5 ms',
+        ]);
+    });
+
     test('memory: a box is coloured by the bytes of the buffers it writes', () => {
         const values = resultValues('memory', plan);
         for (const b of plan.buffers) expect(values.instances.get(b.producer.instance)).toBeGreaterThanOrEqual(b.bytes);
