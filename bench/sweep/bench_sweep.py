@@ -30,13 +30,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "backend"))
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "ptts"))
 
+from cpu_meter import CpuMeter  # noqa: E402
 from ptts_cases import MS, config  # noqa: E402
 
 from chainlab.ptts.api import prepare  # noqa: E402
 from chainlab.ptts.cost import eq_5_15  # noqa: E402
 from chainlab.ptts.explore import _resolved_ir  # noqa: E402
 from chainlab.ptts.explore_points import Shared, analyse_point, point_ir, point_key  # noqa: E402
-from chainlab.ptts.offset_runs import analyse_points  # noqa: E402
+from chainlab.ptts.offset_runs import analyse_points, run_label  # noqa: E402
 from chainlab.sweep.cluster import local_workers  # noqa: E402
 from chainlab.sweep.engine import run_sweep  # noqa: E402
 
@@ -64,11 +65,21 @@ def grid(workload: str) -> tuple[Shared, list[dict[str, Any]], dict[int, float]]
     return Shared(ir, 160 * MS, "<=", 10**12), points, ops
 
 
-def timed(workload: str, cluster: str, workers: int | None = None, runs: bool = True) -> dict[str, Any]:
+def timed(
+    workload: str, cluster: str, workers: int | None = None, runs: bool = True, roots: list[int] | None = None
+) -> dict[str, Any]:
     """One sweep of the workload (a fresh Shared: no structure carried over from an earlier mode); runs: the rows
-    of runs of one varying offset in one pass each (what `explore` does), else point by point."""
+    of runs of one varying offset in one pass each (what `explore` does), else point by point. roots: the separate
+    cluster's processes."""
     shared, points, ops = grid(workload)
-    engines = []
+    engines: list[Any] = []
+    kind = "process" if cluster == "process" else "separate" if "://" in cluster else "local"
+    meter = CpuMeter(kind, roots or [])
+
+    def on_engine(engine: Any) -> None:
+        engines.append(engine)
+        meter.on_engine(engine)
+
     wall = next(iter(points[0]["periods_ns"]))
     started = time.perf_counter()
     rows = run_sweep(
@@ -79,8 +90,10 @@ def timed(workload: str, cluster: str, workers: int | None = None, runs: bool = 
         cluster=cluster,
         workers=workers,
         cost=lambda p: ops[p["periods_ns"][wall]],
-        on_engine=engines.append,
+        on_engine=on_engine,
+        progress=meter.progress,
         many=analyse_points if runs else None,
+        together=run_label if runs else None,
     )
     elapsed = time.perf_counter() - started
     engine = engines[0]
@@ -92,6 +105,8 @@ def timed(workload: str, cluster: str, workers: int | None = None, runs: bool = 
         "start_s": engine.start_s,
         "sweep_s": sweep_s,
         "per_s": len(points) / sweep_s,
+        "client_ms_per_point": meter.client_s / len(points) * 1e3,
+        "cluster_ms_per_point": meter.cluster_s / len(points) * 1e3,
     }
 
 
@@ -154,11 +169,11 @@ MODES = (
 )
 
 
-def run_workload(workload: str, address: str, runs: bool) -> dict[str, Any]:
+def run_workload(workload: str, address: str, roots: list[int], runs: bool) -> dict[str, Any]:
     here = timed(workload, "process", runs=runs)
     out: dict[str, Any] = {"points": here["points"]}
     for name, cluster, workers in MODES:
-        r = here if name == "process" else timed(workload, cluster or address, workers, runs)
+        r = here if name == "process" else timed(workload, cluster or address, workers, runs, roots)
         assert r["rows"] == here["rows"], f"rows differ between process and {name}"
         per_point_s = 1 / here["per_s"]
         out[name] = {
@@ -169,6 +184,7 @@ def run_workload(workload: str, address: str, runs: bool) -> dict[str, Any]:
             # worker-seconds a point costs on the cluster beyond its time in one process
             "overhead_ms": (r["workers"] / r["per_s"] - per_point_s) * 1e3,
             "efficiency": r["per_s"] / (here["per_s"] * r["workers"]),
+            "cpu_ms_per_point": {"client": r["client_ms_per_point"], "cluster": r["cluster_ms_per_point"]},
         }
     return out
 
@@ -206,7 +222,9 @@ def main() -> None:
     address, procs = separate_cluster(2)
     try:
         for workload in [*WORKLOADS] if args.workload == "both" else [args.workload]:
-            results["workloads"][workload] = run_workload(workload, address, args.rows == "runs")
+            results["workloads"][workload] = run_workload(
+                workload, address, [p.pid for p in procs], args.rows == "runs"
+            )
     finally:
         stop(procs)
     results["load_after"] = os.getloadavg()
@@ -219,13 +237,14 @@ def main() -> None:
         f"rows: {args.rows}"
     )
     head = f"{'workload':8} {'engine':9} {'workers':>7} {'points':>7} {'start s':>8} {'sweep s':>8} {'analyses/s':>11}"
-    print(f"{head} {'overhead ms/pt':>14} {'efficiency':>10}")
+    print(f"{head} {'overhead ms/pt':>14} {'efficiency':>10} {'cpu ms/pt client+cluster':>24}")
     for workload, out in results["workloads"].items():
         for name, _c, _w in MODES:
             r = out[name]
             print(
                 f"{workload:8} {name:9} {r['workers']:7d} {out['points']:7d} {r['start_s']:8.2f} {r['sweep_s']:8.2f} "
-                f"{r['analyses_per_s']:11.1f} {r['overhead_ms']:14.3f} {r['efficiency']:10.2f}"
+                f"{r['analyses_per_s']:11.1f} {r['overhead_ms']:14.3f} {r['efficiency']:10.2f} "
+                f"{r['cpu_ms_per_point']['client']:11.3f} + {r['cpu_ms_per_point']['cluster']:.3f}"
             )
     for target, ratio in results["targets"].items():
         print(f"target {target}: {ratio:.2f} of it ({'met' if ratio >= 1 else 'missed'})")

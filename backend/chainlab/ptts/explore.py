@@ -36,7 +36,7 @@ from chainlab.ptts.explore_plan import (
 )
 from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_key
 from chainlab.ptts.model import parse_model
-from chainlab.ptts.offset_runs import analyse_points
+from chainlab.ptts.offset_runs import analyse_points, run_label
 from chainlab.sweep.pareto import pareto_front
 
 MAX_SWEEP_OPERATIONS = 10**11  # eq. 5.15 summed over the points (about 100 s of one core on the case study)
@@ -203,6 +203,7 @@ def _run_points(
                 cost=point_cost(combos),
                 on_engine=engines.append,
                 many=analyse_points,
+                together=run_label,
             )
         )
     except SweepCancelled as stopped:

@@ -75,6 +75,14 @@ def offset_runs(points: Sequence[Point]) -> list[tuple[str | None, list[Point]]]
     return out
 
 
+def run_label(point: Point) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """What the points of one run of a sweep grid share: its periods and every offset but the last component's
+    (the grid's innermost axis). The engine keeps points of one label in one task: a run cut in two pays its
+    shared work twice (at 16.67 ms, 8 points of a run cost ~90% of its 34)."""
+    offsets = tuple(point["offsets_ns"].items())
+    return tuple(point["periods_ns"].items()), offsets[:-1]
+
+
 def _only_difference(a: Point, b: Point) -> str | None:
     if a["periods_ns"] != b["periods_ns"] or list(a["offsets_ns"]) != list(b["offsets_ns"]):
         return None

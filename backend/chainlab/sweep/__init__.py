@@ -1,9 +1,9 @@
 """Design-space sweeps: one analysis over many points, in this process or on Dask distributed (issue 18).
 
-engine.run_sweep runs them, store.RowStore keeps their rows on disk, cluster opens the Dask client (probe first
-asks, within a time-out, whether an address is a Dask scheduler), pareto ranks them. The names below are loaded on
-first use: importing chainlab.sweep.pareto (or chainlab.ptts) does not import Dask (~0.3 s), only running a sweep
-does.
+engine.run_sweep runs them (on_dask: as Dask tasks), store.RowStore keeps their rows on disk, cluster opens the Dask
+client (probe first asks, within a time-out, whether an address is a Dask scheduler), pareto ranks them. The names
+below are loaded on first use: importing chainlab.sweep.pareto (or chainlab.ptts) does not import Dask (~0.3 s), only
+running a sweep does.
 """
 
 from __future__ import annotations

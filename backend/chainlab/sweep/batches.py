@@ -5,15 +5,17 @@ broken model before any worker starts): the first point of each cost class (the 
 for PTTS points eq. 5.15 of its period set, which differs 100x or more between candidate periods, and whose real
 time does not follow it linearly) and a few more of the first class, warm. A class never measured is scaled from
 the measured class of the nearest cost. A batch of costly points then holds fewer points, so no task runs much
-longer than TASK_SECONDS and the last tasks of a sweep end together.
+longer than TASK_SECONDS and the last tasks of a sweep end together. Points a caller labels as one group (a run
+whose rows are computed together) are never cut apart, in a batch or in the probe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
-TASK_SECONDS = 0.3  # aimed-at duration of one Dask task: long enough to hide the ~1 ms task overhead, short enough
-# that a cancelled or killed task wastes little and the progress moves
+TASK_SECONDS = 0.3  # aimed-at duration of one Dask task: long enough to hide the task overhead (5-10 ms of the
+# client's and the scheduler's CPU a task, measured on 2 cores), short enough that a cancelled or killed task wastes
+# little and the progress moves
 TASKS_PER_WORKER = 4  # at least: the last tasks then balance over the workers
 PROBE_CLASSES = 8  # cost classes timed in the client (their first point each)
 PROBE_WARM = 4  # further points of the first class (the first point of a class pays its cold start)
@@ -33,23 +35,30 @@ def probe_order(costs: Sequence[float]) -> list[int]:
     return [*firsts.values(), *warm]
 
 
-def probe_groups(costs: Sequence[float], run: int) -> list[list[int]]:
+def probe_groups(costs: Sequence[float], run: int, labels: Sequence[Hashable] | None = None) -> list[list[int]]:
     """`probe_order` for rows computed `run` points at a time: the first `run` consecutive points of each cost class
-    (those of one class after its first point), then the next ones of the first class (warm); run 1: probe_order."""
+    (those of one class after its first point), then the next ones of the first class (warm); run 1: probe_order.
+    labels: a group (up to `run` points) ends where the label changes too, so it times one whole run of points that
+    share their work, as the sweep computes them."""
     if run == 1:
         return [[i] for i in probe_order(costs)]
     firsts = probe_order(costs)[: min(len(set(costs)), PROBE_CLASSES)]
-    groups = [_consecutive(costs, i, run) for i in firsts]
+    groups = [_consecutive(costs, labels, i, run) for i in firsts]
     if groups:
-        groups.append(_consecutive(costs, groups[0][-1] + 1, run, costs[0]))
+        groups.append(_consecutive(costs, labels, groups[0][-1] + 1, run, costs[0]))
     return [g for g in groups if g]
 
 
-def _consecutive(costs: Sequence[float], start: int, run: int, cost: float | None = None) -> list[int]:
-    """Up to `run` points from `start` on while they are of the cost class of `start` (or `cost`)."""
+def _consecutive(
+    costs: Sequence[float], labels: Sequence[Hashable] | None, start: int, run: int, cost: float | None = None
+) -> list[int]:
+    """Up to `run` points from `start` on while they are of the cost class of `start` (or `cost`) and, with labels,
+    of its label."""
     want = costs[start] if cost is None and start < len(costs) else cost
     end = start
     while end < len(costs) and end - start < run and costs[end] == want:
+        if labels is not None and labels[end] != labels[start]:
+            break
         end += 1
     return list(range(start, end))
 
@@ -70,20 +79,23 @@ def point_seconds(measured: dict[float, float]) -> Callable[[float], float]:
     return seconds
 
 
-def plan_batches(keys: Sequence[str], seconds: Sequence[float], workers: int) -> list[list[str]]:
+def plan_batches(
+    keys: Sequence[str], seconds: Sequence[float], workers: int, labels: Sequence[Hashable] | None = None
+) -> list[list[str]]:
     """Consecutive batches of `keys` (neighbours share their period set's structures in a worker), each of about
-    TASK_SECONDS estimated time, and at least TASKS_PER_WORKER batches a worker when there are enough points."""
+    TASK_SECONDS estimated time, and at least TASKS_PER_WORKER batches a worker when there are enough points.
+    labels: consecutive keys of one label stay in one batch (a batch ends at the first change of label once full)."""
     total = float(sum(seconds))
     budget = max(min(TASK_SECONDS, total / (TASKS_PER_WORKER * max(1, workers))), 1e-9)
     batches: list[list[str]] = []
     current: list[str] = []
     filled = 0.0
-    for key, s in zip(keys, seconds):
-        current.append(key)
-        filled += s
-        if filled >= budget:
+    for i, (key, s) in enumerate(zip(keys, seconds)):
+        if filled >= budget and (labels is None or labels[i] != labels[i - 1]):
             batches.append(current)
             current, filled = [], 0.0
+        current.append(key)
+        filled += s
     if current:
         batches.append(current)
     return batches

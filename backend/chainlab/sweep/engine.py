@@ -1,12 +1,13 @@
 """The sweep engine: one function applied to many independent points, in this process or on Dask distributed.
 
-`run_sweep(fn, shared, points, key=...)` returns fn(shared, point) for every point, in the order of `points`, and the
-rows are the same bit for bit wherever they ran: the same code computes each row from the same inputs; the engine
-only moves them. A caller whose neighbouring points share work gives `many(shared, points)` too (the rows of fn of
-each point, computed together): then it computes every batch, here and on the workers. On Dask, `shared` (a
-resolved IR, say) is shipped once to every worker and each task carries a batch of points; rows stream back as
-tasks finish and go to the store (if any) at once, so an interruption keeps every finished row and a resumed sweep
-recomputes none of them.
+`run_sweep(fn, shared, points, key=...)` returns fn(shared, point) for every point, in the order of `points`, and
+the rows are the same bit for bit wherever they ran: the same code computes each row from the same inputs; the
+engine only moves them. A caller whose neighbouring points share work gives `many(shared, points)` too (the rows of
+fn of each point, computed together): then it computes every batch, here and on the workers, and `together(point)`
+labels the runs of points that share work, so that no batch cuts one (and no probed group spans two). On Dask
+(chainlab.sweep.on_dask), `shared` (a resolved IR, say) is shipped once to every worker and each task carries a
+batch of points; rows stream back as tasks finish and go to the store (if any) at once, so an interruption keeps
+every finished row and a resumed sweep recomputes none of them.
 
 A killed worker costs time, not rows: the scheduler recomputes its tasks on the others, and a batch the scheduler
 gave up on (KilledWorker) is submitted again. Cancellation (`cancelled()` turning true, e.g. Ctrl-C) releases every
@@ -16,29 +17,24 @@ outstanding future, so no worker starts another task of the sweep, and raises Sw
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
-
-from dask.base import tokenize
-from distributed import Client, Future, as_completed
-from distributed.scheduler import KilledWorker
 
 from chainlab.errors import ChainlabError
 from chainlab.sweep.batches import PROBE_SECONDS, fixed_batches, plan_batches, point_seconds, probe_groups
 from chainlab.sweep.cluster import Engine, check_cluster, open_client
+from chainlab.sweep.on_dask import Stopped, import_on_workers, run_batch, run_batches
 from chainlab.sweep.store import RowStore
 
 T = TypeVar("T")
 Row = dict[str, Any]
 Many = Callable[[Any, list[Any]], list[Row]]
 
-RESUBMITS = 3  # a batch the scheduler declared bad (KilledWorker) is submitted this many times again
-POLL_S = 0.02  # how often the client looks for finished tasks (and a cancel): a light task is ~0.1 s
 FLUSH_S = 0.2  # in this process, rows go to the store (and progress) this often: a kill loses at most this much
 IN_PROCESS_POINTS = 128  # points given to `many` at once in this process (a cancel waits for at most these)
-PROBE_RUN = 8  # consecutive points of one cost class `many` is timed on in the probe
+PROBE_RUN = 8  # consecutive points of one cost class (and group) `many` is timed on in the probe: not a whole run,
+# which may hold hundreds of costly points, all computed here before the cluster starts
 
 
 class SweepCancelled(ChainlabError):
@@ -51,36 +47,16 @@ class SweepCancelled(ChainlabError):
         self.total = total
 
 
-class _Stopped(Exception):
-    pass
-
-
-def _run_batch(fn: Callable[[Any, Any], Row], many: Many | None, shared: Any, points: list[Any]) -> list[Row]:
-    """The rows of a batch of points: many(shared, points) where the caller gave it, else fn of each point."""
-    return many(shared, points) if many is not None else [fn(shared, p) for p in points]
-
-
-@dataclasses.dataclass(frozen=True)
-class _Points:
-    """A task's points as one argument Dask does not look into: it walks lists and dicts for futures element by
-    element (in the client, ~0.15 ms a point of two nested dicts: more than a light point's analysis)."""
-
-    items: list[Any]
-
-
-def _run_task(fn: Callable[[Any, Any], Row], many: Many | None, shared: Any, points: _Points) -> list[Row]:
-    return _run_batch(fn, many, shared, points.items)
-
-
 @dataclasses.dataclass(frozen=True)
 class _Batch:
     """What computes the rows of points: fn one by one, or many for all of them at once."""
 
     fn: Callable[[Any, Any], Row]
     many: Many | None
+    together: Callable[[Any], Hashable] | None = None
 
     def rows(self, shared: Any, points: list[Any]) -> list[Row]:
-        return _run_batch(self.fn, self.many, shared, points)
+        return run_batch(self.fn, self.many, shared, points)
 
     @property
     def probe_run(self) -> int:
@@ -107,6 +83,7 @@ def run_sweep(
     workers: int | None = None,
     on_engine: Callable[[Engine], None] | None = None,
     many: Callable[[Any, list[T]], list[dict[str, Any]]] | None = None,
+    together: Callable[[T], Hashable] | None = None,
 ) -> list[dict[str, Any]]:
     """fn(shared, point) for every point, in the order of `points` (see the module's docstring).
 
@@ -118,7 +95,8 @@ def run_sweep(
     given). workers: the LocalCluster's worker processes (default: one a core). on_engine(Engine) says what runs the
     sweep, before the work on the cluster starts (Engine.start_s: the time its start took). many(shared, points):
     the rows of fn of each of the points, in order, computed together (where that is faster); when given, it
-    computes every batch (and fn is not called).
+    computes every batch (and fn is not called). together(point): consecutive points with equal labels share work
+    in `many` (a run): a batch keeps them whole, and a group timed in the probe holds points of one label.
     Raises SweepCancelled when cancelled() turns true; the finished rows are in the store and the exception.
     """
     check_cluster(cluster)
@@ -130,6 +108,7 @@ def run_sweep(
     stop = cancelled or (lambda: False)
     announce = on_engine or (lambda _engine: None)
     todo = sweep.todo()
+    rows_of = _Batch(fn, many, together)
     sweep.report()
     if not todo:
         announce(Engine("process", 1))
@@ -137,19 +116,17 @@ def run_sweep(
     if cluster == "process":
         announce(Engine("process", 1))
         try:
-            _in_process(
-                _Batch(fn, many), shared, [(k, sweep.unique[k]) for k in todo], sweep.finish, sweep.report, stop
-            )
-        except _Stopped:
+            _in_process(rows_of, shared, [(k, sweep.unique[k]) for k in todo], sweep.finish, sweep.report, stop)
+        except Stopped:
             raise sweep.cancelled() from None
         return sweep.rows()
     # The first points run here: a broken model fails at once (not once per worker), and their times size the batches
-    left = _probe_here(_Batch(fn, many), shared, sweep, todo, cost, batch)
+    left = _probe_here(rows_of, shared, sweep, todo, cost, batch)
     sweep.report()
     if not left.todo:
         announce(Engine("process", 1))
         return sweep.rows()
-    _on_cluster(_Batch(fn, many), shared, sweep, left, cluster, workers, batch, announce, stop)
+    _on_cluster(rows_of, shared, sweep, left, cluster, workers, batch, announce, stop)
     return sweep.rows()
 
 
@@ -202,12 +179,13 @@ class _Unprobed:
     todo: list[str]
     costs: list[float]
     measured: dict[float, float]
+    labels: list[Hashable] | None  # of the caller's groups (runs), kept whole in a batch
 
     def batches(self, batch: int | None, workers: int) -> list[list[str]]:
         if batch is not None:
             return fixed_batches(self.todo, batch)
         seconds = point_seconds(self.measured)
-        return plan_batches(self.todo, [seconds(c) for c in self.costs], workers)
+        return plan_batches(self.todo, [seconds(c) for c in self.costs], workers, self.labels)
 
 
 def _probe_here(
@@ -221,12 +199,15 @@ def _probe_here(
     """Runs the first points here (one when the batch size is given; else the probe groups', see _probe)."""
     weight = cost or (lambda _p: 1.0)
     costs = [float(weight(sweep.unique[k])) for k in todo]
-    groups = probe_groups(costs, batch_of.probe_run) if batch is None else [[0]]
+    together = batch_of.together
+    labels = [together(sweep.unique[k]) for k in todo] if together is not None else None
+    groups = probe_groups(costs, batch_of.probe_run, labels) if batch is None else [[0]]
     entries = [[(todo[i], sweep.unique[todo[i]], costs[i]) for i in g] for g in groups]
     measured, ran = _probe(batch_of, shared, entries, sweep.finish)
     done = {i for g in groups[:ran] for i in g}
     rest = [i for i in range(len(todo)) if i not in done]
-    return _Unprobed([todo[i] for i in rest], [costs[i] for i in rest], measured)
+    kept = [labels[i] for i in rest] if labels is not None else None
+    return _Unprobed([todo[i] for i in rest], [costs[i] for i in rest], measured, kept)
 
 
 def _on_cluster(
@@ -243,13 +224,23 @@ def _on_cluster(
     """Runs the points left on Dask: a LocalCluster opened (and closed) here, or an existing scheduler."""
     opening = time.perf_counter()
     with open_client(cluster, workers) as (client, engine):
-        _import_on_workers(client, batch_of, cluster)
+        import_on_workers(client, batch_of.modules, cluster)
         engine = dataclasses.replace(engine, start_s=time.perf_counter() - opening)
         announce(engine)
         batches = left.batches(batch, engine.workers)
         try:
-            _distributed(client, batch_of, shared, batches, sweep.unique, sweep.finish, sweep.report, stop)
-        except _Stopped:  # the futures are released; leaving the `with` closes a LocalCluster
+            run_batches(
+                client,
+                batch_of.fn,
+                batch_of.many,
+                shared,
+                batches,
+                sweep.unique,
+                sweep.finish,
+                sweep.report,
+                stop,
+            )
+        except Stopped:  # the futures are released; leaving the `with` closes a LocalCluster
             raise sweep.cancelled() from None
 
 
@@ -267,7 +258,7 @@ def _in_process(
     for first in range(0, len(todo), step):
         if stop():
             finish(pending)
-            raise _Stopped
+            raise Stopped
         part = todo[first : first + step]
         pending += zip([k for k, _ in part], batch_of.rows(shared, [p for _, p in part]))
         if time.monotonic() - flushed >= FLUSH_S:
@@ -301,74 +292,3 @@ def _probe(
         ran += 1
     finish(rows)
     return measured, ran
-
-
-def _import_on_workers(client: Client, batch_of: _Batch, cluster: str | None) -> None:
-    """Every worker imports the modules of fn (and many) now: the import (numpy, chainlab) is part of the start,
-    not of the first tasks, and workers that cannot import it (another environment) are one clear error, not
-    failed tasks."""
-    for module in batch_of.modules:
-        try:
-            client.run(importlib.import_module, module)
-        except ImportError as e:
-            where = cluster or "the LocalCluster"
-            raise ChainlabError(
-                f"the Dask workers of {where} cannot import {module}: {e} (install chainlab there)"
-            ) from e
-
-
-def _distributed(
-    client: Client,
-    batch_of: _Batch,
-    shared: Any,
-    batches: list[list[str]],
-    unique: dict[str, Any],
-    finish: Callable[[list[tuple[str, Row]]], None],
-    batch_done: Callable[[], None],
-    stop: Callable[[], bool],
-) -> None:
-    [shared_future] = client.scatter([shared], broadcast=True, hash=False)
-    fn = batch_of.many or batch_of.fn
-    name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', 'fn')}".replace(".", "-")
-    token = tokenize(name, shared_future.key)
-    outstanding: dict[Future, tuple[list[str], int]] = {}
-
-    def submit(keys: list[str], attempt: int) -> Future:
-        future = client.submit(
-            _run_task,
-            batch_of.fn,
-            batch_of.many,
-            shared_future,
-            _Points([unique[k] for k in keys]),
-            key=f"sweep-{name}-{tokenize(token, keys, attempt)}",
-            pure=False,
-        )
-        outstanding[future] = (keys, attempt)
-        return future
-
-    completed = as_completed([submit(b, 0) for b in batches], loop=client.loop)
-    try:
-        while outstanding:
-            if stop():
-                raise _Stopped
-            ready = completed.next_batch(block=False)
-            if not ready:
-                time.sleep(POLL_S)
-                continue
-            for future in ready:
-                keys, attempt = outstanding.pop(future)
-                try:
-                    rows = future.result()
-                except KilledWorker:
-                    if attempt >= RESUBMITS:
-                        raise
-                    completed.add(submit(keys, attempt + 1))
-                    continue
-                finally:
-                    future.release()
-                finish(list(zip(keys, rows)))
-                batch_done()
-    finally:
-        if outstanding:  # cancelled or failed: no worker goes on with this sweep's tasks
-            client.cancel(list(outstanding), force=True)
-        shared_future.release()

@@ -14,7 +14,7 @@ from chainlab.errors import ModelError, TooExpensiveError
 from chainlab.ptts import offset_runs as offset_runs_module
 from chainlab.ptts.explore import _resolved_ir
 from chainlab.ptts.explore_points import Point, Shared, analyse_point
-from chainlab.ptts.offset_runs import analyse_points, offset_runs
+from chainlab.ptts.offset_runs import analyse_points, offset_runs, run_label
 
 
 @pytest.fixture
@@ -122,3 +122,13 @@ def test_a_refused_period_in_a_run_is_the_refusal_of_the_single_analysis() -> No
     with pytest.raises(TooExpensiveError) as together:
         analyse_points(shared_of(config("e"), max_trees=1000), points)
     assert str(together.value) == str(alone.value)
+
+
+def test_the_points_of_one_run_share_their_label_and_no_others() -> None:
+    points = grid(["C1", "C2"], [range(0, 3 * MS, MS), range(0, 4 * MS, MS)], {"C2": 16 * MS})
+    points += grid(["C1", "C2"], [range(0, MS, MS), range(0, 2 * MS, MS)], {"C2": 17 * MS})
+    labels = [run_label(p) for p in points]
+    runs = [run for name, run in offset_runs(points)]
+    assert [len(r) for r in runs] == [4, 4, 4, 2]
+    assert [len(set(map(run_label, r))) for r in runs] == [1, 1, 1, 1]
+    assert len(set(labels)) == len(runs)

@@ -28,3 +28,8 @@ def slow(shared: dict[str, Any], p: int) -> dict[str, Any]:
         with open(shared["log"], "a") as f:
             f.write(f"{p}\n")
     return {"p": p, "square": p * p}
+
+
+def mix_calls(shared: dict[str, Any], points: list[list[int]]) -> list[dict[str, Any]]:
+    """mix of every point, each row naming the first point of its call."""
+    return [{**mix(shared, p), "call": f"{points[0][0]},{points[0][1]}"} for p in points]

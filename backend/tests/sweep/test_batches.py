@@ -42,6 +42,27 @@ def test_probing_rows_computed_together_times_runs_of_one_class() -> None:
     assert probe_groups([], 8) == []
 
 
+def test_a_labelled_group_is_never_cut_apart() -> None:
+    keys = [f"k{i}" for i in range(600)]
+    labels = [i // 70 for i in range(600)]  # runs of 70 points
+    batches = plan_batches(keys, [0.001] * 600, workers=1, labels=labels)
+    assert [k for b in batches for k in b] == keys
+    assert all(labels[keys.index(b[0])] != labels[keys.index(b[0]) - 1] for b in batches[1:])  # each at a run's start
+    assert [len(b) for b in batches] == [210, 210, 180]  # full (0.15 s) at 150 points: cut at the next run's start
+    assert plan_batches(keys, [1.0] * 600, workers=1, labels=labels)[0] == keys[:70]  # a long run stays whole
+
+
+def test_probing_groups_end_where_the_label_changes() -> None:
+    costs = [1.0] * 10 + [50.0] * 10
+    labels = [0] * 3 + [1] * 7 + [2] * 10
+    assert probe_groups(costs, 256, labels) == [
+        [0, 1, 2],
+        [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+        [3, 4, 5, 6, 7, 8, 9],
+    ]
+    assert probe_groups(costs, 4, labels) == [[0, 1, 2], [10, 11, 12, 13], [3, 4, 5, 6]]
+
+
 def test_an_unmeasured_class_is_scaled_from_the_nearest_measured_one() -> None:
     seconds = point_seconds({1.0: 0.002, 100.0: 0.05})
     assert seconds(1.0) == 0.002 and seconds(100.0) == 0.05

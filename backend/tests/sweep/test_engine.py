@@ -15,7 +15,7 @@ import pytest
 from dask_processes import HERE, DaskProcesses, env
 from distributed import Client
 from ptts_cases import config
-from sweep_fns import mix, mix_many, slow
+from sweep_fns import mix, mix_calls, mix_many, slow
 
 from chainlab.ptts.explore import _resolved_ir
 from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_key
@@ -56,6 +56,18 @@ def test_many_computes_every_batch_in_every_mode_with_the_rows_of_fn(dask_cluste
     assert all(rows == here for rows in runs.values())
     assert sizes["process"] == [len(GRID)] * len(GRID)  # one call: fewer points than a slice of this process
     assert max(sizes["scheduler, batches of 7"]) == 7 and max(sizes["scheduler"]) > 1
+
+
+def test_points_labelled_together_are_computed_in_one_call(dask_cluster: DaskProcesses) -> None:
+    here = run_sweep(mix, SHARED, GRID, key=grid_key, cluster="process")
+    rows = run_sweep(
+        mix, SHARED, GRID, key=grid_key, cluster=dask_cluster.address, many=mix_calls, together=lambda p: p[0]
+    )
+    calls = {x: {r["call"] for r in rows if r["x"] == x} for x in range(12)}
+    assert calls[0] == {"0,0", "0,8"}  # probed here: 8 points, then the warm group ends with the run
+    assert all(len(calls[x]) == 1 for x in range(1, 12)), calls  # every other run of one x in one task
+    assert len({r["call"] for r in rows}) > 3  # and the rest of the sweep was still cut into several
+    assert [{k: v for k, v in r.items() if k != "call"} for r in rows] == here
 
 
 def test_progress_counts_every_point_and_ends_complete(dask_cluster: DaskProcesses) -> None:
