@@ -5,7 +5,7 @@ export default defineConfig({
     test: {
         root: __dirname,
         include: ['**/*.test.ts'],
-        exclude: ['**/node_modules/**', 'vscode/**'], // vscode/: the code-server suite has its own config
+        exclude: ['**/node_modules/**', 'vscode/**', 'theia/**'], // the code-server and Theia suites have their own
         testTimeout: 120_000,
         pool: 'forks',
         poolOptions: { forks: { maxForks: 2, minForks: 1 } },
