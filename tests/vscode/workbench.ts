@@ -219,7 +219,7 @@ export async function hoverNode(page: Page, frame: Frame, id: string, from: stri
     const popup = frame.locator('.sprotty-popup .chainlab-popup');
     const text = async () => ((await popup.count()) ? ((await popup.first().textContent()) ?? '') : '');
     const boxOf = async (end: string) =>
-        (await frame.locator(`[id$="_container"] g.sprotty-node[id$="${end}"]`).first().boundingBox())!;
+        await frame.locator(`[id$="_container"] g.sprotty-node[id$="${end}"]`).first().boundingBox();
     const centre = (b: { x: number; y: number; width: number; height: number }) => ({
         x: b.x + b.width / 2,
         y: b.y + b.height / 2,
@@ -228,6 +228,12 @@ export async function hoverNode(page: Page, frame: Frame, id: string, from: stri
         // where they are now: the diagram re-fits to its panel after a resize, animated, and a pointer left behind
         // misses the node
         const [node, other] = [await boxOf(id), await boxOf(from)];
+        if (!node || !other) {
+            // in the middle of that re-fit a node may be out of view, and Sprotty does not draw it
+            if (attempt === 5) throw new Error(`the nodes ${id} and ${from} are not both drawn`);
+            await page.waitForTimeout(500);
+            continue;
+        }
         await page.mouse.move(centre(other).x, centre(other).y);
         await page.mouse.move(centre(node).x, centre(node).y);
         try {
