@@ -7,8 +7,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Models of more bytes than this are built with a collection after each phase. */
-export const COLLECT_ABOVE_BYTES = 1024 * 1024;
+/** Models of more characters than this (about a mebibyte) are built with a collection after each phase. */
+export const COLLECT_ABOVE_CHARACTERS = 1024 * 1024;
 
 let gc: (() => void) | undefined;
 

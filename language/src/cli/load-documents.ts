@@ -9,7 +9,7 @@ import type { Model } from '../generated/ast.js';
 import { escapeControls } from './escape-controls.js';
 import { readModelFile } from './model-files.js';
 import { UsageError } from './usage-error.js';
-import { COLLECT_ABOVE_BYTES, collectGarbage } from './heap.js';
+import { COLLECT_ABOVE_CHARACTERS, collectGarbage } from './heap.js';
 
 let cached: ChainServices | undefined;
 
@@ -50,8 +50,8 @@ export async function loadFiles(paths: readonly string[], services = chainServic
     }
     const documents = [...byUri.values()];
     const builder = services.shared.workspace.DocumentBuilder;
-    const bytes = documents.reduce((sum, { document }) => sum + document.textDocument.getText().length, 0);
-    const collecting = bytes > COLLECT_ABOVE_BYTES ? collectAfterPhases(builder) : [];
+    const characters = documents.reduce((sum, { document }) => sum + document.textDocument.getText().length, 0);
+    const collecting = characters > COLLECT_ABOVE_CHARACTERS ? collectAfterPhases(builder) : [];
     try {
         await builder.build(
             documents.map(d => d.document),

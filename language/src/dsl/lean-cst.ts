@@ -216,12 +216,7 @@ function collapseIntoToken(node: LeanComposite): void {
     if (node.content.length !== 1 || !(token instanceof LeanLeaf) || token.hidden) return;
     const source = token.grammarSource;
     if (!GrammarAST.isRuleCall(source) || !GrammarAST.isTerminalRule(source.rule.ref)) return;
-    const parent = node.container!;
-    const siblings = parent.content;
-    siblings[siblings.lastIndexOf(node)] = token;
-    token.container = parent;
-    token.grammarSource = node.grammarSource;
-    node.container = undefined;
+    replaceByChild(node, token);
 }
 
 /**
@@ -233,13 +228,18 @@ function collapseIntoToken(node: LeanComposite): void {
 function collapseIntoAlternative(node: LeanComposite, element: AstNode): void {
     const [chosen] = node.content;
     if (node.content.length !== 1 || !(chosen instanceof LeanComposite) || chosen.ownsElement()) return;
-    const parent = node.container!;
-    const siblings = parent.content;
-    siblings[siblings.lastIndexOf(node)] = chosen;
-    chosen.container = parent;
-    chosen.grammarSource = node.grammarSource;
+    replaceByChild(node, chosen);
     chosen.astNode = element;
     (element as { $cstNode?: CstNode }).$cstNode = chosen;
+}
+
+/** `child` takes the just finished `node`'s place in its (open) parent and its grammar element; `node` is detached. */
+function replaceByChild(node: LeanComposite, child: LeanLeaf | LeanComposite): void {
+    const parent = node.container!;
+    const siblings = parent.content;
+    siblings[siblings.lastIndexOf(node)] = child;
+    child.container = parent;
+    child.grammarSource = node.grammarSource;
     node.container = undefined;
 }
 
