@@ -84,11 +84,19 @@ export function formatDurationIn(ns: number, unit: DurationUnit): string {
  */
 export function formatDuration(ns: number | null | undefined, options: DurationOptions = {}): string {
     if (ns === null || ns === undefined || !Number.isFinite(ns)) return '–';
+    return formatDurationIn(ns, durationUnitFor(ns, options));
+}
+
+/**
+ * The unit `formatDuration` writes `ns` in: the source's unless that would read 10 s as 10000 ms or hide the
+ * digits below 0.001 of it, else the one that reads best. An axis or a key passes its largest value, so that all
+ * of its numbers share one unit.
+ */
+export function durationUnitFor(ns: number, options: DurationOptions = {}): DurationUnit {
     const abs = rounded(ns);
-    if (abs >= SECONDS_FROM_NS) return formatDurationIn(ns, 's');
+    if (abs >= SECONDS_FROM_NS) return 's';
     const source = options.unit === 'us' ? 'µs' : options.unit;
-    const unit = isDurationUnit(source) && (abs === 0 || abs / NS_PER[source] >= 1e-3) ? source : bestDurationUnit(ns);
-    return formatDurationIn(ns, unit);
+    return isDurationUnit(source) && (abs === 0 || abs / NS_PER[source] >= 1e-3) ? source : bestDurationUnit(ns);
 }
 
 /** A latency the backend hands over in ms (the plots' unit): `128 ms`, `0.0451 ms`, and from 10 s on in s. */

@@ -19,7 +19,7 @@ import { messageGraph, VIEWS, type ChainlabGraph, type DiagramView } from './dia
 import type { PlanSource } from './plan-view.js';
 import { lanesView } from './lanes-view.js';
 import { sameSchedule, type MeasuredTaskStore } from './measured-tasks.js';
-import { planView } from './plan-view.js';
+import { chainCostUnit, planView } from './plan-view.js';
 import { pttsView } from './ptts-view.js';
 import { withResults } from './results-colouring.js';
 import { timelineView } from './timeline-view.js';
@@ -86,7 +86,8 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
                 if (!ir) throw new Error('the model does not export');
                 return this.plans.plan(ir, chain.name, options.heuristic || undefined);
             };
-            if (view === 'chain') return withResults(chainView(ir, chain, ctx), options.colourBy, planOf, run);
+            const results = { by: options.colourBy, run, timeUnit: chainCostUnit(chain) };
+            if (view === 'chain') return withResults(chainView(ir, chain, ctx), { ...results, plan: planOf });
             if (!ir) return messageGraph(view, 'the model does not export', chain.name);
             let plan;
             try {
@@ -94,7 +95,7 @@ export class ChainlabDiagramGenerator extends LangiumDiagramGenerator {
             } catch (error) {
                 return messageGraph(view, `the planner failed: ${(error as Error).message}`, chain.name);
             }
-            if (view === 'plan') return withResults(planView(chain, plan, ctx), options.colourBy, () => plan, run);
+            if (view === 'plan') return withResults(planView(chain, plan, ctx), { ...results, plan: () => plan });
             // the model's plan stays the view; measured bars belong to the plan that ran, which on a target with
             // fewer cores has other threads: the overlay draws those in lanes of their own
             const ranPlan = run?.plan && !sameSchedule(plan, run.plan) ? run.plan : undefined;

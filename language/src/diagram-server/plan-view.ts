@@ -40,6 +40,16 @@ export function writtenCostUnits(chain: Chain): Map<string, string | undefined> 
     return new Map(chainInstances(chain).map(i => [i.name, i.box.ref && boxCost(i.box.ref)?.unit]));
 }
 
+/** The unit most of the chain's costs are written in (the first such among equals); none where no cost has one. */
+export function chainCostUnit(chain: Chain): string | undefined {
+    const counts = new Map<string, number>();
+    for (const unit of writtenCostUnits(chain).values()) if (unit) counts.set(unit, (counts.get(unit) ?? 0) + 1);
+    return [...counts].reduce<[string, number] | undefined>(
+        (best, c) => (!best || c[1] > best[1] ? c : best),
+        undefined,
+    )?.[0];
+}
+
 export function planView(chain: Chain, plan: PlanJson, ctx: ViewContext): ChainlabGraph {
     const instances = new Map(chainInstances(chain).map(i => [i.name, i]));
     const costUnits = writtenCostUnits(chain);

@@ -6,6 +6,8 @@
  * changes colours only, never a label (a layout that moved with it would lose the user's place).
  */
 import {
+    durationUnitFor,
+    formatDuration,
     formatNumber,
     formatPercent,
     type ColourBy,
@@ -15,7 +17,7 @@ import {
 import { shortBytes, T, type ChainlabGraph, type ChainlabNode } from './diagram-elements.js';
 import type { MeasuredTasks } from './measured-tasks.js';
 import type { PlanJson } from './plan-view.js';
-import { formatIn, formatTime, unitFor } from './time-format.js';
+import { formatIn } from './time-format.js';
 
 export const HEAT_STEPS = 5;
 
@@ -31,6 +33,8 @@ export interface ColouringInput {
     /** Why there is no plan (the model does not export, the planner failed). */
     planProblem?: string;
     run?: MeasuredTasks;
+    /** The unit the chain's costs are written in (`ms`, `us`, ...): slack reads in it, as the costs do. */
+    timeUnit?: string;
 }
 
 /** Values per sub-box (plan view) and per box instance (chain view); absent where the metric has none. */
@@ -64,7 +68,7 @@ export function colourGraph(graph: ChainlabGraph, input: ColouringInput): void {
     const values = resultValues(input.by, input.plan, input.run);
     // the scale spans what this view shows: a box writes more than any of its slices
     const shown = graph.view === 'chain' ? values.instances : values.subBoxes;
-    key.bins = binsOf(input.by, [...shown.values()]);
+    key.bins = binsOf(input.by, [...shown.values()], input.timeUnit);
     for (const child of graph.children ?? []) {
         const n = child as ColouredNode;
         const value =
@@ -80,7 +84,7 @@ export function colourGraph(graph: ChainlabGraph, input: ColouringInput): void {
         }
         const bin = key.bins.find(b => inBin(b, value, key.bins)) ?? key.bins[key.bins.length - 1];
         n.cssClasses = [...(n.cssClasses ?? []), 'heat', bin.cls];
-        n.result = `${title}: ${valueText(input.by, value)}`;
+        n.result = `${title}: ${valueText(input.by, value, input.timeUnit)}`;
     }
 }
 
@@ -167,7 +171,7 @@ function unionLength(subs: SubBox[]): number {
 }
 
 /** The scale's bins in value order. Shares and ratios have fixed edges, comparable between views and runs. */
-export function binsOf(by: ColouringInput['by'], values: number[]): ColouringBin[] {
+export function binsOf(by: ColouringInput['by'], values: number[], timeUnit?: string): ColouringBin[] {
     if (by === 'share') return fixedBins([0, 0.05, 0.15, 0.3, 0.5, Infinity], v => valueText('share', v), false);
     if (by === 'measured') return fixedBins([0, 0.9, 1.1, 1.5, 2, Infinity], v => `${formatNumber(v)}×`, false);
     const max = Math.max(0, ...values);
@@ -176,7 +180,7 @@ export function binsOf(by: ColouringInput['by'], values: number[]): ColouringBin
     return [
         { cls: 'heat-4', from: 0, to: 0, text: 'none (critical)' },
         // one unit for the whole key, as on an axis: `≤ 0.375 ms`, not `≤ 375 µs` beside `0.75 ms – 1.13 ms`
-        ...(max > 0 ? equalBins(max, v => formatIn(v, unitFor(max)), true, 4) : []),
+        ...(max > 0 ? equalBins(max, v => formatIn(v, durationUnitFor(max, { unit: timeUnit })), true, 4) : []),
     ];
 }
 
@@ -208,35 +212,40 @@ function inBin(bin: ColouringBin, value: number, bins: ColouringBin[]): boolean 
 }
 
 /** A value as the popup says it. */
-export function valueText(by: ColouringInput['by'], value: number): string {
+export function valueText(by: ColouringInput['by'], value: number, timeUnit?: string): string {
     switch (by) {
         case 'share':
             return formatPercent(value);
         case 'measured':
             return `${formatNumber(value)}× the calibrated time`;
         case 'slack':
-            return value === 0 ? 'none (on the critical path)' : formatTime(value);
+            return value === 0 ? 'none (on the critical path)' : formatDuration(value, { unit: timeUnit });
         case 'memory':
             return shortBytes(Math.round(value));
     }
+}
+
+/** What a view's colouring is asked for: the option, the plan (fetched only when needed) and the latest run. */
+export interface ResultsRequest {
+    by: ColourBy | undefined;
+    plan: () => Promise<PlanJson> | PlanJson;
+    run: MeasuredTasks | undefined;
+    /** The unit the chain's costs are written in. */
+    timeUnit?: string;
 }
 
 /**
  * The view with its colouring where the options ask for one (chain and plan views); the plan is fetched only
  * then, since the box chain needs none otherwise.
  */
-export async function withResults(
-    graph: ChainlabGraph,
-    by: ColourBy | undefined,
-    plan: () => Promise<PlanJson> | PlanJson,
-    run: MeasuredTasks | undefined,
-): Promise<ChainlabGraph> {
+export async function withResults(graph: ChainlabGraph, request: ResultsRequest): Promise<ChainlabGraph> {
+    const { by, run, timeUnit } = request;
     if (!by || by === 'none' || (graph.view !== 'chain' && graph.view !== 'plan')) return graph;
     if (!graph.children?.some(c => c.type === T.box || c.type === T.subBox)) return graph; // a message
     try {
-        colourGraph(graph, { by, plan: await plan(), run });
+        colourGraph(graph, { by, plan: await request.plan(), run, timeUnit });
     } catch (error) {
-        colourGraph(graph, { by, planProblem: (error as Error).message });
+        colourGraph(graph, { by, planProblem: (error as Error).message, timeUnit });
     }
     return graph;
 }

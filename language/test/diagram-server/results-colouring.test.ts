@@ -99,6 +99,22 @@ describe('colouring by results', () => {
         ]);
     });
 
+    test('slack: the key and the popups read in the unit the costs are written in', async () => {
+        // xray's costs are written in ms and its slack is below 1 ms: the best unit alone would be µs
+        const graph = await view('plan', 'slack');
+        const ranges = graph.colouring!.bins.slice(1).map(b => b.text);
+        expect(ranges.length).toBeGreaterThan(0);
+        for (const text of ranges) expect(text).toMatch(/^(≤ )?[\d.]+ ms( – [\d.]+ ms)?$/);
+        const slack = nodesOf(graph, 'node:subbox')
+            .map(n => n.result!)
+            .filter(r => !r.includes('none'));
+        expect(slack.length).toBeGreaterThan(0);
+        for (const line of slack) expect(line).toMatch(/: [\d.]+ ms$/);
+        expect(binsOf('slack', [0, 700_000], 'us')[1].text).toBe('≤ 175 µs');
+        expect(binsOf('slack', [0, 700_000], 'ms')[1].text).toBe('≤ 0.175 ms');
+        expect(binsOf('slack', [0, 7e10], 'ms')[4].text).toBe('52.5 s – 70 s');
+    });
+
     test('memory: a box is coloured by the bytes of the buffers it writes', () => {
         const values = resultValues('memory', plan);
         for (const b of plan.buffers) expect(values.instances.get(b.producer.instance)).toBeGreaterThanOrEqual(b.bytes);
@@ -147,11 +163,11 @@ describe('colouring by results', () => {
         const box: ColouredNode = { type: 'node:box', id: 'a', name: 'a', children: [] };
         const graph: ChainlabGraph = { type: 'graph', id: 'root', view: 'chain', children: [box] };
         const failing = () => Promise.reject(new Error('the model does not export'));
-        await withResults(graph, 'share', failing, undefined);
+        await withResults(graph, { by: 'share', plan: failing, run: undefined });
         expect(graph.colouring).toMatchObject({ by: 'share', bins: [], note: 'no plan: the model does not export' });
         expect(heat(box)).toBeUndefined();
         const lanes: ChainlabGraph = { type: 'graph', id: 'root', view: 'lanes', children: [] };
-        await withResults(lanes, 'share', failing, undefined);
+        await withResults(lanes, { by: 'share', plan: failing, run: undefined });
         expect(lanes.colouring).toBeUndefined(); // the lanes are not coloured by results
     });
 });
