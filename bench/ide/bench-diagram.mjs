@@ -8,7 +8,9 @@
  *
  *  - open → first readable frame: from didOpen + the model request (the page loads meanwhile, as a VS Code
  *    webview does) until the browser has painted the diagram at a zoom where 12 px labels are ≥ 11 px;
- *  - edit → updated diagram: from a didChange until the server's updateModel is rendered and painted.
+ *  - edit → updated diagram: from a didChange until the server's updateModel is rendered and painted;
+ *  - reopen → first readable frame: the same opens in a new server process that finds ELK's drawings kept on
+ *    disk by the first (CHAINLAB_LAYOUT_STORE, as the extension sets it), as after a window reload.
  *
  * Also prints the server-only times (open → setModel, change → updateModel), and the overview: after the
  * toolbar's *Fit*, its zoom, how many nodes lie inside the panel and how many visible labels overlap another.
@@ -17,7 +19,7 @@
  *   node bench/ide/bench-diagram.mjs [--boxes 200,500] [--edits 10] [--server path/to/server.cjs]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,20 +72,39 @@ for (const file of ['language/dist/server.cjs', 'diagram/dist/standalone.js'])
     if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run node scripts/setup.mjs`);
 
 const serverBundle = arg('--server', join(root, 'language', 'dist', 'server.cjs')); // another build, to compare
-const server = spawn(process.execPath, [serverBundle, '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-});
-const connection = rpc.createProtocolConnection(
-    new rpc.StreamMessageReader(server.stdout),
-    new rpc.StreamMessageWriter(server.stdin),
-);
+const layoutStore = mkdtempSync(join(tmpdir(), 'chainlab-bench-layouts-'));
 const accept = new rpc.NotificationType('diagram/accept');
 const waiting = [];
-connection.onNotification(accept, message => {
-    const now = performance.now();
-    for (const w of waiting.splice(0)) w(message, now);
-});
-connection.listen();
+let server, connection;
+
+/** A new server process, initialized, keeping ELK's drawings in `layoutStore` as the extension has it do. */
+async function startServer() {
+    server = spawn(process.execPath, [serverBundle, '--stdio'], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+        env: { ...process.env, CHAINLAB_LAYOUT_STORE: layoutStore },
+    });
+    connection = rpc.createProtocolConnection(
+        new rpc.StreamMessageReader(server.stdout),
+        new rpc.StreamMessageWriter(server.stdin),
+    );
+    connection.onNotification(accept, message => {
+        const now = performance.now();
+        for (const w of waiting.splice(0)) w(message, now);
+    });
+    connection.listen();
+    await connection.sendRequest(rpc.InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        workspaceFolders: null,
+        capabilities: {},
+    });
+    await connection.sendNotification(rpc.InitializedNotification.type, {});
+}
+
+function stopServer() {
+    connection.dispose();
+    server.kill();
+}
 const next = (clientId, kind) =>
     new Promise(resolve =>
         waiting.push(function handler(message, at) {
@@ -92,13 +113,7 @@ const next = (clientId, kind) =>
         }),
     );
 
-await connection.sendRequest(rpc.InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    workspaceFolders: null,
-    capabilities: {},
-});
-await connection.sendNotification(rpc.InitializedNotification.type, {});
+await startServer();
 
 const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -235,11 +250,29 @@ for (const boxes of sizes)
             'a box added': i => chainText(boxes + i + 1, '0.1'),
         }),
     );
+// a window reload: a new server process (started a second before the diagram is asked for, as the browser's
+// start gave the first), a new webview; the first process kept ELK's drawings on disk
+stopServer();
+await startServer();
+await new Promise(resolve => setTimeout(resolve, 1000));
+const reopened = new Map();
+for (const r of results) {
+    const uri =
+        r.name === 'xray'
+            ? pathToFileURL(join(root, 'samples', 'xray.chain')).toString()
+            : `file:///bench/big-${r.nodes}.chain`;
+    const text = r.name === 'xray' ? xray : chainText(r.nodes, '0.1');
+    reopened.set(r.name, await measure(`${r.name}-reopened`, uri, text, {}));
+}
 console.log(`diagram webview in Chromium (${PANEL.width}×${PANEL.height}), box-chain view, server-side ELK layout`);
 for (const r of results) {
     console.log(`${r.name} (${r.nodes} box nodes)`);
     console.log(
         `  open → first readable frame: ${r.openMs.toFixed(0)} ms (server setModel at ${r.serverOpenMs.toFixed(0)} ms, zoom ${r.zoom.toFixed(2)})   target ${TARGET_OPEN_MS} ms   ratio ${(r.openMs / TARGET_OPEN_MS).toFixed(2)}`,
+    );
+    const again = reopened.get(r.name);
+    console.log(
+        `  reopen (new server, drawings kept) → first readable frame: ${again.openMs.toFixed(0)} ms (server setModel at ${again.serverOpenMs.toFixed(0)} ms)   target ${TARGET_OPEN_MS} ms   ratio ${(again.openMs / TARGET_OPEN_MS).toFixed(2)}`,
     );
     const f = r.fit;
     console.log(
@@ -251,5 +284,5 @@ for (const r of results) {
         );
 }
 await browser.close();
-connection.dispose();
-server.kill();
+stopServer();
+rmSync(layoutStore, { recursive: true, force: true });

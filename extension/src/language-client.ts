@@ -48,7 +48,9 @@ export function createLanguageClient(
     backendPython: () => string,
 ): LanguageClient {
     const module = context.asAbsolutePath(join('dist', 'server.cjs'));
-    const env = { ...process.env, CHAINLAB_PYTHON: backendPython() };
+    // ELK's drawings outlive the server (a reopened diagram is drawn without ELK); the folder is made when needed
+    const layouts = join(context.globalStorageUri.fsPath, 'layouts');
+    const env = { ...process.env, CHAINLAB_PYTHON: backendPython(), CHAINLAB_LAYOUT_STORE: layouts };
     // The first server starts now, while the client and the busy extension host get ready (a few hundred ms
     // after a reload): it has loaded by the time `initialize` comes. Restarts fork a new one.
     let first: ChildProcess | undefined = forkServer(module, env);

@@ -119,6 +119,17 @@ describe('a fresh install of the .vsix, in an empty window', () => {
         const frame = await webviewFromLens(page, lens, 'svg.sprotty-graph g.sprotty-node');
         expect(await frame.locator('g.sprotty-node').count()).toBeGreaterThan(5);
         await shotInBothThemes(page, [frame], theme => join(artifacts, `fresh-diagram-${theme}.png`));
+        // its drawing is kept in the extension's storage: a reopened diagram is drawn without ELK
+        const layouts = join(
+            workbench!.server.dirs.user,
+            'User',
+            'globalStorage',
+            'chainlab.chainlab-vscode',
+            'layouts',
+        );
+        await expect
+            .poll(() => (existsSync(layouts) ? readdirSync(layouts).filter(n => n.endsWith('.json')).length : 0))
+            .toBeGreaterThan(0);
     });
 
     test('Analyze latency plots the exact distribution', async () => {

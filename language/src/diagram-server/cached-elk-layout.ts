@@ -3,11 +3,13 @@
  * and ELK places labels by their sizes, never by their text: the same graph without texts gets the same drawing.
  * ELK layered takes 100-200 ms for a 200-box chain, most of the 300 ms an edit may take to reach the diagram.
  * A new top-down drawing gets its nodes' micro layout from the shapes ELK has placed before (node-shapes.ts).
+ * With a store (layout-store.ts) the drawings also outlive the server process.
  */
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { type SGraph, SModelIndex } from 'sprotty-protocol';
-import { ElkLayoutEngine } from 'sprotty-elk/lib/elk-layout.js';
+import { ElkLayoutEngine, type ElkFactory, type ILayoutConfigurator } from 'sprotty-elk/lib/elk-layout.js';
 import { NodeShapes, placesNodes } from './node-shapes.js';
+import type { LayoutStore } from './layout-store.js';
 
 /** Distinct drawings kept: the open views of a few documents. */
 const KEPT = 16;
@@ -15,6 +17,14 @@ const KEPT = 16;
 export class CachedElkLayoutEngine extends ElkLayoutEngine {
     private readonly results = new Map<string, ElkNode>();
     private readonly shapes = new NodeShapes(() => this.elk);
+
+    constructor(
+        elkFactory: ElkFactory,
+        configurator: ILayoutConfigurator,
+        private readonly store?: LayoutStore,
+    ) {
+        super(elkFactory, undefined, configurator);
+    }
 
     override layout(sgraph: SGraph, index?: SModelIndex): SGraph | Promise<SGraph> {
         if (this.getBasicType(sgraph) !== 'graph') return sgraph;
@@ -24,20 +34,25 @@ export class CachedElkLayoutEngine extends ElkLayoutEngine {
         }
         const elkGraph = this.transformGraph(sgraph, index);
         const key = layoutKey(elkGraph);
-        const known = this.results.get(key);
+        const known = this.results.get(key) ?? this.store?.get(key);
         if (known) {
-            this.results.delete(key); // most recently used last
-            this.results.set(key, known);
+            this.remember(key, known);
             this.applyLayout(known, index);
             return sgraph;
         }
         const graphIndex = index;
         return this.laidOut(elkGraph).then(result => {
-            this.results.set(key, result);
-            if (this.results.size > KEPT) this.results.delete(this.results.keys().next().value as string);
+            this.remember(key, result);
+            this.store?.put(key, result);
             this.applyLayout(result, graphIndex);
             return sgraph;
         });
+    }
+
+    private remember(key: string, result: ElkNode): void {
+        this.results.delete(key); // most recently used last
+        this.results.set(key, result);
+        if (this.results.size > KEPT) this.results.delete(this.results.keys().next().value as string);
     }
 
     private async laidOut(elkGraph: ElkNode): Promise<ElkNode> {

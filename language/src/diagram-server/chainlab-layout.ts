@@ -10,6 +10,7 @@ import ElkConstructor from 'elkjs/lib/elk.bundled.js';
 import type { SGraph, SModelIndex, SNode, SPort, SLabel, SModelRoot } from 'sprotty-protocol';
 import { DefaultLayoutConfigurator, type ElkFactory } from 'sprotty-elk/lib/elk-layout.js';
 import { CachedElkLayoutEngine } from './cached-elk-layout.js';
+import type { LayoutStore } from './layout-store.js';
 import type { IModelLayoutEngine } from 'sprotty-protocol/lib/diagram-services.js';
 import { T, edge, label, port, type ChainlabGraph } from './diagram-elements.js';
 import type { Viewport } from '@chainlab/contract';
@@ -151,8 +152,14 @@ export class ChainlabLayoutEngine implements IModelLayoutEngine {
     /** Made for the first diagram or the warm-up: starting ELK costs 60-130 ms the server's start need not wait for. */
     private elk?: CachedElkLayoutEngine;
 
-    /** `startElk`: where ELK runs; in this thread unless the server gives it a worker thread (elk-thread.ts). */
-    constructor(private readonly startElk: ElkFactory = elkFactory) {}
+    /**
+     * `startElk`: where ELK runs; in this thread unless the server gives it a worker thread (elk-thread.ts).
+     * `store`: where drawings are kept between server processes, if anywhere.
+     */
+    constructor(
+        private readonly startElk: ElkFactory = elkFactory,
+        private readonly store?: LayoutStore,
+    ) {}
 
     layout(model: SModelRoot): SModelRoot | Promise<SModelRoot> {
         const graph = model as ChainlabGraph;
@@ -162,7 +169,7 @@ export class ChainlabLayoutEngine implements IModelLayoutEngine {
             (graph.children ?? []).every(c => c.type === T.banner)
         )
             return model;
-        this.elk ??= new CachedElkLayoutEngine(this.startElk, undefined, new ChainlabLayoutConfigurator());
+        this.elk ??= new CachedElkLayoutEngine(this.startElk, new ChainlabLayoutConfigurator(), this.store);
         return this.elk.layout(model as SGraph);
     }
 

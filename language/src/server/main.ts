@@ -31,6 +31,7 @@ import { ServerStartModule } from './start-up.js';
 import { createServerConnection } from './server-connection.js';
 import { ChainlabLayoutEngine } from '../diagram-server/chainlab-layout.js';
 import { elkThreadFactory } from '../diagram-server/elk-thread.js';
+import { layoutStoreFromEnv } from '../diagram-server/layout-store.js';
 
 const connection = createServerConnection();
 
@@ -55,7 +56,8 @@ process.on('unhandledRejection', report);
 const backend = new SharedBackend();
 const runs = new RunResults();
 const sweeps = new SweepResults();
-const layout = new ChainlabLayoutEngine(layoutThread());
+const elkWorkerFile = join(__dirname, 'elk-worker.cjs');
+const layout = new ChainlabLayoutEngine(layoutThread(), layoutStoreFromEnv(elkWorkerFile));
 const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSystem }, backendPlanSource(backend), [
     createServerModule(backendCostSource(backend), runs, sweeps),
     ServerStartModule,
@@ -89,6 +91,5 @@ registerDiagramEditRequests(connection, shared, Chain);
 
 /** ELK in a worker thread when the bundle's worker script lies beside this one (dist/elk-worker.cjs), else here. */
 function layoutThread(): ElkFactory | undefined {
-    const workerFile = join(__dirname, 'elk-worker.cjs');
-    return existsSync(workerFile) ? elkThreadFactory(workerFile) : undefined;
+    return existsSync(elkWorkerFile) ? elkThreadFactory(elkWorkerFile) : undefined;
 }

@@ -33,7 +33,7 @@ function countingEngine(): { engine: CachedElkLayoutEngine; runs: () => number }
         return elk;
     };
     return {
-        engine: new CachedElkLayoutEngine(factory, undefined, new ChainlabLayoutConfigurator()),
+        engine: new CachedElkLayoutEngine(factory, new ChainlabLayoutConfigurator()),
         runs: () => runs,
     };
 }
