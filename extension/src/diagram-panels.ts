@@ -15,6 +15,7 @@ import {
     type DiagramChoicesAction,
     type DiagramView,
 } from '@chainlab/contract';
+import { LAST_REQUEST_KEY, preparation, rememberRequest, type LastRequests } from './diagram-prepare';
 import { saveUserFile } from './save-user-file';
 
 export const VIEW_TITLES: Record<DiagramView, string> = {
@@ -94,6 +95,17 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
         return identifier;
     }
 
+    /** Has the server lay out the panel's likely first model while its webview loads (diagram-prepare.ts). */
+    private prepare(identifier: SprottyDiagramIdentifier): void {
+        const { view, element } = identifier as ChainlabIdentifier;
+        const last = this.context.globalState.get<LastRequests>(LAST_REQUEST_KEY);
+        const params = preparation(last, { ...identifier, view, element });
+        if (params)
+            this.languageClient.sendNotification('chainlab/prepareDiagram', params).catch(() => {
+                // the panel's own request asks again
+            });
+    }
+
     protected override createWebview(identifier: SprottyDiagramIdentifier): vscode.WebviewPanel {
         const { view, element } = identifier as ChainlabIdentifier;
         const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'diagram');
@@ -116,6 +128,7 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
     }
 
     protected override createEndpoint(identifier: SprottyDiagramIdentifier): LspWebviewEndpoint {
+        this.prepare(identifier);
         const webviewContainer = this.createWebview(identifier);
         const messageParticipant = this.messenger.registerWebviewPanel(webviewContainer);
         const endpoint = new ChainlabWebviewEndpoint({
@@ -125,6 +138,11 @@ export class ChainlabPanelManager extends LspWebviewPanelManager {
             messageParticipant,
             identifier,
         });
+        endpoint.onModelRequest = options => {
+            const last = this.context.globalState.get<LastRequests>(LAST_REQUEST_KEY);
+            const next = rememberRequest(last, options);
+            if (next !== last) void this.context.globalState.update(LAST_REQUEST_KEY, next);
+        };
         endpoint.addActionHandler<{ kind: string; svg: string }>('exportSvg', async action => {
             const target = await vscode.window.showSaveDialog({
                 defaultUri: vscode.Uri.parse(
@@ -152,7 +170,12 @@ const EXTENSION_ACTIONS = new Set<string>(['exportSvg', DIAGRAM_CHOICES_ACTION])
 type ActionMessage = Parameters<LspWebviewEndpoint['receiveAction']>[0];
 
 class ChainlabWebviewEndpoint extends LspWebviewEndpoint {
+    /** Told the options of each model request the webview sends. */
+    onModelRequest?: (options: Record<string, unknown> | undefined) => void;
+
     override async receiveAction(message: ActionMessage): Promise<void> {
+        if (message.action.kind === 'requestModel')
+            this.onModelRequest?.((message.action as { options?: Record<string, unknown> }).options);
         if (EXTENSION_ACTIONS.has(message.action.kind))
             return WebviewEndpoint.prototype.receiveAction.call(this, message);
         return super.receiveAction(message);

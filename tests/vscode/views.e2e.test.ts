@@ -8,7 +8,7 @@
  * The same checks as the Chromium suite (diagram/test/readability.test.ts), here with VS Code's own theme variables.
  * Screenshots: test-results/vscode/view-NAME-THEME.png.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -236,7 +236,19 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
             lens: 'Diagram',
             controls: [],
         };
+        const layouts = join(
+            workbench.server.dirs.user,
+            'User',
+            'globalStorage',
+            'chainlab.chainlab-vscode',
+            'layouts',
+        );
+        const drawings = () => (existsSync(layouts) ? readdirSync(layouts).filter(n => n.endsWith('.json')).length : 0);
+        const before = drawings();
         const frame = await openView(view, opened);
+        // laid out while the panel loaded, for the size of the last box-chain panel: the drawing its request found
+        // (a preparation for another size would leave two)
+        expect(drawings()).toBe(before + 1);
         await frame.locator('button[data-control="fit"]').click();
         await expect.poll(() => frame.evaluate(boxesInPanel), { timeout: 20_000 }).toEqual({ boxes: 200, outside: 0 });
         const texts = await frame.evaluate(overlappingTexts);

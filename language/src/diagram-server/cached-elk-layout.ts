@@ -16,6 +16,8 @@ const KEPT = 16;
 
 export class CachedElkLayoutEngine extends ElkLayoutEngine {
     private readonly results = new Map<string, ElkNode>();
+    /** Layouts ELK is making: a second request for one (the panel's model request after its preparation) waits. */
+    private readonly making = new Map<string, Promise<ElkNode>>();
     private readonly shapes = new NodeShapes(() => this.elk);
 
     constructor(
@@ -41,12 +43,25 @@ export class CachedElkLayoutEngine extends ElkLayoutEngine {
             return sgraph;
         }
         const graphIndex = index;
-        return this.laidOut(elkGraph).then(result => {
-            this.remember(key, result);
-            this.store?.put(key, result);
+        return this.made(key, elkGraph).then(result => {
             this.applyLayout(result, graphIndex);
             return sgraph;
         });
+    }
+
+    private made(key: string, elkGraph: ElkNode): Promise<ElkNode> {
+        let making = this.making.get(key);
+        if (!making) {
+            making = this.laidOut(elkGraph)
+                .then(result => {
+                    this.remember(key, result);
+                    this.store?.put(key, result);
+                    return result;
+                })
+                .finally(() => this.making.delete(key));
+            this.making.set(key, making);
+        }
+        return making;
     }
 
     private remember(key: string, result: ElkNode): void {

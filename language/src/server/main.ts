@@ -18,6 +18,7 @@ import { rememberAnalysis } from '../diagram-server/analysis-results.js';
 import { rememberTasks } from '../diagram-server/measured-tasks.js';
 import { registerAnalysisRequests } from './analysis-requests.js';
 import { registerDiagramEditRequests } from './diagram-edit-requests.js';
+import { registerDiagramPrepare } from './diagram-prepare.js';
 import { registerElementRequests } from './element-requests.js';
 import { registerImportRequests } from './import-requests.js';
 import { registerMeasurementRequests } from './measurement-requests.js';
@@ -88,6 +89,7 @@ registerTimingsRequests(connection, shared, backend);
 
 // Editing from the diagram: the server turns the request into a text edit and applies it (undo works).
 registerDiagramEditRequests(connection, shared, Chain);
+registerDiagramPrepare(connection, shared);
 
 /** ELK in a worker thread when the bundle's worker script lies beside this one (dist/elk-worker.cjs), else here. */
 function layoutThread(): ElkFactory | undefined {

@@ -61,4 +61,16 @@ describe('the layout cache', () => {
         await engine.layout(chain(['7', '8', '9'])); // the first drawing is still known
         expect(runs()).toBe(4);
     });
+
+    test('a layout asked for while ELK makes the same one waits for it', async () => {
+        const { engine, runs } = countingEngine();
+        const [first, second] = await Promise.all([
+            engine.layout(chain(['1', '2', '3'])),
+            engine.layout(chain(['4', '5', '6'])),
+        ]);
+        expect(runs()).toBe(1);
+        expect(positions(second)).toEqual(positions(first));
+        await engine.layout(chain(['1', '2'])); // a finished layout is not waited for again
+        expect(runs()).toBe(2);
+    });
 });

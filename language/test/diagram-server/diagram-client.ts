@@ -46,9 +46,10 @@ export class DiagramClient {
         readonly connection: ProtocolConnection,
     ) {}
 
-    static async start(): Promise<DiagramClient> {
+    /** `env`: the server's environment, as the editor sets it (default: this process's). */
+    static async start(env: NodeJS.ProcessEnv = process.env): Promise<DiagramClient> {
         const bundle = await ensureServerBundle();
-        const server = spawn(process.execPath, [bundle, '--stdio'], { cwd: languageDir, stdio: 'pipe' });
+        const server = spawn(process.execPath, [bundle, '--stdio'], { cwd: languageDir, stdio: 'pipe', env });
         const connection = createProtocolConnection(
             new StreamMessageReader(server.stdout),
             new StreamMessageWriter(server.stdin),
