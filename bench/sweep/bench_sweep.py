@@ -8,9 +8,9 @@ candidate periods of Wall, every point one exact analysis: `--rows runs` (defaul
 the points that differ in Wall's offset in one pass (chainlab.ptts.offset_runs.analyse_points), `--rows points` one
 by one (chainlab.ptts.explore_points.analyse_point); the same rows. `light` keeps Wall near 16.6 ms (short
 hyper-periods); `heavy` adds 16.67 ms (a long hyper-period, eq. 5.15 ~1e6, ms a point one by one). Throughput
-counts the sweep only; the start of the cluster (LocalCluster: its processes; separate: connecting) is printed
-apart. Scaling efficiency is throughput / (one-process throughput x workers). The rows are checked equal in all
-modes.
+counts the sweep only, from its start to its last row; the start of the cluster (LocalCluster: its processes;
+separate: connecting) and its stop (closing a LocalCluster once every row is in) are printed apart. Scaling
+efficiency is throughput / (one-process throughput x workers). The rows are checked equal in all modes.
 """
 
 from __future__ import annotations
@@ -81,6 +81,13 @@ def timed(
         meter.on_engine(engine)
 
     wall = next(iter(points[0]["periods_ns"]))
+    last_row = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        meter.progress(done, total)
+        if done == total and not last_row[0]:
+            last_row[0] = time.perf_counter()
+
     started = time.perf_counter()
     rows = run_sweep(
         analyse_point,
@@ -91,19 +98,21 @@ def timed(
         workers=workers,
         cost=lambda p: ops[p["periods_ns"][wall]],
         on_engine=on_engine,
-        progress=meter.progress,
+        progress=progress,
         many=analyse_points if runs else None,
         together=run_label if runs else None,
     )
-    elapsed = time.perf_counter() - started
+    ended = time.perf_counter()
     engine = engines[0]
-    sweep_s = elapsed - engine.start_s  # the cluster's start is shown apart
+    # the cluster's start (before the sweep's work on it) and its stop (after the last row) are shown apart
+    sweep_s = last_row[0] - started - engine.start_s
     return {
         "rows": rows,
         "workers": engine.workers,
         "points": len(points),
         "start_s": engine.start_s,
         "sweep_s": sweep_s,
+        "stop_s": ended - last_row[0],
         "per_s": len(points) / sweep_s,
         "client_ms_per_point": meter.client_s / len(points) * 1e3,
         "cluster_ms_per_point": meter.cluster_s / len(points) * 1e3,
@@ -124,6 +133,7 @@ def separate_cluster(workers: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
         "stdout": subprocess.DEVNULL,
         "stderr": subprocess.DEVNULL,
         "start_new_session": True,
+        "env": {**os.environ, "DASK_CONFIG": str(Path(__file__).parent / "dask-worker.yaml")},  # as README says
     }
     procs = [
         subprocess.Popen(
@@ -181,6 +191,7 @@ def run_workload(workload: str, address: str, roots: list[int], runs: bool) -> d
             "analyses_per_s": r["per_s"],
             "start_s": r["start_s"],
             "sweep_s": r["sweep_s"],
+            "stop_s": r["stop_s"],
             # worker-seconds a point costs on the cluster beyond its time in one process
             "overhead_ms": (r["workers"] / r["per_s"] - per_point_s) * 1e3,
             "efficiency": r["per_s"] / (here["per_s"] * r["workers"]),
@@ -236,13 +247,15 @@ def main() -> None:
         f"{results['cores']} cores; load average before {load[0]:.2f}, after {results['load_after'][0]:.2f}; "
         f"rows: {args.rows}"
     )
-    head = f"{'workload':8} {'engine':9} {'workers':>7} {'points':>7} {'start s':>8} {'sweep s':>8} {'analyses/s':>11}"
+    head = f"{'workload':8} {'engine':9} {'workers':>7} {'points':>7} {'start s':>8} {'sweep s':>8} {'stop s':>7}"
+    head += f" {'analyses/s':>11}"
     print(f"{head} {'overhead ms/pt':>14} {'efficiency':>10} {'cpu ms/pt client+cluster':>24}")
     for workload, out in results["workloads"].items():
         for name, _c, _w in MODES:
             r = out[name]
             print(
                 f"{workload:8} {name:9} {r['workers']:7d} {out['points']:7d} {r['start_s']:8.2f} {r['sweep_s']:8.2f} "
+                f"{r['stop_s']:7.2f} "
                 f"{r['analyses_per_s']:11.1f} {r['overhead_ms']:14.3f} {r['efficiency']:10.2f} "
                 f"{r['cpu_ms_per_point']['client']:11.3f} + {r['cpu_ms_per_point']['cluster']:.3f}"
             )

@@ -22,32 +22,35 @@ def _cpu(process: psutil.Process) -> float:
 class CpuMeter:
     """Hooks for run_sweep: progress() and on_engine(); `client_s` and `cluster_s` once the sweep is done.
 
-    The client's start CPU (opening the cluster: between the last progress report before the cluster and
-    on_engine) is left out; the cluster's processes count from on_engine (their start and imports are done) to the
-    last row."""
+    The client's start CPU (opening the cluster) is left out: before on_engine only this thread's CPU counts, up to
+    the last progress report before it (the points timed here; the engine opens the cluster in another thread
+    meanwhile, or in this one after them), then the whole process's. The cluster's processes count from on_engine
+    (their start and imports are done) to the last row."""
 
     kind: str  # "process" (no cluster), "local" (this process's children) or "separate" (the processes `roots`)
     roots: list[int]  # the separate cluster's processes (not counted for a LocalCluster: they idle then)
     client_s: float = 0.0
     cluster_s: float = 0.0
     _me: psutil.Process = field(default_factory=psutil.Process)
-    _began: float = field(default_factory=time.process_time)
+    _began: float = field(default_factory=time.thread_time)
     _last: float = 0.0
-    _start_s: float = 0.0
+    _before_engine: float = 0.0  # this thread's CPU from the sweep's start to the last report before on_engine
+    _engine_at: float = 0.0  # the process's CPU at on_engine
     _cluster: list[psutil.Process] = field(default_factory=list)
     _cluster_began: dict[int, float] = field(default_factory=dict)
     _done: bool = False
 
     def progress(self, done: int, total: int) -> None:
-        now = time.process_time()
-        self._last = now
+        self._last = time.thread_time()
         if done == total and not self._done:
             self._done = True
-            self.client_s = now - self._began - self._start_s
+            engine_at = self._engine_at or time.process_time()  # all done before a cluster was needed
+            self.client_s = self._before_engine + time.process_time() - engine_at
             self.cluster_s = sum(_cpu(p) - self._cluster_began.get(p.pid, 0.0) for p in self._cluster)
 
     def on_engine(self, _engine: object) -> None:
-        self._start_s = time.process_time() - self._last
+        self._before_engine = max(self._last, self._began) - self._began
+        self._engine_at = time.process_time()
         if self.kind == "process":
             return
         roots = [psutil.Process(pid) for pid in self.roots]

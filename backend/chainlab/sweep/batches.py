@@ -11,7 +11,7 @@ whose rows are computed together) are never cut apart, in a batch or in the prob
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 TASK_SECONDS = 0.3  # aimed-at duration of one Dask task: long enough to hide the task overhead (5-10 ms of the
 # client's and the scheduler's CPU a task, measured on 2 cores), short enough that a cancelled or killed task wastes
@@ -104,3 +104,30 @@ def plan_batches(
 def fixed_batches(keys: Sequence[str], size: int) -> list[list[str]]:
     """Batches of `size` points (the caller chose it)."""
     return [list(keys[i : i + size]) for i in range(0, len(keys), size)]
+
+
+def run_slices(count: int, size: int, labels: Sequence[Hashable] | None = None) -> list[range]:
+    """`count` indices in consecutive slices of `size` at most, each ending where the label changes if it changes
+    in the slice's second half (a run computed together and cut in two pays its shared work twice)."""
+    slices: list[range] = []
+    start = 0
+    while start < count:
+        end = min(start + size, count)
+        if labels is not None and end < count:
+            end = next((e for e in range(end, start + size // 2, -1) if labels[e] != labels[e - 1]), end)
+        slices.append(range(start, end))
+        start = end
+    return slices
+
+
+def run_ids(labels: Iterable[Hashable]) -> list[int]:
+    """A number for each label, the same for consecutive equal labels: what batches compare, kept as small ints
+    rather than the labels (a sweep's thousands of nested tuples kept alive cost the collector tens of ms)."""
+    ids: list[int] = []
+    previous: object = object()
+    run = -1
+    for label in labels:
+        if label != previous:
+            run, previous = run + 1, label
+        ids.append(run)
+    return ids

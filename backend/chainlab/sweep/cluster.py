@@ -33,6 +33,12 @@ QUIET_LOOPS = {
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
 }
+# Dask's nannies set MALLOC_TRIM_THRESHOLD_ (64 KiB) in their workers' environment, to hand memory back to the
+# system in workers that live for days. Set at all, it also stops glibc raising its mmap threshold, so the analysis's
+# large numpy arrays are mapped and faulted in afresh every time: a heavy sweep's analysis cost 0.83-0.98 CPU-s
+# with it against 0.65-0.88 without (system time 0.43-0.53 vs 0.26-0.39). A LocalCluster lives for one sweep;
+# None unsets it (Dask's way), the rest of Dask's worker environment (numpy on one thread) stays.
+WORKER_ENVIRON = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 WORKERS_TIMEOUT_S = 30.0  # a scheduler without workers: long enough for workers that are starting with it
 
 
@@ -105,7 +111,7 @@ def open_client(cluster: str | None, workers: int | None = None) -> Iterator[tup
         return
     n = workers or local_workers()
     with (
-        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES, **QUIET_LOOPS}),
+        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES, **QUIET_LOOPS, **WORKER_ENVIRON}),
         LocalCluster(
             n_workers=n,
             threads_per_worker=1,

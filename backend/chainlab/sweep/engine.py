@@ -7,7 +7,8 @@ fn of each point, computed together): then it computes every batch, here and on 
 labels the runs of points that share work, so that no batch cuts one (and no probed group spans two). On Dask
 (chainlab.sweep.on_dask), `shared` (a resolved IR, say) is shipped once to every worker and each task carries a
 batch of points; rows stream back as tasks finish and go to the store (if any) at once, so an interruption keeps
-every finished row and a resumed sweep recomputes none of them.
+every finished row and a resumed sweep recomputes none of them. The first points are timed here (to size the
+batches, and so that a broken model fails once) while the cluster starts in another thread (chainlab.sweep.opening).
 
 A killed worker costs time, not rows: the scheduler recomputes its tasks on the others, and a batch the scheduler
 gave up on (KilledWorker) is submitted again. Cancellation (`cancelled()` turning true, e.g. Ctrl-C) releases every
@@ -22,9 +23,18 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 from chainlab.errors import ChainlabError
-from chainlab.sweep.batches import PROBE_SECONDS, fixed_batches, plan_batches, point_seconds, probe_groups
-from chainlab.sweep.cluster import Engine, check_cluster, open_client
-from chainlab.sweep.on_dask import Stopped, import_on_workers, run_batch, run_batches
+from chainlab.sweep.batches import (
+    PROBE_SECONDS,
+    fixed_batches,
+    plan_batches,
+    point_seconds,
+    probe_groups,
+    run_ids,
+    run_slices,
+)
+from chainlab.sweep.cluster import Engine, check_cluster
+from chainlab.sweep.on_dask import Stopped, run_batch, run_batches
+from chainlab.sweep.opening import Opened, opening
 from chainlab.sweep.store import RowStore
 
 T = TypeVar("T")
@@ -32,7 +42,8 @@ Row = dict[str, Any]
 Many = Callable[[Any, list[Any]], list[Row]]
 
 FLUSH_S = 0.2  # in this process, rows go to the store (and progress) this often: a kill loses at most this much
-IN_PROCESS_POINTS = 128  # points given to `many` at once in this process (a cancel waits for at most these)
+IN_PROCESS_POINTS = 128  # points given to `many` at once in this process, at most (a cancel waits for these);
+# fewer where a run ends in the second half of them
 PROBE_RUN = 8  # consecutive points of one cost class (and group) `many` is timed on in the probe: not a whole run,
 # which may hold hundreds of costly points, all computed here before the cluster starts
 
@@ -120,13 +131,8 @@ def run_sweep(
         except Stopped:
             raise sweep.cancelled() from None
         return sweep.rows()
-    # The first points run here: a broken model fails at once (not once per worker), and their times size the batches
-    left = _probe_here(rows_of, shared, sweep, todo, cost, batch)
-    sweep.report()
-    if not left.todo:
-        announce(Engine("process", 1))
-        return sweep.rows()
-    _on_cluster(rows_of, shared, sweep, left, cluster, workers, batch, announce, stop)
+    probe = _ProbePlan.of(rows_of, sweep, todo, cost, batch)
+    _here_then_on_cluster(rows_of, shared, sweep, probe, cluster, workers, batch, announce, stop)
     return sweep.rows()
 
 
@@ -179,7 +185,7 @@ class _Unprobed:
     todo: list[str]
     costs: list[float]
     measured: dict[float, float]
-    labels: list[Hashable] | None  # of the caller's groups (runs), kept whole in a batch
+    labels: list[int] | None  # the run of each point (batches.run_ids), kept whole in a batch
 
     def batches(self, batch: int | None, workers: int) -> list[list[str]]:
         if batch is not None:
@@ -188,26 +194,70 @@ class _Unprobed:
         return plan_batches(self.todo, [seconds(c) for c in self.costs], workers, self.labels)
 
 
-def _probe_here(
+@dataclasses.dataclass(frozen=True)
+class _ProbePlan:
+    """The points to time here: the keys to do, their relative costs and run labels, and the groups (indices into
+    them) the probe runs (the first one alone when the batch size is given; else the probe groups', see _probe)."""
+
+    todo: list[str]
+    costs: list[float]
+    labels: list[int] | None  # the run of each point (batches.run_ids)
+    groups: list[list[int]]
+
+    @classmethod
+    def of(
+        cls,
+        batch_of: _Batch,
+        sweep: _Sweep[Any],
+        todo: list[str],
+        cost: Callable[[Any], float] | None,
+        batch: int | None,
+    ) -> _ProbePlan:
+        weight = cost or (lambda _p: 1.0)
+        costs = [float(weight(sweep.unique[k])) for k in todo]
+        together = batch_of.together
+        labels = run_ids(together(sweep.unique[k]) for k in todo) if together is not None else None
+        groups = probe_groups(costs, batch_of.probe_run, labels) if batch is None else [[0]]
+        return cls(todo, costs, labels, groups)
+
+    @property
+    def points(self) -> int:
+        return sum(len(g) for g in self.groups)
+
+    def run(self, batch_of: _Batch, shared: Any, sweep: _Sweep[Any]) -> _Unprobed:
+        """Runs the groups here (their rows go to the sweep) and returns what they left for the cluster."""
+        todo, costs, labels = self.todo, self.costs, self.labels
+        entries = [[(todo[i], sweep.unique[todo[i]], costs[i]) for i in g] for g in self.groups]
+        measured, ran = _probe(batch_of, shared, entries, sweep.finish)
+        sweep.report()
+        done = {i for g in self.groups[:ran] for i in g}
+        rest = [i for i in range(len(todo)) if i not in done]
+        kept = [labels[i] for i in rest] if labels is not None else None
+        return _Unprobed([todo[i] for i in rest], [costs[i] for i in rest], measured, kept)
+
+
+def _here_then_on_cluster(
     batch_of: _Batch,
     shared: Any,
     sweep: _Sweep[Any],
-    todo: list[str],
-    cost: Callable[[Any], float] | None,
+    probe: _ProbePlan,
+    cluster: str | None,
+    workers: int | None,
     batch: int | None,
-) -> _Unprobed:
-    """Runs the first points here (one when the batch size is given; else the probe groups', see _probe)."""
-    weight = cost or (lambda _p: 1.0)
-    costs = [float(weight(sweep.unique[k])) for k in todo]
-    together = batch_of.together
-    labels = [together(sweep.unique[k]) for k in todo] if together is not None else None
-    groups = probe_groups(costs, batch_of.probe_run, labels) if batch is None else [[0]]
-    entries = [[(todo[i], sweep.unique[todo[i]], costs[i]) for i in g] for g in groups]
-    measured, ran = _probe(batch_of, shared, entries, sweep.finish)
-    done = {i for g in groups[:ran] for i in g}
-    rest = [i for i in range(len(todo)) if i not in done]
-    kept = [labels[i] for i in rest] if labels is not None else None
-    return _Unprobed([todo[i] for i in rest], [costs[i] for i in rest], measured, kept)
+    announce: Callable[[Engine], None],
+    stop: Callable[[], bool],
+) -> None:
+    """The probe's points here, beside the cluster's start (a broken model fails at once, not once per worker, and
+    their times size the batches), then the rest on the cluster; no cluster when the probe did every point."""
+    early = None
+    if probe.points >= len(probe.todo):  # the probe may compute every point: a cluster only for what it leaves
+        early = probe.run(batch_of, shared, sweep)
+        if not early.todo:
+            announce(Engine("process", 1))
+            return
+    with opening(cluster, workers, batch_of.modules) as opened:
+        left = early if early is not None else probe.run(batch_of, shared, sweep)  # while the cluster starts
+        _on_cluster(batch_of, shared, sweep, left, opened, batch, announce, stop)
 
 
 def _on_cluster(
@@ -215,33 +265,19 @@ def _on_cluster(
     shared: Any,
     sweep: _Sweep[Any],
     left: _Unprobed,
-    cluster: str | None,
-    workers: int | None,
+    opened: Callable[[], Opened],
     batch: int | None,
     announce: Callable[[Engine], None],
     stop: Callable[[], bool],
 ) -> None:
-    """Runs the points left on Dask: a LocalCluster opened (and closed) here, or an existing scheduler."""
-    opening = time.perf_counter()
-    with open_client(cluster, workers) as (client, engine):
-        import_on_workers(client, batch_of.modules, cluster)
-        engine = dataclasses.replace(engine, start_s=time.perf_counter() - opening)
-        announce(engine)
-        batches = left.batches(batch, engine.workers)
-        try:
-            run_batches(
-                client,
-                batch_of.fn,
-                batch_of.many,
-                shared,
-                batches,
-                sweep.unique,
-                sweep.finish,
-                sweep.report,
-                stop,
-            )
-        except Stopped:  # the futures are released; leaving the `with` closes a LocalCluster
-            raise sweep.cancelled() from None
+    """Runs the points left on Dask, once the client `opened()` returns is open (the caller closes it)."""
+    client, engine = opened()
+    announce(engine)
+    batches = left.batches(batch, engine.workers)
+    try:
+        run_batches(client, batch_of.fn, batch_of.many, shared, batches, sweep.unique, sweep.finish, sweep.report, stop)
+    except Stopped:  # the futures are released; leaving the caller's `with` closes a LocalCluster
+        raise sweep.cancelled() from None
 
 
 def _in_process(
@@ -255,11 +291,13 @@ def _in_process(
     pending: list[tuple[str, Row]] = []  # written together every FLUSH_S: one fsync, not one a point
     flushed = time.monotonic()
     step = 1 if batch_of.many is None else IN_PROCESS_POINTS
-    for first in range(0, len(todo), step):
+    together = batch_of.together
+    labels = run_ids(together(p) for _, p in todo) if together is not None and step > 1 else None
+    for cut in run_slices(len(todo), step, labels):
         if stop():
             finish(pending)
             raise Stopped
-        part = todo[first : first + step]
+        part = todo[cut.start : cut.stop]
         pending += zip([k for k, _ in part], batch_of.rows(shared, [p for _, p in part]))
         if time.monotonic() - flushed >= FLUSH_S:
             finish(pending)

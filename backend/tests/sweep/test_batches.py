@@ -11,6 +11,8 @@ from chainlab.sweep.batches import (
     point_seconds,
     probe_groups,
     probe_order,
+    run_ids,
+    run_slices,
 )
 
 
@@ -73,3 +75,17 @@ def test_an_unmeasured_class_is_scaled_from_the_nearest_measured_one() -> None:
 
 def test_fixed_batches_keep_the_callers_size() -> None:
     assert fixed_batches(["a", "b", "c", "d", "e"], 2) == [["a", "b"], ["c", "d"], ["e"]]
+
+
+def test_slices_here_end_where_a_run_ends() -> None:
+    labels = [i // 5 for i in range(23)]  # runs of 5
+    assert run_slices(23, 8, labels) == [range(0, 5), range(5, 10), range(10, 15), range(15, 23)]
+    assert run_slices(23, 12, labels) == [range(0, 10), range(10, 20), range(20, 23)]
+    assert run_slices(23, 8) == [range(0, 8), range(8, 16), range(16, 23)]
+    assert run_slices(20, 8, [0] * 20) == [range(0, 8), range(8, 16), range(16, 20)]  # a long run: cut, at most 8
+    assert run_slices(0, 8) == []
+
+
+def test_consecutive_equal_labels_get_one_run_number() -> None:
+    assert run_ids([("a", (1,)), ("a", (1,)), ("b", (1,)), ("a", (1,)), ("a", (1,))]) == [0, 0, 1, 2, 2]
+    assert run_ids([]) == []

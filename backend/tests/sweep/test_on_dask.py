@@ -8,19 +8,27 @@ import time
 import pytest
 from dask_processes import DaskProcesses
 from distributed import Client
+from distributed.protocol import serialize
 from sweep_fns import mix, mix_many, slow
 
 from chainlab.errors import ChainlabError
-from chainlab.sweep.on_dask import Points, Stopped, import_on_workers, run_batch, run_batches, run_task
+from chainlab.sweep.on_dask import Points, Rows, Stopped, import_on_workers, run_batch, run_batches, run_task
 
 SHARED = {"a": 0.731, "b": 3.5}
 
 
 def test_a_task_computes_its_batch_with_many_where_given() -> None:
     points = [[1, 2], [3, 4]]
-    assert run_task(mix, None, SHARED, Points(points)) == [mix(SHARED, p) for p in points]
-    assert run_task(mix, mix_many, SHARED, Points(points)) == run_batch(mix, mix_many, SHARED, points)
+    assert run_task(mix, None, SHARED, Points.of(points)) == Rows([mix(SHARED, p) for p in points])
+    assert run_task(mix, mix_many, SHARED, Points.of(points)) == Rows(run_batch(mix, mix_many, SHARED, points))
     assert [r["together"] for r in run_batch(mix, mix_many, SHARED, points)] == [2, 2]
+
+
+def test_a_tasks_rows_travel_as_one_frame_not_one_a_row() -> None:
+    rows = run_task(mix, None, SHARED, Points.of([[x, 1] for x in range(50)]))
+    # how a worker serializes a task's result for the client: a list is split into one frame (and pickle) a row
+    assert len(serialize(rows.items, iterate_collection=True)[1]) == 50
+    assert len(serialize(rows, iterate_collection=True)[1]) == 1
 
 
 def test_every_batch_comes_back_under_its_keys(dask_cluster: DaskProcesses) -> None:
