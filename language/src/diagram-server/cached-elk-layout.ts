@@ -64,6 +64,16 @@ export class CachedElkLayoutEngine extends ElkLayoutEngine {
         return making;
     }
 
+    /**
+     * Has ELK lay out `sgraph` and forgets the drawing: a warm-up compiles ELK's code without filling the caches (or
+     * the store) with drawings nobody asked for. The node shapes it learns are kept.
+     */
+    async warm(sgraph: SGraph): Promise<void> {
+        const index = new SModelIndex();
+        index.add(sgraph);
+        await this.laidOut(this.transformGraph(sgraph, index));
+    }
+
     private remember(key: string, result: ElkNode): void {
         this.results.delete(key); // most recently used last
         this.results.set(key, result);

@@ -148,9 +148,20 @@ function flowsDown(graph: ChainlabGraph): boolean {
 
 export const elkFactory: ElkFactory = () => new ElkConstructor.default({ algorithms: ['layered'] });
 
+/** Boxes of the long chains laid out, one at a time, once the editor is quiet after the start. */
+const LARGE_WARM_UP = [60, 60, 60];
+
+/** How long no diagram must have been laid out before a piece of the larger warm-up runs. */
+export const QUIET_MS = 2000;
+
+/** A real diagram at least this large compiles ELK's code for large graphs itself: the larger warm-up stops. */
+const WARM_FROM_BOXES = 100;
+
 export class ChainlabLayoutEngine implements IModelLayoutEngine {
     /** Made for the first diagram or the warm-up: starting ELK costs 60-130 ms the server's start need not wait for. */
     private elk?: CachedElkLayoutEngine;
+    private lastLayout = 0;
+    private largestLaidOut = 0;
 
     /**
      * `startElk`: where ELK runs; in this thread unless the server gives it a worker thread (elk-thread.ts).
@@ -169,8 +180,9 @@ export class ChainlabLayoutEngine implements IModelLayoutEngine {
             (graph.children ?? []).every(c => c.type === T.banner)
         )
             return model;
-        this.elk ??= new CachedElkLayoutEngine(this.startElk, new ChainlabLayoutConfigurator(), this.store);
-        return this.elk.layout(model as SGraph);
+        this.lastLayout = Date.now();
+        this.largestLaidOut = Math.max(this.largestLaidOut, boxCount(graph));
+        return this.engine().layout(model as SGraph);
     }
 
     /**
@@ -178,13 +190,35 @@ export class ChainlabLayoutEngine implements IModelLayoutEngine {
      * compiled: a cold first layout of the 25-box X-ray chain took twice as long as the next one.
      */
     async warmUp(): Promise<void> {
-        await this.layout(warmUpChain(12));
+        await this.engine().warm(warmUpChain(12));
+    }
+
+    /**
+     * Then, whenever no diagram has been laid out for QUIET_MS, long branching chains one at a time: the first
+     * layout of a 200-box chain after only the small warm-up took 2-3 times a warm one (ELK's code for large graphs
+     * not compiled yet). A diagram asked for meanwhile waits for one piece at most; a large real diagram ends it.
+     */
+    async warmUpForLargeGraphs(quietMs = QUIET_MS): Promise<void> {
+        for (const boxes of LARGE_WARM_UP) {
+            for (let idle = Date.now() - this.lastLayout; idle < quietMs; idle = Date.now() - this.lastLayout)
+                await new Promise(resolve => setTimeout(resolve, quietMs - idle).unref());
+            if (this.largestLaidOut >= WARM_FROM_BOXES) return;
+            await this.engine().warm(warmUpChain(boxes, 5));
+        }
+    }
+
+    private engine(): CachedElkLayoutEngine {
+        return (this.elk ??= new CachedElkLayoutEngine(this.startElk, new ChainlabLayoutConfigurator(), this.store));
     }
 }
 
-/** A straight chain of `boxes` boxes with labelled ports, in the shape the chain view makes. */
-function warmUpChain(boxes: number): ChainlabGraph {
+/**
+ * A chain of `boxes` boxes with labelled ports, in the shape the chain view makes; with `branchEvery`, every so
+ * many boxes also feed the box two further on (a second input), as in a real chain's forks and joins.
+ */
+function warmUpChain(boxes: number, branchEvery = 0): ChainlabGraph {
     const name = (i: number) => `warm${i}`;
+    const joins = (i: number) => branchEvery > 0 && i >= 2 && (i - 2) % branchEvery === 0;
     const children: ChainlabGraph['children'] = [];
     for (let i = 0; i < boxes; i++)
         children.push({
@@ -193,11 +227,15 @@ function warmUpChain(boxes: number): ChainlabGraph {
             size: { width: 160, height: 60 },
             children: [
                 label(`${name(i)}.name`, T.heading, name(i)),
-                label(`${name(i)}.kernel`, T.text, 'Gain · gain(1.5)'),
+                label(`${name(i)}.kernel`, T.text, i % 3 ? 'Gain · gain(1.5)' : 'Conv · convolution(k)'),
                 port(`${name(i)}.i`, T.inPort, 'i: F'),
+                ...(joins(i) ? [port(`${name(i)}.j`, T.inPort, 'j: F')] : []),
                 port(`${name(i)}.o`, T.outPort, 'o: F'),
             ],
         } as SNode);
-    for (let i = 1; i < boxes; i++) children.push(edge(`e${i}`, T.edge, `${name(i - 1)}.o`, `${name(i)}.i`));
+    for (let i = 1; i < boxes; i++) {
+        children.push(edge(`e${i}`, T.edge, `${name(i - 1)}.o`, `${name(i)}.i`));
+        if (joins(i)) children.push(edge(`f${i}`, T.edge, `${name(i - 2)}.o`, `${name(i)}.j`));
+    }
     return { type: T.graph, id: 'warm-up', view: 'chain', viewport: DEFAULT_VIEWPORT, children };
 }

@@ -67,7 +67,10 @@ const { shared, Chain } = createChainDiagramServices({ connection, ...NodeFileSy
 startLanguageServer(shared);
 // ELK starts and compiles its code in its thread while the server answers the editor's first requests
 shared.lsp.LanguageServer.onInitialized(() => {
-    layout.warmUp().catch(report);
+    layout
+        .warmUp()
+        .then(() => layout.warmUpForLargeGraphs())
+        .catch(report);
 });
 addDiagramHandler(connection, shared);
 addDiagramSelectionHandler(Chain);
