@@ -160,7 +160,8 @@ const WARM_FROM_BOXES = 100;
 export class ChainlabLayoutEngine implements IModelLayoutEngine {
     /** Made for the first diagram or the warm-up: starting ELK costs 60-130 ms the server's start need not wait for. */
     private elk?: CachedElkLayoutEngine;
-    private lastLayout = 0;
+    /** When a diagram was last laid out; the start counts as one, so the larger warm-up waits for quiet after it. */
+    private lastLayout = Date.now();
     private largestLaidOut = 0;
 
     /**
