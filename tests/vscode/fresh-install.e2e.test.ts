@@ -128,7 +128,7 @@ describe('a fresh install of the .vsix, in an empty window', () => {
             'layouts',
         );
         await expect
-            .poll(() => (existsSync(layouts) ? readdirSync(layouts).filter(n => n.endsWith('.json')).length : 0))
+            .poll(() => (existsSync(layouts) ? readdirSync(layouts).filter(n => n.endsWith('.json.gz')).length : 0))
             .toBeGreaterThan(0);
     });
 

@@ -243,7 +243,8 @@ describe('every diagram view in VS Code, beside the editor, light and dark', () 
             'chainlab.chainlab-vscode',
             'layouts',
         );
-        const drawings = () => (existsSync(layouts) ? readdirSync(layouts).filter(n => n.endsWith('.json')).length : 0);
+        const drawings = () =>
+            existsSync(layouts) ? readdirSync(layouts).filter(n => n.endsWith('.json.gz')).length : 0;
         const before = drawings();
         const frame = await openView(view, opened);
         // laid out while the panel loaded, for the size of the last box-chain panel: the drawing its request found

@@ -4,8 +4,10 @@
  * cost a layout, never a diagram.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { SGraph, SNode } from 'sprotty-protocol';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
@@ -41,9 +43,20 @@ function engineOver(store: LayoutStore | undefined): { engine: CachedElkLayoutEn
     return { engine: new CachedElkLayoutEngine(factory, new ChainlabLayoutConfigurator(), store), runs: () => runs };
 }
 
+/** Text gzip cannot shrink much: a drawing of a known size on disk. */
+const randomText = (bytes: number) => randomBytes(bytes / 2).toString('hex');
+
+/** Keeps `drawing` and dates its file `minutesAgo` (its last use), as if it had been written then. */
+function putUsed(store: LayoutStore, key: string, drawing: ElkNode, minutesAgo: number): void {
+    const before = new Set(readdirSync(store.dir));
+    store.put(key, drawing);
+    const past = new Date(Date.now() - minutesAgo * 60_000);
+    for (const name of readdirSync(store.dir)) if (!before.has(name)) utimesSync(join(store.dir, name), past, past);
+}
+
 const placed = (graph: SGraph) =>
     graph.children.map(c => `${c.id}:${JSON.stringify([(c as SNode).position, (c as SNode).size])}`);
-const drawings = (dir: string) => readdirSync(dir).filter(n => n.endsWith('.json'));
+const drawings = (dir: string) => readdirSync(dir).filter(n => n.endsWith('.json.gz'));
 
 let dir: string;
 beforeEach(() => {
@@ -77,7 +90,8 @@ describe('drawings kept between server processes', () => {
     test('a damaged drawing is drawn again and replaced', async () => {
         const drawn = placed(await engineOver(new LayoutStore(dir, 'elk-a')).engine.layout(chain(12)));
         const [file] = drawings(dir);
-        for (const damage of ['{"children": [{"id": "b0", "x"', '{}', 'null', '']) {
+        const damaged = ['{"children": [{"id": "b0", "x"', '{}', 'null'].map(text => gzipSync(text));
+        for (const damage of [...damaged, Buffer.from('{"children": []} not gzipped'), Buffer.alloc(0)]) {
             writeFileSync(join(dir, file), damage);
             const next = engineOver(new LayoutStore(dir, 'elk-a'));
             expect(placed(await next.engine.layout(chain(12)))).toEqual(drawn);
@@ -103,18 +117,28 @@ describe('drawings kept between server processes', () => {
 
     test('the least recently used drawings go beyond the number kept', () => {
         const store = new LayoutStore(dir, 'elk-a', 3);
-        const drawing = (i: number): ElkNode => ({ id: `g${i}`, children: [] });
-        for (let i = 0; i < 5; i++) {
-            store.put(`graph ${i}`, drawing(i));
-            const past = new Date(Date.now() - (10 - i) * 60_000); // written in this order, minutes apart
-            for (const name of drawings(dir)) if (!name.includes('.part')) utimesSync(join(dir, name), past, past);
-        }
+        for (let i = 0; i < 5; i++) putUsed(store, `graph ${i}`, { id: `g${i}`, children: [] }, 10 - i);
         expect(store.get('graph 0')?.id).toBe('g0'); // read now: used last
         store.prune();
         expect(drawings(dir)).toHaveLength(3);
         expect(store.get('graph 0')?.id).toBe('g0');
         expect(store.get('graph 4')?.id).toBe('g4');
+        expect(store.get('graph 3')?.id).toBe('g3');
         expect(store.get('graph 1')).toBeUndefined();
+    });
+
+    test('the least recently used drawings go beyond the bytes kept', () => {
+        const store = new LayoutStore(dir, 'elk-a', 200, 3000);
+        const big = (i: number): ElkNode => ({ id: `g${i}`, children: [], layoutOptions: { noise: randomText(2000) } });
+        for (let i = 0; i < 4; i++) putUsed(store, `graph ${i}`, big(i), 10 - i);
+        expect(store.get('graph 0')?.id).toBe('g0'); // read now: used last
+        store.prune();
+        const sizes = drawings(dir).map(name => statSync(join(dir, name)).size);
+        expect(sizes.length).toBe(2); // ~1.1 KB each gzipped
+        expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3000);
+        expect(store.get('graph 0')?.id).toBe('g0');
+        expect(store.get('graph 3')?.id).toBe('g3');
+        expect(store.get('graph 2')).toBeUndefined();
     });
 
     test('the server keeps drawings only where the editor asked, for the ELK it runs', () => {

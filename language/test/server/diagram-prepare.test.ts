@@ -20,7 +20,7 @@ const panel = { width: 800, height: 964 };
 
 let client: DiagramClient;
 let store: string;
-const drawings = () => readdirSync(store).filter(n => n.endsWith('.json'));
+const drawings = () => readdirSync(store).filter(n => n.endsWith('.json.gz'));
 
 async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
