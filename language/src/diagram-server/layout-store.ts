@@ -81,7 +81,11 @@ export class LayoutStore {
         try {
             const drawings = readdirSync(this.dir)
                 .filter(name => name.endsWith(SUFFIX))
-                .map(name => ({ path: join(this.dir, name), ...statSync(join(this.dir, name)) }))
+                .map(name => join(this.dir, name))
+                .map(path => {
+                    const { size, mtimeMs } = statSync(path);
+                    return { path, size, mtimeMs };
+                })
                 .sort((a, b) => b.mtimeMs - a.mtimeMs);
             let bytes = 0;
             drawings.forEach((drawing, i) => {

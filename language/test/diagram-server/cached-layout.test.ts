@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import type { SGraph, SLabel, SNode } from 'sprotty-protocol';
 import { CachedElkLayoutEngine } from '../../src/diagram-server/cached-elk-layout.js';
-import { ChainlabLayoutConfigurator, elkFactory } from '../../src/diagram-server/chainlab-layout.js';
+import { ChainlabLayoutConfigurator } from '../../src/diagram-server/chainlab-layout.js';
+import { watchedElkFactory } from './watched-elk.js';
 
 function chain(costs: string[], width = 90): SGraph {
     const boxes: SNode[] = costs.map((cost, i) => ({
@@ -23,15 +24,9 @@ function chain(costs: string[], width = 90): SGraph {
 /** An engine that counts how often ELK lays out the drawing itself (not the node shapes it learns on the way). */
 function countingEngine(): { engine: CachedElkLayoutEngine; runs: () => number } {
     let runs = 0;
-    const factory = () => {
-        const elk = elkFactory();
-        const layout = elk.layout.bind(elk);
-        elk.layout = (graph, options) => {
-            if (graph.id === 'g') runs++;
-            return layout(graph, options);
-        };
-        return elk;
-    };
+    const factory = watchedElkFactory(graph => {
+        if (graph.id === 'g') runs++;
+    });
     return {
         engine: new CachedElkLayoutEngine(factory, new ChainlabLayoutConfigurator()),
         runs: () => runs,

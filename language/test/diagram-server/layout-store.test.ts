@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import type { SGraph, SNode } from 'sprotty-protocol';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { CachedElkLayoutEngine } from '../../src/diagram-server/cached-elk-layout.js';
-import { ChainlabLayoutConfigurator, elkFactory } from '../../src/diagram-server/chainlab-layout.js';
+import { ChainlabLayoutConfigurator } from '../../src/diagram-server/chainlab-layout.js';
 import { LayoutStore, layoutStoreFromEnv } from '../../src/diagram-server/layout-store.js';
+import { watchedElkFactory } from './watched-elk.js';
 
 function chain(boxes: number): SGraph {
     const nodes: SNode[] = Array.from({ length: boxes }, (_, i) => ({
@@ -31,15 +32,9 @@ function chain(boxes: number): SGraph {
 /** A new engine over `store`, as a new server process makes, counting ELK's layouts of the drawing itself. */
 function engineOver(store: LayoutStore | undefined): { engine: CachedElkLayoutEngine; runs: () => number } {
     let runs = 0;
-    const factory = () => {
-        const elk = elkFactory();
-        const layout = elk.layout.bind(elk);
-        elk.layout = (graph, options) => {
-            if (graph.id === 'g') runs++;
-            return layout(graph, options);
-        };
-        return elk;
-    };
+    const factory = watchedElkFactory(graph => {
+        if (graph.id === 'g') runs++;
+    });
     return { engine: new CachedElkLayoutEngine(factory, new ChainlabLayoutConfigurator(), store), runs: () => runs };
 }
 

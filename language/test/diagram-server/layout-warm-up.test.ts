@@ -8,9 +8,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SGraph, SNode } from 'sprotty-protocol';
-import type { ElkNode } from 'elkjs/lib/elk-api.js';
-import { ChainlabLayoutEngine, elkFactory } from '../../src/diagram-server/chainlab-layout.js';
+import { ChainlabLayoutEngine } from '../../src/diagram-server/chainlab-layout.js';
 import { LayoutStore } from '../../src/diagram-server/layout-store.js';
+import { watchedElkFactory } from './watched-elk.js';
 
 /** ELK's layouts of whole graphs (not the node shapes it learns on the way): which graph, how many boxes, when. */
 interface Run {
@@ -21,16 +21,10 @@ interface Run {
 
 function countingEngine(store?: LayoutStore): { engine: ChainlabLayoutEngine; runs: Run[] } {
     const runs: Run[] = [];
-    const factory = () => {
-        const elk = elkFactory();
-        const layout = elk.layout.bind(elk);
-        elk.layout = (graph: ElkNode, options) => {
-            if (graph.id === 'g' || graph.id === 'warm-up')
-                runs.push({ id: graph.id, boxes: graph.children?.length ?? 0, at: Date.now() });
-            return layout(graph, options);
-        };
-        return elk;
-    };
+    const factory = watchedElkFactory(graph => {
+        if (graph.id === 'g' || graph.id === 'warm-up')
+            runs.push({ id: graph.id, boxes: graph.children?.length ?? 0, at: Date.now() });
+    });
     return { engine: new ChainlabLayoutEngine(factory, store), runs };
 }
 
