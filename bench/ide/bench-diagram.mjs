@@ -16,7 +16,10 @@
  * toolbar's *Fit*, its zoom, how many nodes lie inside the panel and how many visible labels overlap another.
  * Not a test: nothing fails.
  *
- *   node bench/ide/bench-diagram.mjs [--boxes 200,500] [--edits 10] [--server path/to/server.cjs]
+ * With --runs N the whole sequence runs N times (new servers, no kept drawings at the start of each) and the
+ * medians are printed, with every pass's open and reopen: single opens on a 2-core machine vary by 20-40 %.
+ *
+ *   node bench/ide/bench-diagram.mjs [--boxes 200,500] [--edits 10] [--runs 1] [--server path/to/server.cjs]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +36,8 @@ const arg = (name, fallback) => {
     return i > 0 ? process.argv[i + 1] : fallback;
 };
 const sizes = arg('--boxes', '200,500').split(',').map(Number),
-    edits = Number(arg('--edits', 10));
+    edits = Number(arg('--edits', 10)),
+    runs = Math.max(1, Number(arg('--runs', 1)));
 const TARGET_OPEN_MS = 1000,
     TARGET_EDIT_MS = 300;
 const PANEL = { width: 800, height: 1000 },
@@ -112,8 +116,6 @@ const next = (clientId, kind) =>
             else waiting.push(handler);
         }),
     );
-
-await startServer();
 
 const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -239,52 +241,71 @@ async function measure(name, uri, text, editKinds) {
 
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = xs => `min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)}`;
-const results = [
-    await measure('xray', pathToFileURL(join(root, 'samples', 'xray.chain')).toString(), xray, {
-        'a cost changed': xrayCost,
-        'a box added': xrayAddBox,
-    }),
-];
-for (const boxes of sizes)
-    results.push(
-        await measure(`${boxes}-box`, `file:///bench/big-${boxes}.chain`, chainText(boxes, '0.1'), {
-            'a cost changed': i => chainText(boxes, (0.1 + (i + 1) / 100).toFixed(2)),
-            'a box added': i => chainText(boxes + i + 1, '0.1'),
+const spread = xs => (xs.length > 1 ? ` (${xs.map(x => x.toFixed(0)).join(', ')})` : '');
+
+/** One pass: a new server opens and edits each chain, then a new server reopens them (drawings kept on disk). */
+async function onePass() {
+    await startServer();
+    const results = [
+        await measure('xray', pathToFileURL(join(root, 'samples', 'xray.chain')).toString(), xray, {
+            'a cost changed': xrayCost,
+            'a box added': xrayAddBox,
         }),
-    );
-// a window reload: a new server process (started a second before the diagram is asked for, as the browser's
-// start gave the first), a new webview; the first process kept ELK's drawings on disk
-stopServer();
-await startServer();
-await new Promise(resolve => setTimeout(resolve, 1000));
-const reopened = new Map();
-for (const r of results) {
-    const uri =
-        r.name === 'xray'
-            ? pathToFileURL(join(root, 'samples', 'xray.chain')).toString()
-            : `file:///bench/big-${r.nodes}.chain`;
-    const text = r.name === 'xray' ? xray : chainText(r.nodes, '0.1');
-    reopened.set(r.name, await measure(`${r.name}-reopened`, uri, text, {}));
+    ];
+    for (const boxes of sizes)
+        results.push(
+            await measure(`${boxes}-box`, `file:///bench/big-${boxes}.chain`, chainText(boxes, '0.1'), {
+                'a cost changed': i => chainText(boxes, (0.1 + (i + 1) / 100).toFixed(2)),
+                'a box added': i => chainText(boxes + i + 1, '0.1'),
+            }),
+        );
+    // a window reload: a new server process (started a second before the diagram is asked for, as the browser's
+    // start gave the first), a new webview; the first process kept ELK's drawings on disk
+    stopServer();
+    await startServer();
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    for (const r of results) {
+        const uri =
+            r.name === 'xray'
+                ? pathToFileURL(join(root, 'samples', 'xray.chain')).toString()
+                : `file:///bench/big-${r.nodes}.chain`;
+        const text = r.name === 'xray' ? xray : chainText(r.nodes, '0.1');
+        r.reopened = await measure(`${r.name}-reopened`, uri, text, {});
+    }
+    stopServer();
+    rmSync(layoutStore, { recursive: true, force: true }); // the next pass starts without drawings
+    return results;
 }
-console.log(`diagram webview in Chromium (${PANEL.width}×${PANEL.height}), box-chain view, server-side ELK layout`);
-for (const r of results) {
+
+const passes = [];
+for (let i = 0; i < runs; i++) passes.push(await onePass());
+console.log(
+    `diagram webview in Chromium (${PANEL.width}×${PANEL.height}), box-chain view, server-side ELK layout` +
+        (runs > 1 ? `; ${runs} passes, each with new servers: medians (every pass in brackets)` : ''),
+);
+for (const [i, r] of passes[0].entries()) {
+    const all = passes.map(pass => pass[i]);
+    const open = all.map(x => x.openMs),
+        reopen = all.map(x => x.reopened.openMs);
     console.log(`${r.name} (${r.nodes} box nodes)`);
     console.log(
-        `  open → first readable frame: ${r.openMs.toFixed(0)} ms (server setModel at ${r.serverOpenMs.toFixed(0)} ms, zoom ${r.zoom.toFixed(2)})   target ${TARGET_OPEN_MS} ms   ratio ${(r.openMs / TARGET_OPEN_MS).toFixed(2)}`,
+        `  open → first readable frame: ${median(open).toFixed(0)} ms${spread(open)} (server setModel at ${median(all.map(x => x.serverOpenMs)).toFixed(0)} ms, zoom ${r.zoom.toFixed(2)})   target ${TARGET_OPEN_MS} ms   ratio ${(median(open) / TARGET_OPEN_MS).toFixed(2)}`,
     );
-    const again = reopened.get(r.name);
     console.log(
-        `  reopen (new server, drawings kept) → first readable frame: ${again.openMs.toFixed(0)} ms (server setModel at ${again.serverOpenMs.toFixed(0)} ms)   target ${TARGET_OPEN_MS} ms   ratio ${(again.openMs / TARGET_OPEN_MS).toFixed(2)}`,
+        `  reopen (new server, drawings kept) → first readable frame: ${median(reopen).toFixed(0)} ms${spread(reopen)} (server setModel at ${median(all.map(x => x.reopened.serverOpenMs)).toFixed(0)} ms)   target ${TARGET_OPEN_MS} ms   ratio ${(median(reopen) / TARGET_OPEN_MS).toFixed(2)}`,
     );
     const f = r.fit;
     console.log(
         `  Fit: zoom ${f.zoom.toFixed(3)}, ${f.inside} of ${f.nodes} nodes inside the panel, ${f.overlapping} of ${f.labels} visible labels overlap another   target all inside, 0 overlapping`,
     );
-    for (const e of r.series)
+    for (const [k, e] of r.series.entries()) {
+        const shown = all.flatMap(x => x.series[k].shown),
+            server = all.flatMap(x => x.series[k].server),
+            painted = all.flatMap(x => x.series[k].painted);
         console.log(
-            `  edit (${e.kind}) → updated diagram: median ${median(e.shown).toFixed(0)} ms (${range(e.shown)}; server updateModel median ${median(e.server).toFixed(0)} ms, browser render median ${median(e.painted).toFixed(0)} ms; ${edits} edits)   target ${TARGET_EDIT_MS} ms   ratio ${(median(e.shown) / TARGET_EDIT_MS).toFixed(2)}`,
+            `  edit (${e.kind}) → updated diagram: median ${median(shown).toFixed(0)} ms (${range(shown)}; server updateModel median ${median(server).toFixed(0)} ms, browser render median ${median(painted).toFixed(0)} ms; ${shown.length} edits)   target ${TARGET_EDIT_MS} ms   ratio ${(median(shown) / TARGET_EDIT_MS).toFixed(2)}`,
         );
+    }
 }
 await browser.close();
-stopServer();
 rmSync(layoutStore, { recursive: true, force: true });
