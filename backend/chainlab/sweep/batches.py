@@ -3,10 +3,14 @@
 A point's time is measured in the client on a few points before the cluster starts (the first also catches a
 broken model before any worker starts): the first point of each cost class (the caller's relative cost of a point;
 for PTTS points eq. 5.15 of its period set, which differs 100x or more between candidate periods, and whose real
-time does not follow it linearly) and a few more of the first class, warm. A class never measured is scaled from
-the measured class of the nearest cost. A batch of costly points then holds fewer points, so no task runs much
-longer than TASK_SECONDS and the last tasks of a sweep end together. Points a caller labels as one group (a run
-whose rows are computed together) are never cut apart, in a batch or in the probe.
+time does not follow it linearly), then each class again, warm: its first point also builds what the class's points
+share (a period set's structure, once per batch on a worker), and where points are computed a run at a time, a part
+of a run costs nearly what the whole does, so the warm time is that of the class's next whole run (timed on 8
+points of a 34-point run, the ConfigE sweep's costly points came out 5-15x dearer than they are, and were cut into
+tasks of 20 ms). A class never measured is scaled from the measured class of the nearest cost. A batch of costly
+points then holds fewer points, so no task runs much longer than TASK_SECONDS and the last tasks of a sweep end
+together. Points a caller labels as one group (a run whose rows are computed together) are never cut apart in a
+batch.
 """
 
 from __future__ import annotations
@@ -18,35 +22,57 @@ TASK_SECONDS = 0.3  # aimed-at duration of one Dask task: long enough to hide th
 # little and the progress moves
 TASKS_PER_WORKER = 4  # at least: the last tasks then balance over the workers
 PROBE_CLASSES = 8  # cost classes timed in the client (their first point each)
-PROBE_WARM = 4  # further points of the first class (the first point of a class pays its cold start)
+PROBE_WARM = 4  # warm points of the first class (the first point of a class pays its cold start)
+WARM_WINDOW = 64  # a warm point of a class is looked for this many points after its first
+WARM_RUN = 64  # points of a class's warm run timed at most
+RUN_WINDOW = 4096  # a class's next run is looked for this many points after its first group
 PROBE_SECONDS = 0.2  # the warm points stop once this much time has gone into probing
 
 
 def probe_order(costs: Sequence[float]) -> list[int]:
-    """Indices of the points to time in the client: the first, the first of each other cost class, then the next
-    points of the first class (warm)."""
+    """Indices of the points to time in the client: the first of each cost class, then the next point of each class
+    (warm: a class's first point also pays what its points share, a period set's structure, which a batch pays once),
+    then further points of the first class."""
     if not costs:
         return []
     firsts: dict[float, int] = {}
     for i, c in enumerate(costs):
         if c not in firsts and len(firsts) < PROBE_CLASSES:
             firsts[c] = i
-    warm = [i for i, c in enumerate(costs[: 1 + 64 * PROBE_WARM]) if c == costs[0] and i != 0][:PROBE_WARM]
+    first_class = [i for i, c in enumerate(costs[: 1 + WARM_WINDOW * PROBE_WARM]) if c == costs[0] and i != 0]
+    others = [_next_of_class(costs, i) for i in list(firsts.values())[1:]]
+    warm = [*first_class[:1], *[i for i in others if i is not None], *first_class[1:PROBE_WARM]]
     return [*firsts.values(), *warm]
+
+
+def _next_of_class(costs: Sequence[float], first: int) -> int | None:
+    """The next point of the class of `first` within WARM_WINDOW points, if any."""
+    window = range(first + 1, min(len(costs), first + 1 + WARM_WINDOW))
+    return next((i for i in window if costs[i] == costs[first]), None)
 
 
 def probe_groups(costs: Sequence[float], run: int, labels: Sequence[Hashable] | None = None) -> list[list[int]]:
     """`probe_order` for rows computed `run` points at a time: the first `run` consecutive points of each cost class
-    (those of one class after its first point), then the next ones of the first class (warm); run 1: probe_order.
+    (those of one class after its first point), then the next ones of each class (warm); run 1: probe_order.
     labels: a group (up to `run` points) ends where the label changes too, so it times one whole run of points that
     share their work, as the sweep computes them."""
     if run == 1:
         return [[i] for i in probe_order(costs)]
     firsts = probe_order(costs)[: min(len(set(costs)), PROBE_CLASSES)]
     groups = [_consecutive(costs, labels, i, run) for i in firsts]
-    if groups:
-        groups.append(_consecutive(costs, labels, groups[0][-1] + 1, run, costs[0]))
-    return [g for g in groups if g]
+    return [g for g in [*groups, *(_warm_group(costs, labels, g, run) for g in groups if g)] if g]
+
+
+def _warm_group(costs: Sequence[float], labels: Sequence[Hashable] | None, first: list[int], run: int) -> list[int]:
+    """What times a class warm after its first group: the next whole run of the class (up to WARM_RUN points; the
+    rows of a run share its work, so part of one costs nearly the whole), else the points after the first group."""
+    cost = costs[first[0]]
+    if labels is not None:
+        window = range(first[-1] + 1, min(len(costs), first[-1] + 1 + RUN_WINDOW))
+        start = next((i for i in window if labels[i] != labels[i - 1] and costs[i] == cost), None)
+        if start is not None:
+            return _consecutive(costs, labels, start, max(run, WARM_RUN), cost)
+    return _consecutive(costs, labels, first[-1] + 1, run, cost)
 
 
 def _consecutive(

@@ -230,7 +230,7 @@ class _ProbePlan:
         entries = [[(todo[i], sweep.unique[todo[i]], costs[i]) for i in g] for g in self.groups]
         measured, ran = _probe(batch_of, shared, entries, sweep.finish)
         sweep.report()
-        done = {i for g in self.groups[:ran] for i in g}
+        done = {i for g, n in zip(self.groups, ran) for i in g[:n]}
         rest = [i for i in range(len(todo)) if i not in done]
         kept = [labels[i] for i in rest] if labels is not None else None
         return _Unprobed([todo[i] for i in rest], [costs[i] for i in rest], measured, kept)
@@ -312,21 +312,24 @@ def _probe(
     shared: Any,
     groups: list[list[tuple[str, Any, float]]],
     finish: Callable[[list[tuple[str, Row]]], None],
-) -> tuple[dict[float, float], int]:
+) -> tuple[dict[float, float], list[int]]:
     """Times groups of points (key, point, cost; one cost class a group) here in order, the first always, the warm
-    ones (a class seen before) until PROBE_SECONDS have gone by; their rows are kept. Returns the last time a point
-    measured for each cost class and how many of the groups ran."""
+    ones (a class seen before) until PROBE_SECONDS have gone by, each cut to what its class's last time says fits in
+    PROBE_SECONDS; their rows are kept. Returns the last time a point measured for each cost class and how many
+    points of each group ran (a prefix)."""
     measured: dict[float, float] = {}
     rows: list[tuple[str, Row]] = []
     started = time.perf_counter()
-    ran = 0
+    ran: list[int] = []
     for group in groups:
         c = group[0][2]
-        if c in measured and time.perf_counter() - started >= PROBE_SECONDS:
-            break
+        if c in measured:
+            if time.perf_counter() - started >= PROBE_SECONDS:
+                break
+            group = group[: max(1, int(PROBE_SECONDS / max(measured[c], 1e-9)))]
         t0 = time.perf_counter()
         rows += zip([k for k, _, _ in group], batch_of.rows(shared, [p for _, p, _ in group]))
         measured[c] = (time.perf_counter() - t0) / len(group)
-        ran += 1
+        ran.append(len(group))
     finish(rows)
     return measured, ran

@@ -30,16 +30,21 @@ def test_a_short_sweep_still_gets_batches_for_every_worker() -> None:
     assert len(batches) == 8  # 4 a worker, though all of it is far under one task's time
 
 
-def test_probing_times_every_cost_class_and_warm_points_of_the_first() -> None:
+def test_probing_times_every_cost_class_then_each_class_warm() -> None:
     costs = [1.0] * 10 + [50.0] * 10 + [1.0] * 5 + [7.0]
-    assert probe_order(costs) == [0, 10, 25, 1, 2, 3, 4]
+    # the first of each class; a second point of each (7.0 has none), then more of the first class
+    assert probe_order(costs) == [0, 10, 25, 1, 11, 2, 3, 4]
+    far = [1.0] * 2 + [2.0] + [1.0] * 100 + [2.0]  # 2.0's next point is too far on to be looked for
+    assert probe_order(far) == [0, 2, 1, 3, 4, 5]
 
 
 def test_probing_rows_computed_together_times_runs_of_one_class() -> None:
     costs = [1.0] * 10 + [50.0] * 10 + [1.0] * 5 + [7.0]
     assert probe_groups(costs, 1) == [[i] for i in probe_order(costs)]
-    assert probe_groups(costs, 4) == [[0, 1, 2, 3], [10, 11, 12, 13], [25], [4, 5, 6, 7]]  # then warm: the next 4
-    assert probe_groups(costs, 8) == [[0, 1, 2, 3, 4, 5, 6, 7], [10, 11, 12, 13, 14, 15, 16, 17], [25], [8, 9]]
+    # then warm: the next 4 of each class
+    assert probe_groups(costs, 4) == [[0, 1, 2, 3], [10, 11, 12, 13], [25], [4, 5, 6, 7], [14, 15, 16, 17]]
+    first, costly = list(range(8)), list(range(10, 18))
+    assert probe_groups(costs, 8) == [first, costly, [25], [8, 9], [18, 19]]
     assert probe_groups([1.0, 2.0, 1.0], 8) == [[0], [1]]  # the next point is of another class: no warm run
     assert probe_groups([], 8) == []
 
@@ -62,7 +67,10 @@ def test_probing_groups_end_where_the_label_changes() -> None:
         [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
         [3, 4, 5, 6, 7, 8, 9],
     ]
-    assert probe_groups(costs, 4, labels) == [[0, 1, 2], [10, 11, 12, 13], [3, 4, 5, 6]]
+    # warm: the class's next whole run (up to 64 points), else what follows its first group
+    assert probe_groups(costs, 4, labels) == [[0, 1, 2], [10, 11, 12, 13], [3, 4, 5, 6, 7, 8, 9], [14, 15, 16, 17]]
+    runs = [i // 20 for i in range(100)]  # runs of 20 points; the next run of the class is timed whole
+    assert probe_groups([1.0] * 100, 8, runs) == [list(range(8)), list(range(20, 40))]
 
 
 def test_an_unmeasured_class_is_scaled_from_the_nearest_measured_one() -> None:

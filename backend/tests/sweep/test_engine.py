@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dask_processes import HERE, DaskProcesses, env
@@ -21,6 +22,7 @@ from chainlab.ptts.explore import _resolved_ir
 from chainlab.ptts.explore_points import Point, Shared, analyse_point, point_key
 from chainlab.ptts.offset_runs import analyse_points
 from chainlab.sweep import Engine, RowStore, SweepCancelled, run_sweep
+from chainlab.sweep.engine import _Batch, _probe
 
 GRID = [[x, y] for x in range(12) for y in range(10)]
 SHARED = {"a": 0.731, "b": 3.5}
@@ -64,7 +66,7 @@ def test_points_labelled_together_are_computed_in_one_call(dask_cluster: DaskPro
         mix, SHARED, GRID, key=grid_key, cluster=dask_cluster.address, many=mix_calls, together=lambda p: p[0]
     )
     calls = {x: {r["call"] for r in rows if r["x"] == x} for x in range(12)}
-    assert calls[0] == {"0,0", "0,8"}  # probed here: 8 points, then the warm group ends with the run
+    assert calls[0] == {"0,0", "0,8"}  # probed here: 8 points (the warm group: run 1 whole), the rest in one task
     assert all(len(calls[x]) == 1 for x in range(1, 12)), calls  # every other run of one x in one task
     assert len({r["call"] for r in rows}) > 3  # and the rest of the sweep was still cut into several
     assert [{k: v for k, v in r.items() if k != "call"} for r in rows] == here
@@ -293,3 +295,16 @@ def test_a_local_cluster_has_the_workers_asked_for() -> None:
     assert [(e.engine, e.workers) for e in engines] == [("local", 1)] and engines[0].start_s > 0
     with pytest.raises(ValueError, match="workers must be positive"):
         run_sweep(slow, {"sleep": 0}, [1], key=str, cluster="local", workers=0)
+
+
+def test_a_warm_probe_group_is_cut_to_what_fits_in_the_probes_time() -> None:
+    def many(_shared: Any, points: list[int]) -> list[dict[str, Any]]:
+        time.sleep(0.01 * len(points))
+        return [{"p": p} for p in points]
+
+    batch = _Batch(lambda _s, p: {"p": p}, many)
+    cold, warm = [(f"{i}", i, 1.0) for i in range(2)], [(f"{i}", i, 1.0) for i in range(2, 66)]
+    finished: list[tuple[str, Any]] = []
+    measured, ran = _probe(batch, None, [cold, warm], finished.extend)
+    assert ran[0] == 2 and 5 <= ran[1] < 30  # ~PROBE_SECONDS / 10 ms of the 64 warm points
+    assert [k for k, _ in finished] == [f"{i}" for i in range(2 + ran[1])] and measured[1.0] >= 0.01
