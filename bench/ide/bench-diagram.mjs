@@ -246,6 +246,8 @@ const spread = xs => (xs.length > 1 ? ` (${xs.map(x => x.toFixed(0)).join(', ')}
 /** One pass: a new server opens and edits each chain, then a new server reopens them (drawings kept on disk). */
 async function onePass() {
     await startServer();
+    // as in VS Code, the server has started before a diagram is asked for (a second, as the reopen below)
+    await new Promise(resolve => setTimeout(resolve, 1000));
     const results = [
         await measure('xray', pathToFileURL(join(root, 'samples', 'xray.chain')).toString(), xray, {
             'a cost changed': xrayCost,
