@@ -7,7 +7,7 @@ time does not follow it linearly), then each class again, warm: its first point 
 share (a period set's structure, once per batch on a worker), and where points are computed a run at a time, a part
 of a run costs nearly what the whole does, so the warm time is that of the class's next whole run (timed on 8
 points of a 34-point run, the ConfigE sweep's costly points came out 5-15x dearer than they are, and were cut into
-tasks of 20 ms). A class never measured is scaled from the measured class of the nearest cost. A batch of costly
+tasks of ~30 ms). A class never measured is scaled from the measured class of the nearest cost. A batch of costly
 points then holds fewer points, so no task runs much longer than TASK_SECONDS and the last tasks of a sweep end
 together. Points a caller labels as one group (a run whose rows are computed together) are never cut apart in a
 batch.
